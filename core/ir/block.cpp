@@ -1,0 +1,144 @@
+#include "core/ir/block.h"
+
+#include "core/ir/arena.h"
+#include "core/ir/operation.h"
+#include "core/ir/region.h"
+
+#include <algorithm>
+
+namespace ps {
+
+Block::~Block()
+{
+    // Destroy back to front so uses disappear before their definitions.
+    for (auto it = m_ops.rbegin(); it != m_ops.rend(); ++it)
+        (*it)->destroy();
+    m_ops.clear();
+    for (ValueImpl *v : m_args)
+        v->~ValueImpl();
+    for (ValueImpl *v : m_kwargs)
+        v->~ValueImpl();
+}
+
+Operation *Block::parentOp() const
+{
+    return m_parent ? m_parent->parentOp() : nullptr;
+}
+
+Program *Block::program() const
+{
+    return m_parent ? m_parent->program() : nullptr;
+}
+
+long Block::indexOf(const Operation *op) const
+{
+    auto it = std::find(m_ops.begin(), m_ops.end(), op);
+    return it == m_ops.end() ? -1 : long(it - m_ops.begin());
+}
+
+void Block::push_back(Operation *op)
+{
+    op->m_parent = this;
+    m_ops.push_back(op);
+}
+
+void Block::insert(size_t pos, Operation *op)
+{
+    op->m_parent = this;
+    m_ops.insert(m_ops.begin() + long(std::min(pos, m_ops.size())), op);
+}
+
+void Block::take(Operation *op)
+{
+    auto it = std::find(m_ops.begin(), m_ops.end(), op);
+    if (it != m_ops.end()) {
+        m_ops.erase(it);
+        op->m_parent = nullptr;
+    }
+}
+
+void Block::erase(Operation *op)
+{
+    take(op);
+    op->destroy();
+}
+
+size_t Block::eraseIf(const std::function<bool(Operation *)> &pred)
+{
+    std::vector<Operation *> doomed;
+    auto keep = std::stable_partition(m_ops.begin(), m_ops.end(), [&](Operation *op) { return !pred(op); });
+    doomed.assign(keep, m_ops.end());
+    m_ops.erase(keep, m_ops.end());
+    for (auto it = doomed.rbegin(); it != doomed.rend(); ++it) {
+        (*it)->m_parent = nullptr;
+        (*it)->destroy();
+    }
+    return doomed.size();
+}
+
+std::vector<Value> Block::arguments() const
+{
+    std::vector<Value> out;
+    out.reserve(m_args.size());
+    for (ValueImpl *v : m_args)
+        out.emplace_back(v);
+    return out;
+}
+
+Value Block::addArgument(Type type)
+{
+    auto *impl = m_parent->arena().make<ValueImpl>(ValueImpl::Kind::BlockArgument, type, uint32_t(m_args.size()));
+    impl->m_owner.m_block = this;
+    m_args.push_back(impl);
+    return Value(impl);
+}
+
+std::vector<Value> Block::kwargs() const
+{
+    std::vector<Value> out;
+    out.reserve(m_kwargs.size());
+    for (ValueImpl *v : m_kwargs)
+        out.emplace_back(v);
+    return out;
+}
+
+Value Block::kwarg(std::string_view key) const
+{
+    for (ValueImpl *v : m_kwargs) {
+        if (v->m_key == key)
+            return Value(v);
+    }
+    return Value();
+}
+
+Value Block::addKwarg(std::string key, Type type)
+{
+    auto *impl
+        = m_parent->arena().make<ValueImpl>(ValueImpl::Kind::KeywordArgument, type, uint32_t(m_kwargs.size()));
+    impl->m_owner.m_block = this;
+    impl->m_key = std::move(key);
+    m_kwargs.push_back(impl);
+    return Value(impl);
+}
+
+bool Block::eraseKwarg(std::string_view key)
+{
+    for (auto it = m_kwargs.begin(); it != m_kwargs.end(); ++it) {
+        if ((*it)->m_key == key) {
+            (*it)->~ValueImpl();
+            m_kwargs.erase(it);
+            for (size_t i = 0; i < m_kwargs.size(); ++i)
+                m_kwargs[i]->m_index = uint32_t(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+void Block::walk(const std::function<void(Operation *)> &fn) const
+{
+    for (Operation *op : m_ops)
+        op->walk(fn);
+}
+
+} // namespace ps

@@ -1,0 +1,193 @@
+#include "core/ir/operation.h"
+
+#include "core/ir/arena.h"
+#include "core/ir/block.h"
+#include "core/ir/irmapping.h"
+#include "core/ir/opnames.h"
+#include "core/ir/program.h"
+#include "core/ir/region.h"
+
+namespace ps {
+
+Operation *Operation::create(Arena &arena, std::string_view name, std::span<const Value> operands,
+                             std::span<const Type> resultTypes, std::vector<NamedAttribute> attributes,
+                             unsigned numRegions)
+{
+    auto *op = new (arena.allocate(sizeof(Operation), alignof(Operation))) Operation();
+    op->m_name = internOpName(name);
+    op->m_arena = &arena;
+    op->m_numResults = unsigned(resultTypes.size());
+    if (!resultTypes.empty()) {
+        op->m_results = static_cast<ValueImpl *>(
+            arena.allocate(sizeof(ValueImpl) * resultTypes.size(), alignof(ValueImpl)));
+        for (unsigned i = 0; i < resultTypes.size(); ++i) {
+            auto *impl = new (&op->m_results[i]) ValueImpl(ValueImpl::Kind::OpResult, resultTypes[i], i);
+            impl->m_owner.m_op = op;
+        }
+    }
+    op->setOperands(arena, operands);
+    op->m_attributes = std::move(attributes);
+    for (unsigned i = 0; i < numRegions; ++i)
+        op->addRegion();
+    return op;
+}
+
+Operation::~Operation()
+{
+    m_regions.clear();
+    for (unsigned i = 0; i < m_numOperands; ++i)
+        m_operands[i].~OpOperand();
+    for (unsigned i = 0; i < m_numResults; ++i)
+        m_results[i].~ValueImpl();
+}
+
+void Operation::destroy()
+{
+    this->~Operation();
+}
+
+std::string_view Operation::dialect() const
+{
+    const auto dot = m_name.find('.');
+    return dot == std::string_view::npos ? std::string_view() : m_name.substr(0, dot);
+}
+
+std::string_view Operation::shortName() const
+{
+    const auto dot = m_name.find('.');
+    return dot == std::string_view::npos ? m_name : m_name.substr(dot + 1);
+}
+
+std::vector<Value> Operation::operands() const
+{
+    std::vector<Value> out;
+    out.reserve(m_numOperands);
+    for (unsigned i = 0; i < m_numOperands; ++i)
+        out.push_back(m_operands[i].get());
+    return out;
+}
+
+void Operation::setOperands(Arena &arena, std::span<const Value> operands)
+{
+    for (unsigned i = 0; i < m_numOperands; ++i)
+        m_operands[i].~OpOperand();
+    m_numOperands = unsigned(operands.size());
+    m_operands = nullptr;
+    if (operands.empty())
+        return;
+    m_operands = static_cast<OpOperand *>(arena.allocate(sizeof(OpOperand) * operands.size(), alignof(OpOperand)));
+    for (unsigned i = 0; i < operands.size(); ++i) {
+        auto *slot = new (&m_operands[i]) OpOperand();
+        slot->m_owner = this;
+        slot->m_index = i;
+        slot->m_value = operands[i].impl();
+        slot->link();
+    }
+}
+
+std::vector<Value> Operation::results() const
+{
+    std::vector<Value> out;
+    out.reserve(m_numResults);
+    for (unsigned i = 0; i < m_numResults; ++i)
+        out.push_back(result(i));
+    return out;
+}
+
+const Attribute *Operation::attribute(std::string_view name) const
+{
+    for (const auto &a : m_attributes) {
+        if (a.name == name)
+            return &a.value;
+    }
+    return nullptr;
+}
+
+std::string Operation::stringAttribute(std::string_view name, std::string fallback) const
+{
+    const Attribute *a = attribute(name);
+    if (!a)
+        return fallback;
+    switch (a->kind()) {
+    case Attribute::Kind::String:
+    case Attribute::Kind::TensorName:
+        return a->asString();
+    default:
+        return fallback;
+    }
+}
+
+void Operation::setAttribute(std::string_view name, Attribute value)
+{
+    for (auto &a : m_attributes) {
+        if (a.name == name) {
+            a.value = std::move(value);
+            return;
+        }
+    }
+    m_attributes.push_back({ std::string(name), std::move(value) });
+}
+
+bool Operation::removeAttribute(std::string_view name)
+{
+    for (auto it = m_attributes.begin(); it != m_attributes.end(); ++it) {
+        if (it->name == name) {
+            m_attributes.erase(it);
+            return true;
+        }
+    }
+    return false;
+}
+
+Region &Operation::addRegion()
+{
+    m_regions.push_back(std::make_unique<Region>(m_arena, this));
+    return *m_regions.back();
+}
+
+Operation *Operation::parentOp() const
+{
+    return m_parent ? m_parent->parentOp() : nullptr;
+}
+
+void Operation::walk(const std::function<void(Operation *)> &fn)
+{
+    fn(this);
+    for (auto &region : m_regions) {
+        for (size_t b = 0; b < region->numBlocks(); ++b)
+            region->block(b).walk(fn);
+    }
+}
+
+Operation *Operation::clone(Arena &arena, IrMapping &mapping) const
+{
+    std::vector<Value> newOperands;
+    newOperands.reserve(m_numOperands);
+    for (unsigned i = 0; i < m_numOperands; ++i)
+        newOperands.push_back(mapping.lookup(operand(i)));
+    std::vector<Type> types;
+    types.reserve(m_numResults);
+    for (unsigned i = 0; i < m_numResults; ++i)
+        types.push_back(m_results[i].m_type);
+    Operation *copy = create(arena, m_name, newOperands, types, m_attributes, 0);
+    for (unsigned i = 0; i < m_numResults; ++i)
+        mapping.map(result(i), copy->result(i));
+    for (const auto &region : m_regions) {
+        Region &newRegion = copy->addRegion();
+        for (size_t b = 0; b < region->numBlocks(); ++b) {
+            const Block &oldBlock = region->block(b);
+            Block &newBlock = newRegion.addBlock();
+            for (size_t a = 0; a < oldBlock.numArguments(); ++a)
+                mapping.map(oldBlock.argument(a), newBlock.addArgument(oldBlock.argument(a).type()));
+            for (size_t k = 0; k < oldBlock.numKwargs(); ++k) {
+                Value kw = oldBlock.kwargAt(k);
+                mapping.map(kw, newBlock.addKwarg(kw.keyword(), kw.type()));
+            }
+            for (Operation *op : oldBlock.ops())
+                newBlock.push_back(op->clone(arena, mapping));
+        }
+    }
+    return copy;
+}
+
+} // namespace ps
