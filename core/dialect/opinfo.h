@@ -13,6 +13,8 @@ struct OpInputInfo
     bool optional = false;
     bool noNeedBuffer = false;
     bool mutableAttribute = false; ///< an IntArray/Scalar attribute that is an operand in PIR
+    std::string_view dataType; ///< mutable attributes: op_compat.yaml `data_type` ("int", "int64_t", ...)
+    std::string_view defaultValue; ///< mutable attributes: the YAML default text
 };
 
 /// One attribute, with the YAML type ("int", "int64_t[]", "DataType", ...) and the YAML
@@ -30,6 +32,7 @@ struct OpOutputInfo
     std::string_view type; ///< "Tensor" or "Tensor[]"
     bool intermediate = false;
     bool optional = false;
+    std::string_view size; ///< "Tensor[]" outputs: the YAML size expression ("sections.size()")
 };
 
 /// output index ← input index (PIR operand index).
@@ -40,7 +43,7 @@ struct OpIndexPair
 };
 
 /// Static facts about one PIR op, generated from Paddle's op YAML by
-/// tools/gen_op_registry.py (see core/dialect/optable_generated.cpp).
+/// tools/gen_op_registry.py (see core/dialect/optable.def).
 struct OpInfo
 {
     std::string_view name; ///< full name, e.g. "pd_op.batch_norm_"
@@ -57,6 +60,11 @@ struct OpInfo
     std::string_view backward; ///< full name of the backward op ("pd_op.matmul_grad") or empty
     bool isBackward = false;
     bool variadicOperands = false; ///< the operand count is not fixed (hand-written ops)
+    std::string_view forward; ///< backward ops: full name of the forward op
+    bool inplaceTrait = false; ///< has Paddle's InplaceTrait (the `_` variants)
+    bool variadicResults = false; ///< the result count is not fixed (builtin.split, pd_op.if, ...)
+    int numRegions = 0; ///< control-flow ops: regions they own
+    std::string_view source; ///< YAML file ("ops.yaml") or Paddle header of a hand-written op
 };
 
 } // namespace ps

@@ -3,6 +3,7 @@
 #include "core/dialect/opinfo.h"
 
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace ps {
@@ -24,6 +25,8 @@ public:
 
 private:
     OpRegistry();
+
+    std::unordered_map<std::string_view, const OpInfo *> m_byName;
 };
 
 } // namespace ps
