@@ -12,6 +12,12 @@ Region::Region(Program *program)
 {
 }
 
+Region::Region(Arena *arena, Operation *parentOp)
+    : m_arena(arena)
+    , m_parentOp(parentOp)
+{
+}
+
 Region::~Region()
 {
     // Ops may use values of earlier blocks (or of enclosing blocks): destroy blocks back to front.

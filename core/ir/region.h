@@ -17,7 +17,7 @@ public:
     /// Top-level region of `program`.
     explicit Region(Program *program);
     /// A region of `parentOp`; blocks allocate their arguments from `arena`.
-    Region(Arena *arena, Operation *parentOp) : m_arena(arena), m_parentOp(parentOp) {}
+    Region(Arena *arena, Operation *parentOp);
     Region(const Region &) = delete;
     Region &operator=(const Region &) = delete;
     ~Region();

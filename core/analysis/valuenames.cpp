@@ -1,0 +1,126 @@
+#include "core/analysis/valuenames.h"
+
+#include "core/ir/operation.h"
+
+#include <set>
+
+namespace ps {
+
+namespace {
+
+/// The string payload of a string attribute, or nullopt when absent or not a string.
+std::optional<std::string> stringAttr(const Operation *op, std::string_view name)
+{
+    const Attribute *a = op->attribute(name);
+    if (!a || a->kind() != Attribute::Kind::String)
+        return std::nullopt;
+    return a->asString();
+}
+
+} // namespace
+
+std::string_view nameSourceText(NameSource source)
+{
+    switch (source) {
+    case NameSource::Data:
+        return "data";
+    case NameSource::Parameter:
+        return "parameter";
+    case NameSource::ShadowOutput:
+        return "shadow_output";
+    case NameSource::SetParameter:
+        return "set_parameter";
+    case NameSource::Kwarg:
+        return "kwarg";
+    case NameSource::BlockArg:
+        return "block_arg";
+    case NameSource::Constant:
+        return "constant";
+    }
+    return "unknown";
+}
+
+std::optional<ValueName> ValueNames::inputName(Value value)
+{
+    if (value.isNull())
+        return std::nullopt;
+    if (value.isKeywordArgument())
+        return ValueName { value.keyword(), NameSource::Kwarg, nullptr };
+    if (value.isBlockArgument())
+        return ValueName { "arg_" + std::to_string(value.index()), NameSource::BlockArg, nullptr };
+    const Operation *op = value.definingOp();
+    if (!op)
+        return std::nullopt;
+    const std::string_view name = op->name();
+    if (name == "builtin.parameter") {
+        if (auto s = stringAttr(op, "parameter_name"))
+            return ValueName { *s, NameSource::Parameter, op };
+    } else if (name == "pd_op.data") {
+        if (auto s = stringAttr(op, "name"))
+            return ValueName { *s, NameSource::Data, op };
+    } else if (name == "builtin.constant") {
+        const Attribute *a = op->attribute("value");
+        if (a && a->kind() == Attribute::Kind::TensorName)
+            return ValueName { a->asString(), NameSource::Constant, op };
+    }
+    return std::nullopt;
+}
+
+std::vector<ValueName> ValueNames::outputNames(Value value)
+{
+    std::vector<ValueName> names;
+    for (const OpOperand *use = value.firstUse(); use; use = use->nextUse()) {
+        const Operation *user = use->owner();
+        if (!user)
+            continue;
+        if (user->name() == "builtin.shadow_output") {
+            if (auto s = stringAttr(user, "output_name"))
+                names.push_back({ *s, NameSource::ShadowOutput, user });
+        } else if (user->name() == "builtin.set_parameter") {
+            if (auto s = stringAttr(user, "parameter_name"))
+                names.push_back({ *s, NameSource::SetParameter, user });
+        }
+    }
+    return names;
+}
+
+std::vector<ValueName> ValueNames::allNames(Value value)
+{
+    std::vector<ValueName> names;
+    if (auto in = inputName(value))
+        names.push_back(std::move(*in));
+    for (ValueName &n : outputNames(value))
+        names.push_back(std::move(n));
+    return names;
+}
+
+std::vector<std::string> ValueNames::allNameStrings(Value value)
+{
+    std::vector<std::string> out;
+    for (ValueName &n : allNames(value))
+        out.push_back(std::move(n.name));
+    return out;
+}
+
+std::optional<std::string> ValueNames::firstName(Value value)
+{
+    if (auto in = inputName(value))
+        return std::move(in->name);
+    std::vector<ValueName> out = outputNames(value);
+    if (out.empty())
+        return std::nullopt;
+    return std::move(out.front().name);
+}
+
+bool ValueNames::hasOnlyOneName(Value value)
+{
+    const std::vector<std::string> names = allNameStrings(value);
+    return std::set<std::string>(names.begin(), names.end()).size() <= 1;
+}
+
+std::string valueNameOrEmpty(Value value)
+{
+    return ValueNames::firstName(value).value_or(std::string());
+}
+
+} // namespace ps
