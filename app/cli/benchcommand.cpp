@@ -1,0 +1,116 @@
+#include "cliarguments.h"
+#include "commands.h"
+#include "jsonstream.h"
+
+#include "core/io/programloader.h"
+#include "core/ir/program.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Runs `fn` until at least `minSeconds` have passed and at least `minRuns` times; returns the
+/// best (smallest) time of one run in seconds. Best-of is the least noisy statistic on a shared
+/// 2-core machine.
+template<class Fn>
+double bestOf(Fn &&fn, double minSeconds = 1.0, int minRuns = 5)
+{
+    double best = 1e30;
+    const auto start = Clock::now();
+    for (int runs = 0; runs < minRuns || std::chrono::duration<double>(Clock::now() - start).count() < minSeconds;
+         ++runs) {
+        const auto t0 = Clock::now();
+        fn();
+        best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+    return best;
+}
+
+int benchLoad(const CliArguments &cli)
+{
+    const std::string path = cli.positional()[1];
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return cliError("cannot open " + path);
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    const std::string content = buffer.str();
+    const double megabytes = double(content.size()) / 1e6;
+
+    ps::LoadResult first = ps::loadProgramFromString(content, path);
+    if (!first.ok()) {
+        const ps::Diagnostic *d = first.diagnostics.firstError();
+        return cliError("cannot load " + path + (d ? ": " + d->toString() : std::string()));
+    }
+    const size_t ops = first.program->numOpsTotal();
+    first.program.reset();
+
+    const double seconds = bestOf([&] {
+        ps::LoadResult r = ps::loadProgramFromString(content, path);
+        if (!r.program)
+            std::abort();
+    });
+
+    const bool isJson = ps::sniffFormat(content) == ps::LoadResult::Format::PirJson;
+    double baseline = 0;
+    if (isJson) {
+        simdjson::dom::parser parser;
+        const simdjson::padded_string padded(content);
+        baseline = bestOf([&] {
+            simdjson::dom::element doc;
+            if (parser.parse(padded).get(doc) != simdjson::SUCCESS)
+                std::abort();
+        });
+    }
+
+    if (cli.flag("json")) {
+        JsonStream json(std::cout);
+        json.beginObject();
+        json.key("file").value(path);
+        json.key("bytes").value(content.size());
+        json.key("ops").value(ops);
+        json.key("seconds").value(seconds);
+        json.key("mb_per_s").value(megabytes / seconds);
+        json.key("baseline_mb_per_s");
+        if (isJson)
+            json.value(megabytes / baseline);
+        else
+            json.null();
+        json.key("ratio_to_baseline");
+        if (isJson)
+            json.value(baseline / seconds);
+        else
+            json.null();
+        json.endObject();
+        json.finish();
+        return 0;
+    }
+    std::cout << path << ": " << content.size() << " bytes, " << ops << " ops\n";
+    std::cout << "  load into IR:        " << seconds * 1e3 << " ms  (" << megabytes / seconds << " MB/s)\n";
+    if (isJson) {
+        std::cout << "  simdjson bare parse: " << baseline * 1e3 << " ms  (" << megabytes / baseline << " MB/s)\n";
+        std::cout << "  ratio (IR / bare):   " << baseline / seconds << "\n";
+    }
+    return 0;
+}
+
+} // namespace
+
+int runBench(const std::vector<std::string> &args)
+{
+    CliArguments cli;
+    std::string error;
+    if (!cli.parse(args, { "json" }, {}, error))
+        return cliError(error);
+    if (cli.positional().size() == 2 && cli.positional()[0] == "load")
+        return benchLoad(cli);
+    return cliError("usage: pirscope-cli bench load FILE [--json]");
+}

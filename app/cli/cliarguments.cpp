@@ -1,0 +1,43 @@
+#include "cliarguments.h"
+
+bool CliArguments::parse(const std::vector<std::string> &args, const std::set<std::string> &flags,
+                         const std::set<std::string> &valued, std::string &error)
+{
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string &a = args[i];
+        if (a.size() < 3 || a.compare(0, 2, "--") != 0) {
+            m_positional.push_back(a);
+            continue;
+        }
+        std::string name = a.substr(2);
+        std::optional<std::string> inlineValue;
+        if (auto eq = name.find('='); eq != std::string::npos) {
+            inlineValue = name.substr(eq + 1);
+            name.resize(eq);
+        }
+        if (flags.count(name) && !inlineValue) {
+            m_flags.insert(name);
+        } else if (valued.count(name)) {
+            if (inlineValue) {
+                m_options[name] = *inlineValue;
+            } else if (i + 1 < args.size()) {
+                m_options[name] = args[++i];
+            } else {
+                error = "option --" + name + " needs a value";
+                return false;
+            }
+        } else {
+            error = "unknown option " + a;
+            return false;
+        }
+    }
+    return true;
+}
+
+std::optional<std::string> CliArguments::option(const std::string &name) const
+{
+    auto it = m_options.find(name);
+    if (it == m_options.end())
+        return std::nullopt;
+    return it->second;
+}

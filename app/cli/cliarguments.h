@@ -1,0 +1,28 @@
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+/// The command line after the subcommand: positional arguments, `--flag` switches and
+/// `--option VALUE` (or `--option=VALUE`) pairs. Which options take a value is declared by
+/// the command, so `--json FILE` is not misread.
+class CliArguments
+{
+public:
+    /// Parses `args`; options named in `valued` take a value. Returns false with `error` set on
+    /// an unknown option or a missing value.
+    bool parse(const std::vector<std::string> &args, const std::set<std::string> &flags,
+               const std::set<std::string> &valued, std::string &error);
+
+    const std::vector<std::string> &positional() const { return m_positional; }
+    bool flag(const std::string &name) const { return m_flags.count(name) != 0; }
+    std::optional<std::string> option(const std::string &name) const;
+
+private:
+    std::vector<std::string> m_positional;
+    std::set<std::string> m_flags;
+    std::map<std::string, std::string> m_options;
+};

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ps {
+class Program;
+struct LoadResult;
+}
+
+/// Subcommands of pirscope-cli. Each takes the arguments after its name and returns the
+/// process exit code: 0 on success, 1 on a user error (message `error: ...` on stderr).
+int runInfo(const std::vector<std::string> &args);
+int runPrint(const std::vector<std::string> &args);
+int runNames(const std::vector<std::string> &args);
+int runInplace(const std::vector<std::string> &args);
+int runDot(const std::vector<std::string> &args);
+int runVerify(const std::vector<std::string> &args);
+int runBench(const std::vector<std::string> &args);
+int runSplit(const std::vector<std::string> &args);
+int runCompare(const std::vector<std::string> &args);
+int runPasses(const std::vector<std::string> &args);
+
+/// Loads `path`, printing every diagnostic to stderr; nullptr (after an `error:` line) when the
+/// program could not be read.
+std::unique_ptr<ps::Program> loadForCli(const std::string &path, ps::LoadResult *result = nullptr);
+/// Prints `error: message` to stderr and returns 1.
+int cliError(const std::string &message);

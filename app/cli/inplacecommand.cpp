@@ -1,0 +1,67 @@
+#include "cliarguments.h"
+#include "commands.h"
+#include "jsonstream.h"
+
+#include "core/analysis/inplacegroups.h"
+#include "core/io/valuenumbering.h"
+#include "core/ir/program.h"
+
+#include <iostream>
+
+int runInplace(const std::vector<std::string> &args)
+{
+    CliArguments cli;
+    std::string error;
+    if (!cli.parse(args, { "json" }, {}, error))
+        return cliError(error);
+    if (cli.positional().size() != 1)
+        return cliError("usage: pirscope-cli inplace FILE [--json]");
+    auto program = loadForCli(cli.positional()[0]);
+    if (!program)
+        return 1;
+    const ps::ValueNumbering ids(*program);
+    const ps::InplaceGroups inplace(*program);
+
+    if (cli.flag("json")) {
+        JsonStream json(std::cout);
+        json.beginObject().key("groups").beginArray();
+        for (const ps::InplaceGroup &g : inplace.groups()) {
+            json.beginObject();
+            json.key("root").value(ids.name(g.root));
+            json.key("root_name");
+            if (g.rootName)
+                json.value(*g.rootName);
+            else
+                json.null();
+            json.key("members").beginArray();
+            for (ps::Value v : g.members)
+                json.value(ids.name(v));
+            json.endArray();
+            json.endObject();
+        }
+        json.endArray();
+        json.key("renames").beginArray();
+        for (const ps::ShadowOutputRename &r : inplace.renames()) {
+            json.beginObject();
+            json.key("value").value(ids.name(r.value));
+            json.key("op").value("builtin.shadow_output");
+            json.key("from").value(r.from);
+            json.key("to").value(r.to);
+            json.endObject();
+        }
+        json.endArray().endObject();
+        json.finish();
+        return 0;
+    }
+    std::cout << inplace.groups().size() << " inplace groups\n";
+    for (const ps::InplaceGroup &g : inplace.groups()) {
+        std::cout << "  root " << ids.name(g.root) << " (" << (g.rootName ? *g.rootName : "unnamed") << "):";
+        for (ps::Value v : g.members)
+            std::cout << " " << ids.name(v);
+        std::cout << "\n";
+    }
+    std::cout << inplace.renames().size() << " shadow-output renames\n";
+    for (const ps::ShadowOutputRename &r : inplace.renames())
+        std::cout << "  " << ids.name(r.value) << ": " << r.from << " -> " << r.to << "\n";
+    return 0;
+}

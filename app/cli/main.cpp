@@ -1,0 +1,63 @@
+#include "commands.h"
+
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Command
+{
+    const char *name;
+    int (*run)(const std::vector<std::string> &);
+    const char *usage;
+};
+
+const Command kCommands[] = {
+    { "info", runInfo, "info FILE [--json]            op counts, inputs, parameters, outputs" },
+    { "print", runPrint, "print FILE [--gen B|C]        print as PIR text (current generation C by default)" },
+    { "names", runNames, "names FILE [--json]           the value-name map (data, parameter, shadow_output, ...)" },
+    { "inplace", runInplace, "inplace FILE [--json]         inplace union-find groups and shadow-output renames" },
+    { "dot", runDot, "dot FILE                      DOT text of what the graph view draws" },
+    { "verify", runVerify, "verify FILE                   structural checks (undefined values, arity, regions)" },
+    { "bench", runBench, "bench load FILE [--json]      load throughput against simdjson's bare parse" },
+    { "split", runSplit, "split FILE|BUNDLE [--json]     split_program: forward/backward ops, the 12 lists, middles" },
+    { "compare", runCompare, "compare A B [--json]          structural equality (exit 0 equal, 1 different, 2 error)" },
+    { "passes", runPasses, "passes FILE [--enable a,b] [--disable c] [--json]  what each pass changes (--list)" },
+};
+
+int usage(std::ostream &out)
+{
+    out << "usage: pirscope-cli COMMAND ARGS...\n\ncommands:\n";
+    for (const Command &c : kCommands)
+        out << "  " << c.usage << "\n";
+    out << "\nFILE is PIR JSON (paddle.jit.save) or PIR text (print(program), any generation).\n";
+    return 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage(std::cerr);
+    const std::string name = argv[1];
+    if (name == "-h" || name == "--help" || name == "help") {
+        usage(std::cout);
+        return 0;
+    }
+    std::vector<std::string> args(argv + 2, argv + argc);
+    for (const Command &c : kCommands) {
+        if (name == c.name) {
+            try {
+                return c.run(args);
+            } catch (const std::exception &e) {
+                return cliError(std::string("internal error: ") + e.what());
+            }
+        }
+    }
+    std::cerr << "error: unknown command '" << name << "'\n";
+    return usage(std::cerr);
+}

@@ -1,0 +1,43 @@
+#include "cliarguments.h"
+#include "commands.h"
+#include "jsonstream.h"
+
+#include "core/analysis/valuenamemap.h"
+#include "core/analysis/valuenames.h"
+#include "core/io/valuenumbering.h"
+#include "core/ir/program.h"
+
+#include <iostream>
+
+int runNames(const std::vector<std::string> &args)
+{
+    CliArguments cli;
+    std::string error;
+    if (!cli.parse(args, { "json" }, {}, error))
+        return cliError(error);
+    if (cli.positional().size() != 1)
+        return cliError("usage: pirscope-cli names FILE [--json]");
+    auto program = loadForCli(cli.positional()[0]);
+    if (!program)
+        return 1;
+    const ps::ValueNumbering ids(*program);
+    const ps::ValueNameMap map(*program);
+
+    if (cli.flag("json")) {
+        JsonStream json(std::cout);
+        json.beginObject().key("names").beginArray();
+        for (const ps::ValueNameEntry &e : map.entries()) {
+            json.beginObject();
+            json.key("value").value(ids.name(e.value));
+            json.key("name").value(e.name);
+            json.key("source").value(ps::nameSourceText(e.source));
+            json.endObject();
+        }
+        json.endArray().endObject();
+        json.finish();
+        return 0;
+    }
+    for (const ps::ValueNameEntry &e : map.entries())
+        std::cout << ids.name(e.value) << "\t" << e.name << "\t" << ps::nameSourceText(e.source) << "\n";
+    return 0;
+}

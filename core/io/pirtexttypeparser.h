@@ -1,0 +1,31 @@
+#pragma once
+
+#include "core/ir/type.h"
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace ps {
+
+/// Parses one printed PIR type (`tensor<-1x3xf32>`, `builtin.tensor<f32>`,
+/// `pd_op.tensor<2xf32>`, `vec[a,b]`, `pd_op.selectedrows<..>`, `pd_op.tensor_array<f32>`,
+/// sparse tensors, `<<NULL TYPE>>`, bare element types). Unknown spellings become
+/// Type::opaque without complaint; malformed types give an error message and an opaque type
+/// (a null type when their brackets do not balance). Successful results are cached by spelling, so a program
+/// with a few hundred distinct types pays the interning mutex only a few hundred times. The cache keys are
+/// views: the texts passed in must outlive the parser.
+class PirTextTypeParser
+{
+public:
+    /// On a syntax error `error` receives a message.
+    Type parse(std::string_view text, std::string &error);
+
+private:
+    Type parseAt(std::string_view s, size_t &pos, std::string &error, int depth);
+    Type parseTensorBody(std::string_view s, size_t &pos, std::string_view name, std::string &error);
+
+    std::unordered_map<std::string_view, Type> m_cache;
+};
+
+} // namespace ps

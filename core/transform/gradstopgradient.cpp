@@ -1,0 +1,87 @@
+#include "core/transform/gradstopgradient.h"
+
+#include "core/ir/block.h"
+#include "core/ir/operation.h"
+
+#include <optional>
+
+namespace ps {
+
+namespace {
+
+std::optional<bool> explicitFlag(Value value);
+
+/// The explicit flag of an op result, or nullopt.
+std::optional<bool> resultFlag(Value value)
+{
+    const Operation *op = value.definingOp();
+    if (const Attribute *a = op->attribute("stop_gradient"); a && a->kind() == Attribute::Kind::Array) {
+        const auto &elements = a->asArray();
+        if (value.index() < elements.size() && elements[value.index()].kind() == Attribute::Kind::Bool)
+            return elements[value.index()].asBool();
+        return std::nullopt;
+    }
+    if (op->name() == "pd_op.while" && value.index() + 1 < op->numOperands()) {
+        // WhileOp::Build: the operand's flag, false when it has none.
+        return explicitFlag(op->operand(value.index() + 1)).value_or(false);
+    }
+    return std::nullopt;
+}
+
+/// The flag of a block argument, or nullopt.
+std::optional<bool> argumentFlag(Value value)
+{
+    Block *block = value.parentBlock();
+    Operation *parent = block ? block->parentOp() : nullptr;
+    if (!parent || parent->name() != "pd_op.while" || value.index() + 1 >= parent->numOperands())
+        return std::nullopt;
+    return explicitFlag(parent->operand(value.index() + 1)).value_or(false);
+}
+
+std::optional<bool> explicitFlag(Value value)
+{
+    if (value.isNull())
+        return std::nullopt;
+    if (value.isOpResult())
+        return resultFlag(value);
+    if (value.isBlockArgument())
+        return argumentFlag(value);
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<bool> explicitStopGradient(Value value)
+{
+    return explicitFlag(value);
+}
+
+bool valueStopGradient(Value value)
+{
+    if (value.isNull())
+        return true;
+    return explicitFlag(value).value_or(true);
+}
+
+bool hasExplicitFalseStopGradient(Value value)
+{
+    if (value.isNull())
+        return false;
+    const auto flag = explicitFlag(value);
+    return flag.has_value() && !*flag;
+}
+
+void setValueStopGradient(Value value, bool flag)
+{
+    Operation *op = value.definingOp();
+    if (!op)
+        return;
+    std::vector<Attribute> elements;
+    if (const Attribute *a = op->attribute("stop_gradient"); a && a->kind() == Attribute::Kind::Array)
+        elements = a->asArray();
+    elements.resize(op->numResults());
+    elements[value.index()] = Attribute::boolean(flag);
+    op->setAttribute("stop_gradient", Attribute::array(std::move(elements)));
+}
+
+} // namespace ps

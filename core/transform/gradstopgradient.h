@@ -1,0 +1,28 @@
+#pragma once
+
+#include "core/ir/value.h"
+
+#include <optional>
+
+namespace ps {
+
+// Paddle keeps a value's stop_gradient flag in the `stop_gradient` array attribute of its
+// defining op (one Bool per result) and in block-argument attributes. The PIR text format drops
+// block-argument attributes and the attributes of pd_op.while, so those are re-derived the way
+// WhileOp::Build sets them: from the while operand (an explicit flag, false when it has none).
+
+/// Python's `value.stop_gradient`: true unless an explicit false is recorded (null values: true).
+bool valueStopGradient(Value value);
+
+/// The recorded flag, or nullopt when the value has none (Paddle's `value.attribute("stop_gradient")`).
+std::optional<bool> explicitStopGradient(Value value);
+
+/// True when the value carries an explicit stop_gradient=false (what Paddle's
+/// PassStopGradientsDefaultly looks for in an op's operands).
+bool hasExplicitFalseStopGradient(Value value);
+
+/// `value.stop_gradient = flag` for op results: sets the element of the defining op's
+/// stop_gradient array, growing the array with null entries as Paddle does. No-op otherwise.
+void setValueStopGradient(Value value, bool flag);
+
+} // namespace ps

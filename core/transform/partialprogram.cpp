@@ -1,0 +1,172 @@
+#include "core/transform/partialprogram.h"
+
+#include "core/analysis/valuenames.h"
+#include "core/transform/appendshadowoutputs.h"
+#include "core/transform/backwardappender.h"
+#include "core/ir/block.h"
+#include "core/ir/irmapping.h"
+#include "core/ir/operation.h"
+#include "core/ir/program.h"
+
+
+namespace ps {
+
+PartialProgramLayer::PartialProgramLayer(std::unique_ptr<Program> mainProgram, NestSequence inputs,
+                                         NestSequence outputs, std::vector<Value> parameters, PipelineFlavour flavour)
+    : m_main(std::move(mainProgram))
+    , m_inputs(std::move(inputs))
+    , m_outputs(std::move(outputs))
+    , m_parameters(std::move(parameters))
+    , m_flavour(flavour)
+    , m_passes(PassManager::withDefaultPasses())
+    , m_backwardFn(defaultBackwardFn(flavour))
+{
+    if (m_flavour != PipelineFlavour::Newest) {
+        m_passes.setEnabled("cse", false);
+        pruneUnusedParameters();
+    }
+}
+
+PartialProgramLayer::~PartialProgramLayer() = default;
+
+void PartialProgramLayer::pruneUnusedParameters()
+{
+    std::vector<Value> kept;
+    for (const Value &p : m_parameters) {
+        if (p.isNull() || p.hasUses()) {
+            kept.push_back(p);
+            continue;
+        }
+        m_pruned.push_back(valueNameOrEmpty(p));
+        if (Operation *def = p.definingOp())
+            def->parentBlock()->erase(def);
+    }
+    m_parameters = std::move(kept);
+}
+
+PartialProgramLayer::BackwardFn PartialProgramLayer::defaultBackwardFn(PipelineFlavour flavour)
+{
+    return [flavour](RunnableProgram &&origin, std::string &error) -> std::optional<RunnableProgram> {
+        TrainProgram train = BackwardAppender::fromOrigin(origin.program(), origin.xValues(), origin.paramValues(),
+                                                          origin.outValues());
+        if (!train.ok() || !train.program) {
+            const Diagnostic *first = train.diagnostics.firstError();
+            error = first ? first->message : std::string("no program");
+            return std::nullopt;
+        }
+        const OpRange forward { train.forwardRange.first, train.forwardRange.second };
+        const OpRange backward { train.backwardRange.first, train.backwardRange.second };
+        return RunnableProgram::fromValues(std::move(train.program), train.inputs, train.params, train.outputs,
+                                           train.inputGrads, train.paramGrads, train.outputGrads, forward, backward,
+                                           flavour);
+    };
+}
+
+RunnableProgram &PartialProgramLayer::originRunnableProgram()
+{
+    if (!m_origin) {
+        ps::appendShadowOutputs(*m_main, m_outputs.varList(), m_main->numOps(), "output_");
+        m_origin = std::make_unique<RunnableProgram>(RunnableProgram::fromValues(
+            std::move(m_main), m_inputs.varList(), m_parameters, m_outputs.varList(), {}, {}, {}, std::nullopt,
+            std::nullopt, m_flavour));
+    }
+    return *m_origin;
+}
+
+void PartialProgramLayer::prepare(Stage &stage, bool training)
+{
+    RunnableProgram &rp = *stage.program;
+    const SplitResult &split = rp.splitForwardBackward();
+    stage.splitForward = split.forward->clone();
+    stage.splitBackward = split.backward->clone();
+    stage.splitNames = rp.programNameAttr();
+    rp.applyPass([&](Program &forward, Program &backward, const SplitNames &) {
+        for (PassRecord &r : m_passes.run(forward, "forward"))
+            stage.passLog.push_back(std::move(r));
+        // The newest infer pass_fn only touches the forward program.
+        if (training)
+            for (PassRecord &r : m_passes.run(backward, "backward"))
+                stage.passLog.push_back(std::move(r));
+    });
+}
+
+RunnableProgram *PartialProgramLayer::trainProgram()
+{
+    if (m_train.program || m_trainTried)
+        return m_train.program.get();
+    m_trainTried = true;
+    if (!m_backwardFn) {
+        m_diagnostics.push_back("no backward function: the train program cannot be built");
+        return nullptr;
+    }
+    std::string error;
+    std::optional<RunnableProgram> train = m_backwardFn(originRunnableProgram().clone(), error);
+    if (!train) {
+        m_diagnostics.push_back("_append_backward_desc failed: " + error);
+        return nullptr;
+    }
+    useTrainProgram(std::move(*train));
+    return m_train.program.get();
+}
+
+RunnableProgram &PartialProgramLayer::useTrainProgram(RunnableProgram train)
+{
+    m_trainTried = true;
+    m_train = Stage {};
+    m_train.program = std::make_unique<RunnableProgram>(std::move(train));
+    prepare(m_train, true);
+    return *m_train.program;
+}
+
+RunnableProgram &PartialProgramLayer::inferProgram()
+{
+    if (!m_infer.program) {
+        m_infer.program = std::make_unique<RunnableProgram>(originRunnableProgram().clone());
+        prepare(m_infer, false);
+    }
+    return *m_infer.program;
+}
+
+bool PartialProgramLayer::applyPass(const RunnableProgram::PassFn &fn, bool training)
+{
+    RunnableProgram *rp = training ? trainProgram() : &inferProgram();
+    return rp && rp->applyPass(fn);
+}
+
+PipelineResult PartialProgramLayer::snapshot(bool training)
+{
+    PipelineResult r;
+    r.flavour = m_flavour;
+    r.training = training;
+    r.prunedParameters = m_pruned;
+    RunnableProgram *rp = training ? trainProgram() : &inferProgram();
+    r.origin = originRunnableProgram().program().clone();
+    if (!rp) {
+        r.diagnostics = m_diagnostics;
+        return r;
+    }
+    const Stage &stage = training ? m_train : m_infer;
+    const ProgramAttributes &attr = rp->programAttr();
+    r.whole = rp->program().clone();
+    r.names = rp->names();
+    r.forwardRange = rp->forwardRange();
+    r.backwardRange = rp->backwardRange();
+    r.splitForward = stage.splitForward;
+    r.splitBackward = stage.splitBackward;
+    r.splitNames = stage.splitNames;
+    IrMapping forwardMap;
+    IrMapping backwardMap;
+    r.forward = rp->forwardProgram().clone(&forwardMap);
+    r.backward = rp->backwardProgram().clone(&backwardMap);
+    r.attributeNames = attr.names;
+    for (SplitKey key : allSplitKeys())
+        for (const Value &v : attr.values[key])
+            r.attributeValues[key].push_back(isForwardKey(key) ? forwardMap.lookup(v) : backwardMap.lookup(v));
+    r.renames = attr.renames;
+    r.passLog = stage.passLog;
+    r.diagnostics = m_diagnostics;
+    r.diagnostics.insert(r.diagnostics.end(), rp->diagnostics().begin(), rp->diagnostics().end());
+    return r;
+}
+
+} // namespace ps

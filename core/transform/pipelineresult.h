@@ -1,0 +1,54 @@
+#pragma once
+
+#include "core/transform/passmanager.h"
+#include "core/transform/runnableprogram.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ps {
+
+class Program;
+
+/// An immutable snapshot of one dy2static pipeline run (PartialProgramLayer::snapshot()): every
+/// program is a private copy, so the snapshot stays valid when the layer changes or dies, and
+/// can be shared between threads. Attribute values point into `forward`/`backward`.
+struct PipelineResult
+{
+    PipelineFlavour flavour = PipelineFlavour::Newest;
+    bool training = true;
+
+    /// The main program with PartialProgramLayer's `output_<k>` shadow outputs.
+    std::shared_ptr<const Program> origin;
+    /// The whole program split_program received (train: with the backward appended).
+    std::shared_ptr<const Program> whole;
+    RunnableProgram::Names names;
+    OpRange forwardRange;
+    OpRange backwardRange;
+
+    /// split_program's output, before any pass, and its attributes as names (program_name_attr).
+    std::shared_ptr<const Program> splitForward;
+    std::shared_ptr<const Program> splitBackward;
+    SplitNames splitNames;
+
+    /// What run_program receives: the programs after the passes and program_attr's renames, and
+    /// program_attr itself.
+    std::shared_ptr<const Program> forward;
+    std::shared_ptr<const Program> backward;
+    SplitNames attributeNames;
+    SplitValues attributeValues;
+    std::vector<std::pair<std::string, std::string>> renames;
+
+    /// One record per pass run (forward and backward programs).
+    std::vector<PassRecord> passLog;
+    /// Parameters the flavour pruned as unused (seed and 3.0 `_prune_unused_params`).
+    std::vector<std::string> prunedParameters;
+    /// Everything Paddle would have rejected or that could not be reproduced.
+    std::vector<std::string> diagnostics;
+
+    bool ok() const { return forward != nullptr && backward != nullptr; }
+};
+
+} // namespace ps

@@ -1,0 +1,161 @@
+#include "core/transform/valuerename.h"
+
+#include "core/analysis/valuenames.h"
+#include "core/ir/block.h"
+#include "core/ir/operation.h"
+#include "core/ir/program.h"
+#include "core/ir/region.h"
+
+#include <algorithm>
+
+namespace ps {
+
+namespace {
+
+struct BlockValue
+{
+    Value value;
+    const Block *block = nullptr; ///< set for kwargs: the block that holds them
+};
+
+void collectValues(const Block &block, std::vector<BlockValue> &out)
+{
+    for (Value kw : block.kwargs())
+        out.push_back({ kw, &block });
+    for (Operation *op : block.ops()) {
+        for (unsigned i = 0; i < op->numResults(); ++i)
+            out.push_back({ op->result(i), nullptr });
+        for (unsigned r = 0; r < op->numRegions(); ++r) {
+            const Region &region = op->region(r);
+            for (size_t b = 0; b < region.numBlocks(); ++b)
+                collectValues(region.block(b), out);
+        }
+    }
+}
+
+std::vector<BlockValue> allBlockValues(const Program &program)
+{
+    std::vector<BlockValue> out;
+    if (program.region().numBlocks() != 0)
+        collectValues(program.block(), out);
+    return out;
+}
+
+/// A kwarg erased by an earlier rename has a destroyed impl: test membership by identity only.
+bool isLive(const BlockValue &bv)
+{
+    if (!bv.block)
+        return true;
+    const std::vector<Value> kwargs = bv.block->kwargs();
+    return std::find(kwargs.begin(), kwargs.end(), bv.value) != kwargs.end();
+}
+
+void renameAttribute(Operation *op, const char *attribute, const std::string &newName,
+                     std::map<std::string, std::string> &mapping)
+{
+    const Attribute *a = op->attribute(attribute);
+    const std::string old = a && a->kind() == Attribute::Kind::String ? a->asString() : std::string();
+    if (old == newName)
+        return;
+    op->setAttribute(attribute, Attribute::string(newName));
+    mapping.insert({ old, newName });
+}
+
+} // namespace
+
+void RenameMapping::set(const std::string &from, const std::string &to)
+{
+    for (auto &item : m_items) {
+        if (item.first == from) {
+            item.second = to;
+            return;
+        }
+    }
+    m_items.emplace_back(from, to);
+}
+
+std::string RenameMapping::map(const std::string &name) const
+{
+    for (const auto &item : m_items)
+        if (item.first == name)
+            return item.second;
+    return name;
+}
+
+bool RenameMapping::contains(const std::string &name) const
+{
+    return std::any_of(m_items.begin(), m_items.end(), [&name](const auto &item) { return item.first == name; });
+}
+
+std::map<std::string, std::string> renameValue(Value &value, const std::string &newName, Block &block)
+{
+    std::map<std::string, std::string> mapping;
+    if (value.isNull())
+        return mapping;
+    if (value.isKeywordArgument() && value.parentBlock() == &block && value.keyword() != newName) {
+        const std::string oldName = value.keyword();
+        Value newValue = block.kwarg(newName);
+        if (newValue.isNull())
+            newValue = block.addKwarg(newName, value.type());
+        value.replaceAllUsesWith(newValue);
+        block.eraseKwarg(oldName);
+        value = newValue;
+        mapping.insert({ oldName, newName });
+    }
+    if (Operation *def = value.definingOp()) {
+        if (def->name() == "pd_op.data") {
+            renameAttribute(def, "name", newName, mapping);
+        } else if (def->name() == "builtin.parameter") {
+            renameAttribute(def, "parameter_name", newName, mapping);
+        } else if (def->name() == "builtin.constant") {
+            const Attribute *a = def->attribute("value");
+            if (a && a->kind() == Attribute::Kind::TensorName && a->asString() != newName) {
+                mapping.insert({ a->asString(), newName });
+                def->setAttribute("value", Attribute::tensorName(newName));
+            }
+        }
+    }
+    for (OpOperand *use = value.firstUse(); use; use = use->nextUse()) {
+        Operation *user = use->owner();
+        if (user->name() == "builtin.shadow_output")
+            renameAttribute(user, "output_name", newName, mapping);
+        else if (user->name() == "builtin.set_parameter")
+            renameAttribute(user, "parameter_name", newName, mapping);
+    }
+    return mapping;
+}
+
+std::vector<Value> programAllValues(const Program &program)
+{
+    std::vector<Value> out;
+    for (const BlockValue &bv : allBlockValues(program))
+        out.push_back(bv.value);
+    return out;
+}
+
+RenameMapping unifyValueNames(Program &program, RenameMapping mapping, std::vector<std::string> *problems)
+{
+    for (const BlockValue &bv : allBlockValues(program)) {
+        if (!isLive(bv))
+            continue;
+        const std::optional<std::string> first = ValueNames::firstName(bv.value);
+        if (!first)
+            continue;
+        Value value = bv.value;
+        for (const auto &[from, to] : renameValue(value, mapping.map(*first), program.block()))
+            mapping.set(from, to);
+    }
+    if (problems) {
+        for (const BlockValue &bv : allBlockValues(program)) {
+            if (!ValueNames::hasOnlyOneName(bv.value)) {
+                std::string names;
+                for (const std::string &n : ValueNames::allNameStrings(bv.value))
+                    names += (names.empty() ? "" : ", ") + n;
+                problems->push_back("a value still has several names after unify_value_names: " + names);
+            }
+        }
+    }
+    return mapping;
+}
+
+} // namespace ps

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Short libFuzzer runs of both readers, seeded with small real programs.
+#   bash tests/fuzz/run_fuzzers.sh BUILD_DIR [SECONDS]
+# Fails when a fuzzer finds a crash, a leak or a sanitizer report (the reproducer is kept in
+# BUILD_DIR/fuzz-artifacts/).
+set -euo pipefail
+build=$1
+seconds=${2:-20}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+samples=$here/../shared/samples
+artifacts=$build/fuzz-artifacts
+mkdir -p "$artifacts"
+
+run() {
+    local target=$1
+    shift
+    local corpus
+    corpus=$(mktemp -d)
+    for seed in "$@"; do
+        [ -f "$seed" ] && cp "$seed" "$corpus/"
+    done
+    echo "fuzzing $target for ${seconds}s with $(ls "$corpus" | wc -l) seed(s)"
+    "$build/tests/fuzz/$target" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$artifacts/$target-" "$corpus" 2>&1 | tail -n 12
+    rm -rf "$corpus"
+}
+
+run fuzz_pirjsonreader "$samples/json/docs_pir_save_load_fc_example.v1.json" \
+    "$here/resources/examples/lenet_bn.json" "$here"/tests/fixtures/paddle/*/program.json
+run fuzz_pirtextreader "$samples"/text/*.txt "$here/resources/examples/lenet_bn.txt"
+echo "fuzzing finished without findings"

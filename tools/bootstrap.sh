@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Sets up a Debian 12 machine for PIRScope, builds it, then either opens the GUI on the bundled
+# example (`run`) or runs the whole test suite (`test`). Idempotent; run as root (or with sudo).
+#   bash tools/bootstrap.sh run [FILE]   build and open pirscope (default: the bundled example)
+#   bash tools/bootstrap.sh test         build and run ctest, then a short fuzz run of both readers
+set -euo pipefail
+mode=${1:-test}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${PIRSCOPE_BUILD_DIR:-$here/build}
+jobs=$(nproc)
+
+packages=(build-essential cmake ninja-build pkg-config git
+          qt6-base-dev qt6-svg-dev libgl-dev libgraphviz-dev graphviz libsimdjson-dev libopenblas-dev
+          python3-numpy fonts-dejavu-core clang libclang-rt-14-dev)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd apt-get update
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build "$build" -j "$jobs"
+
+case "$mode" in
+run)
+    shift || true
+    exec "$build/app/gui/pirscope" "$@"
+    ;;
+test)
+    (cd "$build" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs")
+    # libFuzzer smoke run of both readers (clang, ASan + UBSan), seeded with the real samples.
+    fuzz_build=${build}-fuzz
+    CC=clang CXX=clang++ cmake -S "$here" -B "$fuzz_build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DPIRSCOPE_GUI=OFF -DPIRSCOPE_TESTS=OFF -DPIRSCOPE_CUDA=OFF -DPIRSCOPE_FUZZ=ON
+    cmake --build "$fuzz_build" -j "$jobs"
+    bash "$here/tests/fuzz/run_fuzzers.sh" "$fuzz_build" "${PIRSCOPE_FUZZ_SECONDS:-20}"
+    ;;
+*)
+    echo "usage: $0 run [FILE] | test" >&2
+    exit 2
+    ;;
+esac
