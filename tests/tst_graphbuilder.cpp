@@ -13,9 +13,15 @@ using namespace ps;
 
 namespace {
 
-Type tensor(std::vector<int64_t> dims) { return Type::denseTensor(DataType::Float32, std::move(dims)); }
+Type tensor(std::vector<int64_t> dims)
+{
+    return Type::denseTensor(DataType::Float32, std::move(dims));
+}
 
-NamedAttribute str(const char *name, const char *value) { return { name, Attribute::string(value) }; }
+NamedAttribute str(const char *name, const char *value)
+{
+    return { name, Attribute::string(value) };
+}
 
 /// data x, parameter w → matmul → relu → fetch.
 struct Chain
@@ -26,7 +32,8 @@ struct Chain
     {
         Builder b(program);
         b.setInsertionPointToEnd(program.block());
-        param = b.create("builtin.parameter", {}, { tensor({ 30, 30 }) }, { str("parameter_name", "fc.w_0") });
+        param
+            = b.create("builtin.parameter", {}, { tensor({ 30, 30 }) }, { str("parameter_name", "fc.w_0") });
         data = b.create("pd_op.data", {}, { tensor({ -1, 30 }) }, { str("name", "x") });
         matmul = b.create("pd_op.matmul", { data->result(0), param->result(0) }, { tensor({ -1, 30 }) });
         relu = b.create("pd_op.relu", { matmul->result(0) }, { tensor({ -1, 30 }) });
@@ -219,7 +226,8 @@ void TestGraphBuilder::ifAndWhileRegionsBecomeClusters()
     Block &elseBlock = ifOp->region(1).addBlock();
     b.setInsertionPointToEnd(thenBlock);
     Operation *add = b.create("pd_op.add", { pre->result(0), pre->result(0) }, { tensor({ 1 }) });
-    Operation *whileOp = b.create("pd_op.while", { cond->result(0), add->result(0) }, { tensor({ 1 }) }, {}, 1);
+    Operation *whileOp
+        = b.create("pd_op.while", { cond->result(0), add->result(0) }, { tensor({ 1 }) }, {}, 1);
     Block &body = whileOp->region(0).addBlock();
     Value loopVar = body.addArgument(tensor({ 1 }));
     b.setInsertionPointToEnd(body);
@@ -327,7 +335,8 @@ void TestGraphBuilder::dotText()
     QVERIFY(dot.find("fixedsize=true") != std::string::npos);
     int matmul = m.nodeOf(c.matmul);
     int relu = m.nodeOf(c.relu);
-    QVERIFY(dot.find("n" + std::to_string(matmul) + " -> n" + std::to_string(relu) + " [id=e") != std::string::npos);
+    QVERIFY(dot.find("n" + std::to_string(matmul) + " -> n" + std::to_string(relu) + " [id=e")
+        != std::string::npos);
     QVERIFY(dot.find("tooltip=\"-1x30xf32\"") != std::string::npos);
     // Ghosts are chips inside their consumer: no DOT node or edge of their own, a taller box.
     QVERIFY(dot.find("style=\"rounded,filled,dashed\"") == std::string::npos);
@@ -436,7 +445,8 @@ void TestGraphBuilder::longEdgesBecomeGhosts()
     Operation *chain = skip;
     for (int i = 0; i < 10; ++i)
         chain = b.create("pd_op.relu", { chain->result(0) }, { tensor({ 4 }) });
-    Operation *late = b.create("pd_op.add", { chain->result(0), skip->result(0), bias->result(0) }, { tensor({ 4 }) });
+    Operation *late
+        = b.create("pd_op.add", { chain->result(0), skip->result(0), bias->result(0) }, { tensor({ 4 }) });
 
     GraphBuilderOptions o; // ghostRankSpan 8 by default
     GraphModel m = GraphBuilder(o).build(program);

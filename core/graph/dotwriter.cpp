@@ -88,7 +88,8 @@ private:
             std::string id = std::to_string(c.id);
             m_out += indent + "subgraph cluster_" + id + " {\n";
             m_out += indent + "  label=\"" + DotWriter::escape(c.label) + "\"; style=\"rounded,dashed\";\n";
-            m_out += indent + "  a" + id + " [shape=point, style=invis, width=0.01, height=0.01, label=\"\"];\n";
+            m_out += indent + "  a" + id
+                + " [shape=point, style=invis, width=0.01, height=0.01, label=\"\"];\n";
         }
         std::string inner = cluster >= 0 ? indent + "  " : indent;
         for (int n : m_nodesOfCluster[cluster + 1])
@@ -109,10 +110,11 @@ private:
         if (!m_ghosts.empty())
             for (int g : m_ghosts[size_t(n.id)])
                 if (!m_model.nodes[size_t(g)].lines.empty())
-                    chips += (chips.empty() ? "inputs: " : ", ") + DotWriter::escape(m_model.nodes[size_t(g)].lines[0]);
-        m_out += indent + "n" + std::to_string(n.id) + " [label=\"" + label + "\", width=" + num(size.width / 72)
-            + ", height=" + num(size.height / 72) + ", fillcolor=\"" + std::string(nodeKindFillColor(n.kind))
-            + "\"";
+                    chips += (chips.empty() ? "inputs: " : ", ")
+                        + DotWriter::escape(m_model.nodes[size_t(g)].lines[0]);
+        m_out += indent + "n" + std::to_string(n.id) + " [label=\"" + label
+            + "\", width=" + num(size.width / 72) + ", height=" + num(size.height / 72) + ", fillcolor=\""
+            + std::string(nodeKindFillColor(n.kind)) + "\"";
         if (!chips.empty())
             m_out += ", labelloc=t, tooltip=\"" + chips + "\"";
         if (n.ghost)
@@ -122,10 +124,11 @@ private:
 
     void writeEdge(const GraphEdge &e)
     {
-        m_out += "  n" + std::to_string(e.from) + " -> n" + std::to_string(e.to) + " [id=e" + std::to_string(e.id);
+        m_out += "  n" + std::to_string(e.from) + " -> n" + std::to_string(e.to) + " [id=e"
+            + std::to_string(e.id);
         if (!e.label.empty())
-            m_out += std::string(m_options.edgeLabels ? ", label=\"" : ", tooltip=\"") + DotWriter::escape(e.label)
-                + "\"";
+            m_out += std::string(m_options.edgeLabels ? ", label=\"" : ", tooltip=\"")
+                + DotWriter::escape(e.label) + "\"";
         if (m_model.nodes[e.from].ghost)
             m_out += ", style=dashed";
         m_out += "];\n";

@@ -239,7 +239,8 @@ private:
                 auto it = m_sourceNode.find(v);
                 const int producer = it == m_sourceNode.end() ? -1 : it->second;
                 const Operation *def = v.definingOp();
-                if (!def || GraphBuilder::kindOf(*def) == NodeKind::Data || (producer >= 0 && anchored[size_t(producer)]))
+                if (!def || GraphBuilder::kindOf(*def) == NodeKind::Data
+                    || (producer >= 0 && anchored[size_t(producer)]))
                     anchored[c] = true;
                 if (isGhosted(v))
                     uses.push_back({ int(c), i, -1 });
@@ -318,7 +319,8 @@ private:
             detail = op.stringAttribute("name");
         else if (n == "builtin.shadow_output")
             detail = op.stringAttribute("output_name");
-        else if (const Attribute *a = GraphBuilder::kindOf(op) == NodeKind::Constant ? op.attribute("value") : nullptr)
+        else if (const Attribute *a
+            = GraphBuilder::kindOf(op) == NodeKind::Constant ? op.attribute("value") : nullptr)
             detail = shortAttributeText(*a);
         else if (op.numResults() > 0) {
             detail = GraphBuilder::shapeText(op.result(0).type());

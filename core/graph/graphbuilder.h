@@ -32,7 +32,10 @@ struct GraphBuilderOptions
 class GraphBuilder
 {
 public:
-    explicit GraphBuilder(GraphBuilderOptions options = {}) : m_options(options) {}
+    explicit GraphBuilder(GraphBuilderOptions options = {})
+        : m_options(options)
+    {
+    }
 
     GraphModel build(const Program &program) const;
     /// The block must belong to a Program (value ids are numbered over the whole program).

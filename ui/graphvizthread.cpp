@@ -1,0 +1,190 @@
+#include "ui/graphvizthread.h"
+
+#include <QElapsedTimer>
+#include <QMutexLocker>
+#include <gvc.h>
+
+namespace ps {
+
+namespace {
+
+/// Graphviz error text of the current job; only the Graphviz thread touches it.
+QString s_graphvizErrors;
+
+int collectGraphvizError(char *message)
+{
+    s_graphvizErrors += QString::fromUtf8(message);
+    return 0;
+}
+
+/// Graphviz's y axis points up from the bottom-left corner; Qt's points down.
+struct Flip
+{
+    double top;
+    QPointF operator()(pointf p) const { return QPointF(p.x, top - p.y); }
+};
+
+LayoutResult::Edge toEdge(const splines *spl, const Flip &flip)
+{
+    LayoutResult::Edge edge;
+    if (!spl)
+        return edge; // splines=none
+    for (int i = 0; i < spl->size; ++i) {
+        const bezier &bz = spl->list[i];
+        if (bz.size < 1)
+            continue;
+        edge.path.moveTo(flip(bz.list[0]));
+        for (int j = 1; j + 2 < bz.size; j += 3)
+            edge.path.cubicTo(flip(bz.list[j]), flip(bz.list[j + 1]), flip(bz.list[j + 2]));
+        if (bz.eflag) {
+            edge.arrowBase = flip(bz.list[bz.size - 1]);
+            edge.arrowTip = flip(bz.ep);
+            edge.hasArrow = true;
+        }
+    }
+    edge.valid = !edge.path.isEmpty();
+    return edge;
+}
+
+/// "n12" → 12 for prefix 'n'; -1 when the name does not have that form.
+long parseId(const char *name, const char *prefix)
+{
+    size_t len = qstrlen(prefix);
+    if (!name || qstrncmp(name, prefix, len) != 0 || name[len] == '\0')
+        return -1;
+    char *end = nullptr;
+    long id = std::strtol(name + len, &end, 10);
+    return *end == '\0' && id >= 0 ? id : -1;
+}
+
+template<class T> T &slot(std::vector<T> &v, long id)
+{
+    if (size_t(id) >= v.size())
+        v.resize(size_t(id) + 1);
+    return v[size_t(id)];
+}
+
+void collectClusters(Agraph_t *g, const Flip &flip, LayoutResult &out)
+{
+    for (Agraph_t *sub = agfstsubg(g); sub; sub = agnxtsubg(sub)) {
+        long id = parseId(agnameof(sub), "cluster_");
+        if (id >= 0) {
+            boxf bb = GD_bb(sub);
+            slot(out.clusters, id) = QRectF(flip(bb.UR), flip(bb.LL)).normalized();
+        }
+        collectClusters(sub, flip, out);
+    }
+}
+
+} // namespace
+
+GraphvizThread::GraphvizThread(Delivery delivery, QObject *parent)
+    : QThread(parent)
+    , m_delivery(std::move(delivery))
+{
+    setObjectName(QStringLiteral("graphviz"));
+    setStackSize(256u << 20);
+}
+
+GraphvizThread::~GraphvizThread()
+{
+    {
+        QMutexLocker lock(&m_mutex);
+        m_stop = true;
+        m_pending.reset();
+    }
+    m_wake.wakeAll();
+    wait();
+}
+
+void GraphvizThread::submit(quint64 generation, QByteArray dot)
+{
+    {
+        QMutexLocker lock(&m_mutex);
+        m_pending = Job { generation, std::move(dot) };
+    }
+    m_wake.wakeAll();
+    if (!isRunning())
+        start();
+}
+
+void GraphvizThread::run()
+{
+    GVC_t *gvc = gvContext();
+    for (;;) {
+        Job job;
+        {
+            QMutexLocker lock(&m_mutex);
+            while (!m_pending && !m_stop)
+                m_wake.wait(&m_mutex);
+            if (m_stop)
+                break;
+            job = std::move(*m_pending);
+            m_pending.reset();
+        }
+        if (job.generation < m_minGeneration.load())
+            continue;
+        QString error;
+        std::shared_ptr<LayoutResult> result = layout(gvc, job.dot, &error);
+        if (job.generation >= m_minGeneration.load())
+            m_delivery(job.generation, std::move(result), error);
+    }
+    gvFreeContext(gvc);
+}
+
+std::shared_ptr<LayoutResult> GraphvizThread::layout(void *context, const QByteArray &dot, QString *error)
+{
+    QElapsedTimer timer;
+    timer.start();
+    GVC_t *gvc = static_cast<GVC_t *>(context);
+    s_graphvizErrors.clear();
+    agseterr(AGERR);
+    agseterrf(collectGraphvizError);
+    agreseterrors();
+
+    Agraph_t *g = agmemread(dot.constData());
+    if (!g || agerrors() > 0) {
+        *error = s_graphvizErrors.isEmpty() ? QStringLiteral("Graphviz could not parse the DOT text")
+                                            : s_graphvizErrors.trimmed();
+        if (g)
+            agclose(g);
+        return nullptr;
+    }
+    if (gvLayout(gvc, g, "dot") != 0) {
+        *error = s_graphvizErrors.isEmpty() ? QStringLiteral("Graphviz layout failed")
+                                            : s_graphvizErrors.trimmed();
+        agclose(g);
+        return nullptr;
+    }
+
+    auto result = std::make_shared<LayoutResult>();
+    boxf bb = GD_bb(g);
+    Flip flip { bb.UR.y };
+    result->bounds = QRectF(flip(bb.UR), flip(bb.LL)).normalized();
+    char idAttr[] = "id";
+    for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n)) {
+        long id = parseId(agnameof(n), "n");
+        if (id >= 0) {
+            QPointF c = flip(ND_coord(n));
+            double w = ND_width(n) * 72, h = ND_height(n) * 72;
+            slot(result->nodes, id) = QRectF(c.x() - w / 2, c.y() - h / 2, w, h);
+        }
+        for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e)) {
+            long edgeId = parseId(agget(e, idAttr), "e");
+            if (edgeId >= 0) {
+                slot(result->edges, edgeId) = toEdge(ED_spl(e), flip);
+                continue;
+            }
+            long cluster = parseId(agnameof(aghead(e)), "a");
+            if (cluster >= 0)
+                slot(result->clusterEdges, cluster) = toEdge(ED_spl(e), flip);
+        }
+    }
+    collectClusters(g, flip, *result);
+    gvFreeLayout(gvc, g);
+    agclose(g);
+    result->seconds = timer.nsecsElapsed() / 1e9;
+    return result;
+}
+
+} // namespace ps

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <QPainterPath>
+#include <QPointF>
+#include <QRectF>
+#include <QString>
+#include <vector>
+
+namespace ps {
+
+/// Geometry of one finished Graphviz layout, in scene coordinates (points, y pointing down),
+/// copied out of Graphviz so no Graphviz object outlives the layout call.
+struct LayoutResult
+{
+    /// One routed edge: the spline and, when it has one, the arrow head from `arrowBase` to
+    /// `arrowTip`.
+    struct Edge
+    {
+        QPainterPath path;
+        QPointF arrowBase;
+        QPointF arrowTip;
+        bool hasArrow = false;
+        bool valid = false;
+    };
+
+    QRectF bounds;
+    /// Indexed by GraphNode::id ("n<id>"); a null rect where the node was not laid out.
+    std::vector<QRectF> nodes;
+    /// Indexed by GraphEdge::id ("e<id>").
+    std::vector<Edge> edges;
+    /// Indexed by GraphCluster::id ("cluster_<id>").
+    std::vector<QRectF> clusters;
+    /// Op → region edges, indexed by cluster id (the edge into anchor "a<id>").
+    std::vector<Edge> clusterEdges;
+    double seconds = 0; ///< time spent in agmemread + gvLayout + copying
+};
+
+} // namespace ps
