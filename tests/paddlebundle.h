@@ -21,9 +21,8 @@
 
 namespace bundle {
 
-inline const char *const kModels[] = { "mlp_ce",        "lenet",         "conv_bn_relu",  "transformer_encoder",
-                                       "inplace_chain", "pruned_param",  "nested_output", "control_flow",
-                                       "control_flow_if", "embedding_mean" };
+inline const char *const kModels[] = { "mlp_ce", "lenet", "conv_bn_relu", "transformer_encoder",
+    "inplace_chain", "pruned_param", "nested_output", "control_flow", "control_flow_if", "embedding_mean" };
 
 inline QString dir(const QString &model)
 {
@@ -148,9 +147,9 @@ inline ps::OpRange rangeOf(const QJsonValue &v)
 
 inline ps::RunnableProgram::Names namesOf(const QJsonObject &trainNames)
 {
-    return { strings(trainNames.value("x").toArray()),          strings(trainNames.value("param").toArray()),
-             strings(trainNames.value("out").toArray()),        strings(trainNames.value("x_grad").toArray()),
-             strings(trainNames.value("param_grad").toArray()), strings(trainNames.value("out_grad").toArray()) };
+    return { strings(trainNames.value("x").toArray()), strings(trainNames.value("param").toArray()),
+        strings(trainNames.value("out").toArray()), strings(trainNames.value("x_grad").toArray()),
+        strings(trainNames.value("param_grad").toArray()), strings(trainNames.value("out_grad").toArray()) };
 }
 
 /// The train RunnableProgram Paddle built, from the bundle's train_program.txt and manifest.
@@ -160,7 +159,7 @@ inline std::optional<ps::RunnableProgram> trainFromBundle(const QString &dir, co
     if (!whole)
         return std::nullopt;
     return ps::RunnableProgram(std::move(whole), namesOf(manifest.value("train_names").toObject()),
-                           rangeOf(manifest.value("forward_range")), rangeOf(manifest.value("backward_range")));
+        rangeOf(manifest.value("forward_range")), rangeOf(manifest.value("backward_range")));
 }
 
 /// Names per key against a program_attributes.json (no_need_buffers compared as a set).
@@ -169,7 +168,8 @@ inline QString attributeMismatch(const ps::SplitNames &got, const QJsonObject &e
     if (expected.size() != int(ps::kSplitKeyCount))
         return "the json does not have 12 keys";
     for (ps::SplitKey key : ps::allSplitKeys()) {
-        std::vector<std::string> want = strings(expected.value(QString::fromLatin1(ps::splitKeyName(key))).toArray());
+        std::vector<std::string> want
+            = strings(expected.value(QString::fromLatin1(ps::splitKeyName(key))).toArray());
         std::vector<std::string> have = got[key];
         if (key == ps::SplitKey::NoNeedBuffers) {
             std::sort(want.begin(), want.end());
@@ -187,9 +187,11 @@ inline ps::NestNode outputNode(const QJsonObject &node, const QJsonArray &output
 {
     const QString kind = node.value("kind").toString();
     if (kind == "tensor") {
-        const QJsonObject def = outputs.at(node.value("index").toInt()).toObject().value("defined_by").toObject();
-        return ps::NestNode::leaf(program.block().op(size_t(def.value("op_index").toInt()))->result(
-            unsigned(def.value("result_index").toInt())));
+        const QJsonObject def
+            = outputs.at(node.value("index").toInt()).toObject().value("defined_by").toObject();
+        return ps::NestNode::leaf(program.block()
+                                      .op(size_t(def.value("op_index").toInt()))
+                                      ->result(unsigned(def.value("result_index").toInt())));
     }
     if (kind == "constant")
         return ps::NestNode::constantLeaf(node.value("value").toVariant().toString().toStdString());
@@ -199,7 +201,7 @@ inline ps::NestNode outputNode(const QJsonObject &node, const QJsonArray &output
         const QJsonObject o = item.toObject();
         if (kind == "dict")
             entries.emplace_back(o.value("key").toString().toStdString(),
-                                 outputNode(o.value("value").toObject(), outputs, program));
+                outputNode(o.value("value").toObject(), outputs, program));
         else
             items.push_back(outputNode(o, outputs, program));
     }
@@ -209,8 +211,8 @@ inline ps::NestNode outputNode(const QJsonObject &node, const QJsonArray &output
 }
 
 /// A PartialProgramLayer over the bundle's program.txt, as Paddle built it.
-inline std::unique_ptr<ps::PartialProgramLayer> layerFromBundle(const QString &dir, const QJsonObject &manifest,
-                                                     ps::PipelineFlavour flavour = ps::PipelineFlavour::Newest)
+inline std::unique_ptr<ps::PartialProgramLayer> layerFromBundle(const QString &dir,
+    const QJsonObject &manifest, ps::PipelineFlavour flavour = ps::PipelineFlavour::Newest)
 {
     auto main = loadText(dir + "/program.txt");
     if (!main)
@@ -222,10 +224,11 @@ inline std::unique_ptr<ps::PartialProgramLayer> layerFromBundle(const QString &d
     std::vector<ps::Value> params;
     for (const std::string &name : strings(manifest.value("train_names").toObject().value("param").toArray()))
         params.push_back(findByName(*main, name).value_or(ps::Value()));
-    ps::NestNode out = outputNode(manifest.value("output_structure").toObject(), manifest.value("outputs").toArray(), *main);
+    ps::NestNode out = outputNode(
+        manifest.value("output_structure").toObject(), manifest.value("outputs").toArray(), *main);
     return std::make_unique<ps::PartialProgramLayer>(std::move(main),
-                                                     ps::NestSequence(ps::NestNode::list(std::move(inputs))),
-                                                     ps::NestSequence(std::move(out)), std::move(params), flavour);
+        ps::NestSequence(ps::NestNode::list(std::move(inputs))), ps::NestSequence(std::move(out)),
+        std::move(params), flavour);
 }
 
 } // namespace bundle

@@ -1,9 +1,8 @@
-#include "paddlebundle.h"
-
 #include "core/ir/builder.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/transform/nestsequence.h"
+#include "paddlebundle.h"
 
 #include <QtTest>
 
@@ -26,9 +25,11 @@ NestNode fromJson(const QJsonObject &node, const QJsonArray &outputs, const Prog
     const QString kind = node.value("kind").toString();
     if (kind == "tensor") {
         duplicates += node.value("duplicate").toBool();
-        const QJsonObject def = outputs.at(node.value("index").toInt()).toObject().value("defined_by").toObject();
-        return NestNode::leaf(
-            program.block().op(size_t(def.value("op_index").toInt()))->result(unsigned(def.value("result_index").toInt())));
+        const QJsonObject def
+            = outputs.at(node.value("index").toInt()).toObject().value("defined_by").toObject();
+        return NestNode::leaf(program.block()
+                                  .op(size_t(def.value("op_index").toInt()))
+                                  ->result(unsigned(def.value("result_index").toInt())));
     }
     if (kind == "constant")
         return NestNode::constantLeaf(node.value("value").toVariant().toString().toStdString());
@@ -38,7 +39,7 @@ NestNode fromJson(const QJsonObject &node, const QJsonArray &outputs, const Prog
         const QJsonObject o = item.toObject();
         if (kind == "dict")
             entries.emplace_back(o.value("key").toString().toStdString(),
-                                 fromJson(o.value("value").toObject(), outputs, program, duplicates));
+                fromJson(o.value("value").toObject(), outputs, program, duplicates));
         else
             items.push_back(fromJson(o, outputs, program, duplicates));
     }
@@ -63,11 +64,10 @@ private slots:
         const Value v2 = data(b, "v2");
         const Value v3 = data(b, "v3");
         // [v1, {"z": v2, "a": (v3, 7)}, v1]: dict entries flatten by sorted key.
-        const NestNode raw = NestNode::list(
-            { NestNode::leaf(v1),
-              NestNode::dict({ { "z", NestNode::leaf(v2) },
-                               { "a", NestNode::tuple({ NestNode::leaf(v3), NestNode::constantLeaf("7") }) } }),
-              NestNode::leaf(v1) });
+        const NestNode raw = NestNode::list({ NestNode::leaf(v1),
+            NestNode::dict({ { "z", NestNode::leaf(v2) },
+                { "a", NestNode::tuple({ NestNode::leaf(v3), NestNode::constantLeaf("7") }) } }),
+            NestNode::leaf(v1) });
         const NestSequence seq(raw);
         QCOMPARE(seq.varList(), std::vector<Value>({ v1, v3, v2 }));
         QCOMPARE(seq.size(), size_t(3));
@@ -97,7 +97,8 @@ private slots:
     {
         const NestSequence empty;
         QVERIFY(empty.varList().empty());
-        const NestSequence constants(NestNode::tuple({ NestNode::constantLeaf("1"), NestNode::constantLeaf("x") }));
+        const NestSequence constants(
+            NestNode::tuple({ NestNode::constantLeaf("1"), NestNode::constantLeaf("x") }));
         QVERIFY(constants.varList().empty());
         QVERIFY(constants.quickIndexMap().empty());
         NestNode out;
@@ -117,13 +118,13 @@ private slots:
         QVERIFY(program);
         const QJsonArray outputs = manifest.value("outputs").toArray();
         int flaggedDuplicates = 0;
-        const NestSequence seq(fromJson(manifest.value("output_structure").toObject(), outputs, *program,
-                                        flaggedDuplicates));
+        const NestSequence seq(
+            fromJson(manifest.value("output_structure").toObject(), outputs, *program, flaggedDuplicates));
         QCOMPARE(seq.size(), size_t(outputs.size()));
         for (int i = 0; i < outputs.size(); ++i) {
             const QJsonObject def = outputs.at(i).toObject().value("defined_by").toObject();
             QCOMPARE(seq.varList()[size_t(i)],
-                     program->block().op(size_t(def.value("op_index").toInt()))->result(0));
+                program->block().op(size_t(def.value("op_index").toInt()))->result(0));
         }
         QCOMPARE(seq.duplicates().size(), size_t(flaggedDuplicates));
         QVERIFY(flaggedDuplicates > 0);

@@ -1,8 +1,7 @@
-#include "paddlebundle.h"
-
 #include "core/ir/block.h"
 #include "core/ir/program.h"
 #include "core/transform/partialprogram.h"
+#include "paddlebundle.h"
 
 #include <QtTest>
 
@@ -64,7 +63,7 @@ private slots:
         QCOMPARE(r.passLog.size(), size_t(2)); // CSE on the forward, then on the backward program
         QCOMPARE(r.passLog[0].target, std::string("forward"));
         QCOMPARE(r.passLog[0].opsBefore - r.passLog[0].opsAfter + 0,
-                 r.splitForward->numOpsTotal() - r.forward->numOpsTotal());
+            r.splitForward->numOpsTotal() - r.forward->numOpsTotal());
         // The snapshot's values live in its own copies.
         for (const Value &v : r.attributeValues[SplitKey::Fo])
             QVERIFY(v.isNull() || v.parentBlock() == &r.forward->block());
@@ -95,7 +94,8 @@ private slots:
         QVERIFY2(fd.equal, fd.toString("ours", "paddle").c_str());
         const ProgramDifference bd = compareWithPaddle(*r.backward, *backward);
         QVERIFY2(bd.equal, bd.toString("ours", "paddle").c_str());
-        const QString mismatch = attributeMismatch(r.attributeNames, readJson(d + "/program_attributes.json"));
+        const QString mismatch
+            = attributeMismatch(r.attributeNames, readJson(d + "/program_attributes.json"));
         QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
     }
 
@@ -135,7 +135,8 @@ private slots:
         QCOMPARE(seed->parameters().size(), size_t(3));
         QVERIFY(newest->prunedParameters().empty());
         QCOMPARE(newest->parameters().size(), size_t(4));
-        QCOMPARE(seed->originRunnableProgram().program().numOps() + 1, newest->originRunnableProgram().program().numOps());
+        QCOMPARE(seed->originRunnableProgram().program().numOps() + 1,
+            newest->originRunnableProgram().program().numOps());
         QVERIFY(!seed->passManager().isEnabled("cse"));
         QVERIFY(newest->passManager().isEnabled("cse"));
     }

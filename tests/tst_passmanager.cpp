@@ -1,5 +1,3 @@
-#include "paddlebundle.h"
-
 #include "core/ir/block.h"
 #include "core/ir/builder.h"
 #include "core/ir/operation.h"
@@ -8,6 +6,7 @@
 #include "core/transform/commonsubexpressionelimination.h"
 #include "core/transform/deadcodeelimination.h"
 #include "core/transform/passmanager.h"
+#include "paddlebundle.h"
 
 #include <QtTest>
 
@@ -29,9 +28,10 @@ NamedAttribute attr(const char *name, Attribute value)
 }
 
 Operation *make(Builder &b, std::string_view name, std::vector<Value> operands, std::vector<Type> results,
-                std::vector<NamedAttribute> attrs = {}, unsigned regions = 0)
+    std::vector<NamedAttribute> attrs = {}, unsigned regions = 0)
 {
-    return b.create(name, std::span<const Value>(operands), std::span<const Type>(results), std::move(attrs), regions);
+    return b.create(
+        name, std::span<const Value>(operands), std::span<const Type>(results), std::move(attrs), regions);
 }
 
 Value data(Builder &b, const char *name)
@@ -42,10 +42,9 @@ Value data(Builder &b, const char *name)
 Value full(Builder &b, double value, const char *structName = nullptr)
 {
     std::vector<NamedAttribute> attrs { attr("shape", Attribute::intArray({ 4 })),
-                                        attr("value", Attribute::f64(value)),
-                                        attr("dtype", Attribute::dataType(DataType::Float32)),
-                                        attr("place", Attribute::place({})),
-                                        attr("stop_gradient", Attribute::array({ Attribute::boolean(true) })) };
+        attr("value", Attribute::f64(value)), attr("dtype", Attribute::dataType(DataType::Float32)),
+        attr("place", Attribute::place({})),
+        attr("stop_gradient", Attribute::array({ Attribute::boolean(true) })) };
     if (structName)
         attrs.push_back(attr("struct_name", Attribute::string(structName)));
     return make(b, "pd_op.full", {}, { f32() }, std::move(attrs))->result(0);
@@ -84,9 +83,9 @@ private slots:
         Builder b(p);
         const Value x = data(b, "x");
         const Value unusedData = data(b, "unused");
-        const Value param = make(b, "builtin.parameter", {}, { f32() },
-                                 { attr("parameter_name", Attribute::string("w")) })
-                                ->result(0);
+        const Value param
+            = make(b, "builtin.parameter", {}, { f32() }, { attr("parameter_name", Attribute::string("w")) })
+                  ->result(0);
         const Value a = make(b, "pd_op.relu", { x }, { f32() })->result(0);
         const Value dead1 = make(b, "pd_op.tanh", { a }, { f32() })->result(0);
         make(b, "pd_op.sin", { dead1 }, { f32() }); // dead, and makes dead1 dead once erased
@@ -100,8 +99,8 @@ private slots:
         DeadCodeElimination dce;
         QCOMPARE(dce.run(p), size_t(3)); // sin, tanh, the unused parameter
         QCOMPARE(opNames(p.block()),
-                 std::vector<std::string>({ "pd_op.data", "pd_op.data", "pd_op.relu", "pd_op.relu_", "pd_op.dropout",
-                                            "pd_op.if", "builtin.shadow_output" }));
+            std::vector<std::string>({ "pd_op.data", "pd_op.data", "pd_op.relu", "pd_op.relu_",
+                "pd_op.dropout", "pd_op.if", "builtin.shadow_output" }));
         QCOMPARE(dce.run(p), size_t(0));
         QVERIFY(DeadCodeElimination::hasSideEffect(*p.block().op(6)));
         QVERIFY(DeadCodeElimination::isInplace(*p.block().op(3)));
@@ -159,9 +158,9 @@ private slots:
         std::vector<std::string> shadows;
         for (const Operation *op : block.ops())
             if (op->name() == "builtin.shadow_output")
-                shadows.push_back(op->operand(0) == c1                        ? "c1"
-                                      : op->operand(0) == block.op(3)->result(0) ? "assign"
-                                                                                  : "?");
+                shadows.push_back(op->operand(0) == c1             ? "c1"
+                        : op->operand(0) == block.op(3)->result(0) ? "assign"
+                                                                   : "?");
         QCOMPARE(shadows, std::vector<std::string>({ "c1", "assign" }));
         size_t adds = 0, subtracts = 0, dropouts = 0, multiplies = 0;
         for (const Operation *op : block.ops()) {
@@ -214,8 +213,10 @@ private slots:
         QTest::addColumn<QString>("model");
         QTest::addColumn<QString>("part");
         for (const char *m : kModels) {
-            QTest::newRow(qPrintable(QString::fromLatin1(m) + "/forward")) << QString::fromLatin1(m) << "forward";
-            QTest::newRow(qPrintable(QString::fromLatin1(m) + "/backward")) << QString::fromLatin1(m) << "backward";
+            QTest::newRow(qPrintable(QString::fromLatin1(m) + "/forward"))
+                << QString::fromLatin1(m) << "forward";
+            QTest::newRow(qPrintable(QString::fromLatin1(m) + "/backward"))
+                << QString::fromLatin1(m) << "backward";
         }
     }
 
@@ -235,8 +236,8 @@ private slots:
         const size_t merged = cse.run(*split);
         const ProgramDifference d = ProgramDiff::compare(*split, *final);
         QVERIFY2(d.equal, d.toString("ours", "paddle").c_str());
-        qInfo("%s %s: %zu merged, %zu -> %zu ops, equal to Paddle's", qPrintable(model), qPrintable(part), merged,
-              before, split->numOps());
+        qInfo("%s %s: %zu merged, %zu -> %zu ops, equal to Paddle's", qPrintable(model), qPrintable(part),
+            merged, before, split->numOps());
     }
 
     void managerTogglesAndLog()

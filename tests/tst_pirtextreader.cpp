@@ -394,6 +394,23 @@ private slots:
                "{\n^%arg_0\n"
                "    () = \"cf.yield\" (%arg_0, %arg_0) {} : (tensor<b>, tensor<b>) ->\n}"
             << 2 << 3;
+        QTest::newRow("2023 while: (cond) [inputs]")
+            << "(%0) = \"a.c\" () {} : () -> pd_op.tensor<b>\n(%1) = \"pd_op.while\"(%0) [%0] { \n ^%arg_0\n "
+               " () = "
+               "\"cf.yield\" (%arg_0, %arg_0) {} : (pd_op.tensor<b>, pd_op.tensor<b>) -> \n }"
+            << 2 << 3;
+        QTest::newRow("2023 while: cond and body blocks")
+            << "(%0) = \"a.c\" () {} : () -> pd_op.tensor<b>\n(%1) \"pd_op.while\" (%0) -> "
+               "pd_op.tensor<b>{\n  () = "
+               "\"cf.yield\" (%0) {} : (pd_op.tensor<b>) -> \n } do {\n  () = \"cf.yield\" (%0) {} : "
+               "(pd_op.tensor<b>) -> \n }"
+            << 2 << 4;
+        QTest::newRow("2023 if: no attributes, no space before {")
+            << "(%0) = \"a.c\" () {} : () -> pd_op.tensor<b>\n(%1) = pd_op.if (%0) -> pd_op.tensor<b>{\n  () "
+               "= "
+               "\"cf.yield\" (%0) {} : (pd_op.tensor<b>) -> \n } else {\n  () = \"cf.yield\" (%0) {} : "
+               "(pd_op.tensor<b>) -> \n }"
+            << 2 << 4;
         QTest::newRow("generic regions") << "{\n    (%0) = \"t.region\" () {} : () -> tensor<f32>\n    {\n   "
                                             "     ^%arg_0 {}\n        () = \"t.use\" "
                                             "(%arg_0) {} : (tensor<f32>) -> \n    }\n    {\n    }\n\n    () "

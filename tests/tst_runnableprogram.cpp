@@ -1,11 +1,10 @@
-#include "paddlebundle.h"
-
 #include "core/ir/block.h"
 #include "core/ir/builder.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/transform/runnableprogram.h"
 #include "core/transform/valuerename.h"
+#include "paddlebundle.h"
 
 #include <QtTest>
 
@@ -20,7 +19,7 @@ Type f32()
 }
 
 Operation *make(Builder &b, std::string_view name, std::vector<Value> operands, std::vector<Type> results,
-                std::vector<NamedAttribute> attrs = {})
+    std::vector<NamedAttribute> attrs = {})
 {
     return b.create(name, std::span<const Value>(operands), std::span<const Type>(results), std::move(attrs));
 }
@@ -94,14 +93,15 @@ private slots:
         RunnableProgram &rp = *train;
         // Every manifest name resolves through the newest name map.
         for (const std::vector<Value> &values :
-             { rp.xValues(), rp.paramValues(), rp.outValues(), rp.outGradValues() })
+            { rp.xValues(), rp.paramValues(), rp.outValues(), rp.outGradValues() })
             for (const Value &v : values)
                 QVERIFY(!v.isNull());
 
         rp.splitForwardBackward();
         QCOMPARE(rp.forwardRange(), rangeOf(manifest.value("forward_range")));
         QCOMPARE(rp.backwardRange(), rangeOf(manifest.value("backward_range")));
-        const QString splitMismatch = attributeMismatch(rp.programNameAttr(), readJson(d + "/split/program_attributes.json"));
+        const QString splitMismatch
+            = attributeMismatch(rp.programNameAttr(), readJson(d + "/split/program_attributes.json"));
         QVERIFY2(splitMismatch.isEmpty(), qPrintable(splitMismatch));
 
         PassManager passes = PassManager::withDefaultPasses();
@@ -131,8 +131,9 @@ private slots:
         int passLog = 0;
         for (const PassRecord &r : passes.log())
             passLog += int(r.removed);
-        qInfo("%s: split names, final forward/backward and program_attr equal to Paddle's (%d ops removed by CSE)",
-              qPrintable(model), passLog);
+        qInfo("%s: split names, final forward/backward and program_attr equal to Paddle's (%d ops removed by "
+              "CSE)",
+            qPrintable(model), passLog);
     }
 
     void flavoursOnInplaceProgram()
@@ -142,7 +143,8 @@ private slots:
         const ProgramAttributes &n = newest.programAttr();
         QVERIFY(n.renames.empty());
         QCOMPARE(shadowNames(newest.forwardProgram()), std::vector<std::string>({ "middle_0", "output_0" }));
-        QCOMPARE(kwargNames(newest.backwardProgram()), std::vector<std::string>({ "middle_0", "output_grad_0" }));
+        QCOMPARE(
+            kwargNames(newest.backwardProgram()), std::vector<std::string>({ "middle_0", "output_grad_0" }));
         QCOMPARE(n.names[SplitKey::Bm], std::vector<std::string>({ "middle_0" }));
         QVERIFY(!n.values[SplitKey::Bm][0].isNull());
 
@@ -150,9 +152,11 @@ private slots:
         // name and the backward kwarg moves with it.
         RunnableProgram v30 = inplaceProgram(PipelineFlavour::Paddle30);
         const ProgramAttributes &t = v30.programAttr();
-        QCOMPARE(t.renames, (std::vector<std::pair<std::string, std::string>>({ { "middle_0", "output_0" } })));
+        QCOMPARE(
+            t.renames, (std::vector<std::pair<std::string, std::string>>({ { "middle_0", "output_0" } })));
         QCOMPARE(shadowNames(v30.forwardProgram()), std::vector<std::string>({ "output_0", "output_0" }));
-        QCOMPARE(kwargNames(v30.backwardProgram()), std::vector<std::string>({ "output_grad_0", "output_0" }));
+        QCOMPARE(
+            kwargNames(v30.backwardProgram()), std::vector<std::string>({ "output_grad_0", "output_0" }));
         QCOMPARE(t.names[SplitKey::Bm], std::vector<std::string>({ "middle_0" })); // as program_name_attr
         QVERIFY(!t.values[SplitKey::Bm][0].isNull()); // resolved before the rename
 
@@ -161,7 +165,8 @@ private slots:
         const ProgramAttributes &s = seed.programAttr();
         QCOMPARE(s.renames, t.renames);
         QCOMPARE(shadowNames(seed.forwardProgram()), std::vector<std::string>({ "output_0", "output_0" }));
-        QCOMPARE(kwargNames(seed.backwardProgram()), std::vector<std::string>({ "middle_0", "output_grad_0" }));
+        QCOMPARE(
+            kwargNames(seed.backwardProgram()), std::vector<std::string>({ "middle_0", "output_grad_0" }));
         QCOMPARE(s.names[SplitKey::Fx], std::vector<std::string>({ "x" }));
         QCOMPARE(std::string(fakeValueName(PipelineFlavour::Seed)), std::string("FakeVar"));
         QCOMPARE(s.names[SplitKey::Bx], std::vector<std::string>({ "FakeVar" })); // x is not read backward
@@ -174,7 +179,8 @@ private slots:
         // that other name. unify keeps the data name and moves the kwarg.
         Program fwd;
         Builder fb(fwd);
-        const Value x = make(fb, "pd_op.data", {}, { f32() }, { { "name", Attribute::string("x") } })->result(0);
+        const Value x
+            = make(fb, "pd_op.data", {}, { f32() }, { { "name", Attribute::string("x") } })->result(0);
         shadow(fb, x, "output_0");
         Program bwd;
         const Value kw = bwd.block().addKwarg("output_0", f32());
@@ -184,7 +190,8 @@ private slots:
 
         std::vector<std::string> problems;
         RenameMapping mapping = unifyValueNames(fwd, {}, &problems);
-        QCOMPARE(mapping.items(), (std::vector<std::pair<std::string, std::string>>({ { "output_0", "x" } })));
+        QCOMPARE(
+            mapping.items(), (std::vector<std::pair<std::string, std::string>>({ { "output_0", "x" } })));
         QCOMPARE(shadowNames(fwd), std::vector<std::string>({ "x" }));
         mapping = unifyValueNames(bwd, mapping, &problems);
         QVERIFY(problems.empty());
@@ -216,7 +223,6 @@ private slots:
         QVERIFY(!plain.valueByName("nothing").has_value());
         QCOMPARE(plain.valueByName("Fake_var"), std::optional<Value>(Value()));
     }
-
 };
 
 QTEST_GUILESS_MAIN(TestRunnableProgram)

@@ -1,10 +1,9 @@
-#include "paddlebundle.h"
-
 #include "core/ir/block.h"
 #include "core/ir/builder.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/transform/splitprogram.h"
+#include "paddlebundle.h"
 
 #include <QtTest>
 #include <algorithm>
@@ -30,7 +29,7 @@ bool valuesByName(const Program &program, const QJsonArray &names, std::vector<V
 }
 
 Operation *make(Builder &b, std::string_view name, std::vector<Value> operands, std::vector<Type> results,
-                std::vector<NamedAttribute> attrs = {})
+    std::vector<NamedAttribute> attrs = {})
 {
     return b.create(name, std::span<const Value>(operands), std::span<const Type>(results), std::move(attrs));
 }
@@ -89,13 +88,16 @@ private slots:
         SplitRequest request;
         QString missing;
         QVERIFY2(valuesByName(*whole, names.value("x").toArray(), request.fx, missing), qPrintable(missing));
-        QVERIFY2(valuesByName(*whole, names.value("param").toArray(), request.fp, missing), qPrintable(missing));
-        QVERIFY2(valuesByName(*whole, names.value("out").toArray(), request.fo, missing), qPrintable(missing));
-        QVERIFY2(valuesByName(*whole, names.value("x_grad").toArray(), request.fxGrad, missing), qPrintable(missing));
+        QVERIFY2(
+            valuesByName(*whole, names.value("param").toArray(), request.fp, missing), qPrintable(missing));
+        QVERIFY2(
+            valuesByName(*whole, names.value("out").toArray(), request.fo, missing), qPrintable(missing));
+        QVERIFY2(valuesByName(*whole, names.value("x_grad").toArray(), request.fxGrad, missing),
+            qPrintable(missing));
         QVERIFY2(valuesByName(*whole, names.value("param_grad").toArray(), request.fpGrad, missing),
-                 qPrintable(missing));
+            qPrintable(missing));
         QVERIFY2(valuesByName(*whole, names.value("out_grad").toArray(), request.foGrad, missing),
-                 qPrintable(missing));
+            qPrintable(missing));
         request.forwardRange = rangeOf(manifest.value("forward_range"));
         request.backwardRange = rangeOf(manifest.value("backward_range"));
 
@@ -107,7 +109,7 @@ private slots:
         auto backward = loadText(dir + "/split/backward_program.txt");
         QVERIFY(forward && backward);
         for (const auto &[ours, paddle] : { std::pair(result.forward.get(), forward.get()),
-                                            std::pair(result.backward.get(), backward.get()) }) {
+                 std::pair(result.backward.get(), backward.get()) }) {
             const ProgramDifference d = compareWithPaddle(*ours, *paddle);
             QVERIFY2(d.equal, d.toString("ours", "paddle").c_str());
         }
@@ -116,19 +118,21 @@ private slots:
         QCOMPARE(expected.size(), int(kSplitKeyCount));
         const SplitNames got = SplitProgram::valueNames(result.attributes, "Fake_var");
         for (SplitKey key : allSplitKeys()) {
-            std::vector<std::string> want = strings(expected.value(QString::fromLatin1(splitKeyName(key))).toArray());
+            std::vector<std::string> want
+                = strings(expected.value(QString::fromLatin1(splitKeyName(key))).toArray());
             std::vector<std::string> have = got[key];
             if (key == SplitKey::NoNeedBuffers) { // Paddle's order comes from a hash set
                 std::sort(want.begin(), want.end());
                 std::sort(have.begin(), have.end());
             }
-            QVERIFY2(have == want, qPrintable(QString::fromLatin1(splitKeyName(key)) + ": " + joined(have) + " vs "
-                                              + joined(want)));
+            QVERIFY2(have == want,
+                qPrintable(
+                    QString::fromLatin1(splitKeyName(key)) + ": " + joined(have) + " vs " + joined(want)));
         }
         QCOMPARE(printedSorted(*result.forward), fileSorted(dir + "/split/forward_program.txt"));
         QCOMPARE(printedSorted(*result.backward), fileSorted(dir + "/split/backward_program.txt"));
-        qInfo("%s: forward equal (%zu ops), backward equal (%zu ops), 12 attribute lists equal", qPrintable(model),
-              forward->numOps(), backward->numOps());
+        qInfo("%s: forward equal (%zu ops), backward equal (%zu ops), 12 attribute lists equal",
+            qPrintable(model), forward->numOps(), backward->numOps());
     }
 
     void namingRulesAndCounters()

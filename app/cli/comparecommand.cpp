@@ -1,9 +1,8 @@
 #include "cliarguments.h"
 #include "commands.h"
-#include "jsonstream.h"
-
 #include "core/analysis/programdiff.h"
 #include "core/ir/program.h"
+#include "jsonstream.h"
 
 #include <iostream>
 

@@ -1,10 +1,9 @@
 #include "cliarguments.h"
 #include "commands.h"
-#include "jsonstream.h"
-
 #include "core/io/pirprinter.h"
 #include "core/ir/program.h"
 #include "core/transform/passmanager.h"
+#include "jsonstream.h"
 
 #include <iostream>
 #include <sstream>
@@ -26,7 +25,8 @@ std::string passList(const ps::PassManager &pm)
 {
     std::string out;
     for (const ps::Pass *p : pm.passes())
-        out += std::string(out.empty() ? "" : ", ") + std::string(p->name()) + " (" + std::string(p->alias()) + ")";
+        out += std::string(out.empty() ? "" : ", ") + std::string(p->name()) + " (" + std::string(p->alias())
+            + ")";
     return out;
 }
 
@@ -49,12 +49,13 @@ int runPasses(const std::vector<std::string> &args)
     ps::PassManager pm = ps::PassManager::withDefaultPasses();
     if (cli.flag("list")) {
         for (const ps::Pass *p : pm.passes())
-            std::cout << p->name() << "\t" << p->alias() << "\t" << (pm.isEnabled(p->name()) ? "on" : "off") << "\t"
-                      << p->description() << "\n";
+            std::cout << p->name() << "\t" << p->alias() << "\t" << (pm.isEnabled(p->name()) ? "on" : "off")
+                      << "\t" << p->description() << "\n";
         return 0;
     }
     if (cli.positional().size() != 1)
-        return cliError("usage: pirscope-cli passes FILE [--enable a,b] [--disable c] [--json] [--all] [--print]");
+        return cliError(
+            "usage: pirscope-cli passes FILE [--enable a,b] [--disable c] [--json] [--all] [--print]");
     for (const auto &[option, enabled] : { std::pair("enable", true), std::pair("disable", false) }) {
         for (const std::string &name : splitList(cli.option(option).value_or(std::string()))) {
             if (!pm.setEnabled(name, enabled))
@@ -103,8 +104,8 @@ int runPasses(const std::vector<std::string> &args)
             std::cout << "no change (" << r.opsBefore << " ops)\n";
             continue;
         }
-        std::cout << r.rewrites << " rewrites, ops " << r.opsBefore << " -> " << r.opsAfter << " (-" << r.removed
-                  << " +" << r.added << ")\n";
+        std::cout << r.rewrites << " rewrites, ops " << r.opsBefore << " -> " << r.opsAfter << " (-"
+                  << r.removed << " +" << r.added << ")\n";
         printOps("-", r.removedOps, limit);
         printOps("+", r.addedOps, limit);
     }

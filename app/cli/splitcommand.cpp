@@ -1,7 +1,5 @@
 #include "cliarguments.h"
 #include "commands.h"
-#include "jsonstream.h"
-
 #include "core/io/loadresult.h"
 #include "core/io/pirtextformat.h"
 #include "core/ir/block.h"
@@ -9,12 +7,12 @@
 #include "core/ir/program.h"
 #include "core/transform/appendshadowoutputs.h"
 #include "core/transform/runnableprogram.h"
-
-#include <simdjson.h>
+#include "jsonstream.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <simdjson.h>
 
 namespace {
 
@@ -45,15 +43,16 @@ std::optional<ps::OpRange> rangeOf(simdjson::dom::element object, const char *ke
     if (object[key].get_array().get(array) != simdjson::SUCCESS || array.size() != 2)
         return std::nullopt;
     int64_t begin = 0, end = 0;
-    if (array.at(0).get_int64().get(begin) != simdjson::SUCCESS || array.at(1).get_int64().get(end) != simdjson::SUCCESS)
+    if (array.at(0).get_int64().get(begin) != simdjson::SUCCESS
+        || array.at(1).get_int64().get(end) != simdjson::SUCCESS)
         return std::nullopt;
     return ps::OpRange { size_t(begin), size_t(end) };
 }
 
 /// A trace bundle folder (tools/README.md): its train program with the manifest's names and
 /// ranges, or its origin program as inference when the bundle was made in eval mode.
-bool bundleSource(const std::filesystem::path &dir, std::optional<ps::PipelineFlavour> flavour, SplitSource &out,
-                  std::string &error)
+bool bundleSource(const std::filesystem::path &dir, std::optional<ps::PipelineFlavour> flavour,
+    SplitSource &out, std::string &error)
 {
     simdjson::dom::parser parser;
     simdjson::dom::element manifest;
@@ -82,17 +81,24 @@ bool bundleSource(const std::filesystem::path &dir, std::optional<ps::PipelineFl
             else if (op->name() == "builtin.shadow_output")
                 n.out.push_back(op->stringAttribute("output_name"));
         }
-        out.runnable = std::make_unique<ps::RunnableProgram>(std::move(program), std::move(n), std::nullopt,
-                                                             std::nullopt, *flavour);
+        out.runnable = std::make_unique<ps::RunnableProgram>(
+            std::move(program), std::move(n), std::nullopt, std::nullopt, *flavour);
         return true;
     }
-    ps::RunnableProgram::Names n { stringList(names, "x"),      stringList(names, "param"),
-                                   stringList(names, "out"),    stringList(names, "x_grad"),
-                                   stringList(names, "param_grad"), stringList(names, "out_grad") };
+    ps::RunnableProgram::Names n { stringList(names, "x"), stringList(names, "param"),
+        stringList(names, "out"), stringList(names, "x_grad"), stringList(names, "param_grad"),
+        stringList(names, "out_grad") };
+    // The manifest spells the fake value as its Paddle did; another flavour has its own spelling.
+    std::string_view fake = "Fake_var";
+    if (manifest["fake_value_name"].get_string().get(fake) != simdjson::SUCCESS)
+        fake = "Fake_var";
+    for (auto *list : { &n.x, &n.param, &n.out, &n.xGrad, &n.paramGrad, &n.outGrad })
+        for (std::string &name : *list)
+            if (name == fake)
+                name = std::string(ps::fakeValueName(*flavour));
     out.kind = "bundle";
     out.runnable = std::make_unique<ps::RunnableProgram>(std::move(program), std::move(n),
-                                                         rangeOf(manifest, "forward_range"),
-                                                         rangeOf(manifest, "backward_range"), *flavour);
+        rangeOf(manifest, "forward_range"), rangeOf(manifest, "backward_range"), *flavour);
     return true;
 }
 
@@ -115,8 +121,8 @@ bool startsWith(const std::string &s, const char *prefix)
 /// of `builtin.shadow_output`/`pd_op.fetch`. A program in the train layout of `_append_backward`
 /// (`grad_input_<k>`/`grad_output_<k>` shadow outputs) gets its ranges from that layout; its
 /// gradients are matched in order to the inputs, then the parameters sorted by name (dy2static's
-/// order), skipping values with `stop_gradient:[true]` and values of another type. Outputs without a name get `output_<k>` shadow outputs, as
-/// PartialProgramLayer adds them.
+/// order), skipping values with `stop_gradient:[true]` and values of another type. Outputs without a name get
+/// `output_<k>` shadow outputs, as PartialProgramLayer adds them.
 SplitSource plainSource(std::unique_ptr<ps::Program> program, ps::PipelineFlavour flavour)
 {
     ps::Block &block = program->block();
@@ -150,7 +156,7 @@ SplitSource plainSource(std::unique_ptr<ps::Program> program, ps::PipelineFlavou
     const bool train = lastSeed.has_value();
     if (train)
         std::stable_sort(namedParams.begin(), namedParams.end(),
-                         [](const auto &a, const auto &b) { return a.first < b.first; });
+            [](const auto &a, const auto &b) { return a.first < b.first; });
     for (const auto &[name, value] : namedParams)
         params.push_back(value);
     SplitSource source;
@@ -225,7 +231,8 @@ int runSplit(const std::vector<std::string> &args)
         else
             middleBytes += b;
     }
-    auto middleName = [&middleNames](size_t i) { return i < middleNames.size() ? middleNames[i] : std::string(); };
+    auto middleName
+        = [&middleNames](size_t i) { return i < middleNames.size() ? middleNames[i] : std::string(); };
     auto producer = [](const ps::Value &v) {
         return v.definingOp() ? std::string(v.definingOp()->name()) : std::string("(block argument)");
     };
@@ -236,8 +243,16 @@ int runSplit(const std::vector<std::string> &args)
         json.key("source").value(path.string());
         json.key("kind").value(source.kind);
         json.key("flavour").value(ps::flavourName(rp.flavour()));
-        json.key("forward_range").beginArray().value(rp.forwardRange().begin).value(rp.forwardRange().end).endArray();
-        json.key("backward_range").beginArray().value(rp.backwardRange().begin).value(rp.backwardRange().end).endArray();
+        json.key("forward_range")
+            .beginArray()
+            .value(rp.forwardRange().begin)
+            .value(rp.forwardRange().end)
+            .endArray();
+        json.key("backward_range")
+            .beginArray()
+            .value(rp.backwardRange().begin)
+            .value(rp.backwardRange().end)
+            .endArray();
         json.key("has_backward").value(split.hasBackward);
         json.key("forward").beginObject().key("ops").value(split.forward->numOps());
         json.key("ops_total").value(split.forward->numOpsTotal()).endObject();
@@ -276,17 +291,17 @@ int runSplit(const std::vector<std::string> &args)
     }
 
     static const char *const kKinds[][2] = { { "bundle", "trace bundle (manifest names and ranges)" },
-                                             { "train", "train program (names and ranges inferred)" },
-                                             { "inference", "inference program (forward only)" } };
+        { "train", "train program (names and ranges inferred)" },
+        { "inference", "inference program (forward only)" } };
     std::string kindText = source.kind;
     for (const auto &k : kKinds)
         if (source.kind == k[0])
             kindText = k[1];
-    std::cout << "split:    " << path.string() << ": " << kindText << ", flavour " << ps::flavourName(rp.flavour())
-              << "\n";
-    std::cout << "ranges:   forward [" << rp.forwardRange().begin << ", " << rp.forwardRange().end << "), backward ["
-              << rp.backwardRange().begin << ", " << rp.backwardRange().end << ") of " << rp.program().numOps()
-              << " ops\n";
+    std::cout << "split:    " << path.string() << ": " << kindText << ", flavour "
+              << ps::flavourName(rp.flavour()) << "\n";
+    std::cout << "ranges:   forward [" << rp.forwardRange().begin << ", " << rp.forwardRange().end
+              << "), backward [" << rp.backwardRange().begin << ", " << rp.backwardRange().end << ") of "
+              << rp.program().numOps() << " ops\n";
     std::cout << "forward:  " << split.forward->numOps() << " ops (" << split.forward->numOpsTotal()
               << " in total)\n";
     std::cout << "backward: " << split.backward->numOps() << " ops (" << split.backward->numOpsTotal()
@@ -296,8 +311,8 @@ int runSplit(const std::vector<std::string> &args)
         std::string line;
         for (const std::string &n : names[key])
             line += (line.empty() ? "" : ", ") + (n.empty() ? std::string("<unnamed>") : n);
-        std::cout << "  " << ps::splitKeyName(key) << std::string(16 - ps::splitKeyName(key).size(), ' ') << line
-                  << "\n";
+        std::cout << "  " << ps::splitKeyName(key) << std::string(16 - ps::splitKeyName(key).size(), ' ')
+                  << line << "\n";
     }
     std::cout << "middles:  " << split.middles.size() << ", " << middleBytes << " bytes";
     if (dynamicMiddles)
@@ -305,8 +320,8 @@ int runSplit(const std::vector<std::string> &args)
     std::cout << "\n";
     for (size_t i = 0; i < split.middles.size(); ++i) {
         const ps::Value &m = split.middles[i];
-        std::cout << "  " << middleName(i) << "\t" << ps::PirTextFormat::typeText(m.type(), ps::Generation::C) << "\t"
-                  << bytesText(m.type().byteSize()) << "\t" << producer(m) << "\n";
+        std::cout << "  " << middleName(i) << "\t" << ps::PirTextFormat::typeText(m.type(), ps::Generation::C)
+                  << "\t" << bytesText(m.type().byteSize()) << "\t" << producer(m) << "\n";
     }
     for (const std::string &d : rp.diagnostics())
         std::cerr << "warning: " << d << "\n";

@@ -27,9 +27,18 @@ size_t combine(size_t seed, size_t value)
 bool isCommutative(std::string_view name)
 {
     static const std::unordered_set<std::string_view> ops = {
-        "pd_op.multiply",    "pd_op.add",        "pd_op.maximum",     "pd_op.minimum",
-        "pd_op.logical_and", "pd_op.logical_or", "pd_op.logical_xor", "pd_op.equal",
-        "pd_op.not_equal",   "pd_op.bitwise_or", "pd_op.bitwise_xor", "pd_op.bitwise_and",
+        "pd_op.multiply",
+        "pd_op.add",
+        "pd_op.maximum",
+        "pd_op.minimum",
+        "pd_op.logical_and",
+        "pd_op.logical_or",
+        "pd_op.logical_xor",
+        "pd_op.equal",
+        "pd_op.not_equal",
+        "pd_op.bitwise_or",
+        "pd_op.bitwise_xor",
+        "pd_op.bitwise_and",
     };
     return ops.count(name) != 0;
 }
@@ -55,8 +64,8 @@ bool isDenseOrVectorOfDense(Type t)
         return true;
     if (t.kind() != Type::Kind::Vector)
         return false;
-    return std::all_of(t.elements().begin(), t.elements().end(),
-                       [](Type e) { return e.kind() == Type::Kind::DenseTensor; });
+    return std::all_of(
+        t.elements().begin(), t.elements().end(), [](Type e) { return e.kind() == Type::Kind::DenseTensor; });
 }
 
 /// The op's declared attributes (`op->info().GetAttributesName()`): the registry's YAML
@@ -69,8 +78,8 @@ std::vector<std::string> declaredAttributes(const Operation *op)
             names.emplace_back(info->attributes[i].name);
         return names;
     }
-    static const std::unordered_set<std::string_view> extras
-        = { "stop_gradient", "struct_name", "op_callstack", "sym_shape_str", "op_role", "chunk_id", "comp_op_name" };
+    static const std::unordered_set<std::string_view> extras = { "stop_gradient", "struct_name",
+        "op_callstack", "sym_shape_str", "op_role", "chunk_id", "comp_op_name" };
     for (const NamedAttribute &a : op->attributes())
         if (!extras.count(a.name))
             names.push_back(a.name);
@@ -204,7 +213,8 @@ private:
     std::vector<Value> orderedOperands(const Operation *op) const
     {
         std::vector<Value> operands = op->operands();
-        if (isCommutative(op->name()) && operands.size() >= 2 && valueHash(operands[1]) < valueHash(operands[0]))
+        if (isCommutative(op->name()) && operands.size() >= 2
+            && valueHash(operands[1]) < valueHash(operands[0]))
             std::swap(operands[0], operands[1]);
         return operands;
     }
@@ -236,7 +246,8 @@ private:
                 if (user->name() == "cf.yield" || user->name() == "pd_op.while")
                     return false;
                 for (const OpIndexPair &pair : InplaceGroups::registryInplaceInfo(user))
-                    if (unsigned(pair.input) < user->numOperands() && user->operand(unsigned(pair.input)) == r)
+                    if (unsigned(pair.input) < user->numOperands()
+                        && user->operand(unsigned(pair.input)) == r)
                         return false;
             }
         }
@@ -285,7 +296,8 @@ private:
             return false;
         if (lt)
             return lhs == rhs;
-        return opsEqual(lhs.definingOp(), rhs.definingOp()) && lhs.type() == rhs.type() && lhs.index() == rhs.index();
+        return opsEqual(lhs.definingOp(), rhs.definingOp()) && lhs.type() == rhs.type()
+            && lhs.index() == rhs.index();
     }
 
     std::unordered_map<const Operation *, Entry> m_entries;
@@ -308,11 +320,10 @@ void replaceOpWith(Operation *op, Operation *kept)
             continue;
         const Value operands[] = { newValue };
         const Type types[] = { newValue.type() };
-        std::vector<NamedAttribute> attributes {
-            { "stop_gradient", Attribute::array({ Attribute::boolean(stopGradient(newValue)) }) }
-        };
-        Operation *assign
-            = Operation::create(keptBlock->parentRegion()->arena(), "pd_op.assign", operands, types, std::move(attributes));
+        std::vector<NamedAttribute> attributes { { "stop_gradient",
+            Attribute::array({ Attribute::boolean(stopGradient(newValue)) }) } };
+        Operation *assign = Operation::create(
+            keptBlock->parentRegion()->arena(), "pd_op.assign", operands, types, std::move(attributes));
         keptBlock->insert(size_t(keptBlock->indexOf(kept)) + 1, assign);
         for (OpOperand *use : shadowUses)
             use->set(assign->result(0));

@@ -103,7 +103,8 @@ size_t DeadCodeElimination::eraseIn(Block &block)
 {
     size_t erased = 0;
     for (;;) {
-        const size_t n = block.eraseIf([](Operation *op) { return isRemovable(*op) && allResultsUnused(*op); });
+        const size_t n
+            = block.eraseIf([](Operation *op) { return isRemovable(*op) && allResultsUnused(*op); });
         if (n == 0)
             break;
         erased += n;

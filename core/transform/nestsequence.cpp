@@ -13,12 +13,12 @@ std::vector<size_t> childOrder(const NestNode &node)
     std::vector<size_t> order(node.items.size());
     std::iota(order.begin(), order.end(), 0);
     if (node.kind == NestNode::Kind::Dict)
-        std::stable_sort(order.begin(), order.end(), [&node](size_t a, size_t b) { return node.keys[a] < node.keys[b]; });
+        std::stable_sort(
+            order.begin(), order.end(), [&node](size_t a, size_t b) { return node.keys[a] < node.keys[b]; });
     return order;
 }
 
-template<class Node, class Fn>
-void visitLeaves(Node &node, Fn &&fn)
+template<class Node, class Fn> void visitLeaves(Node &node, Fn &&fn)
 {
     if (node.kind == NestNode::Kind::Value || node.kind == NestNode::Kind::Constant) {
         fn(node);

@@ -1,18 +1,17 @@
 #include "core/transform/partialprogram.h"
 
 #include "core/analysis/valuenames.h"
-#include "core/transform/appendshadowoutputs.h"
-#include "core/transform/backwardappender.h"
 #include "core/ir/block.h"
 #include "core/ir/irmapping.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
-
+#include "core/transform/appendshadowoutputs.h"
+#include "core/transform/backwardappender.h"
 
 namespace ps {
 
 PartialProgramLayer::PartialProgramLayer(std::unique_ptr<Program> mainProgram, NestSequence inputs,
-                                         NestSequence outputs, std::vector<Value> parameters, PipelineFlavour flavour)
+    NestSequence outputs, std::vector<Value> parameters, PipelineFlavour flavour)
     : m_main(std::move(mainProgram))
     , m_inputs(std::move(inputs))
     , m_outputs(std::move(outputs))
@@ -47,8 +46,8 @@ void PartialProgramLayer::pruneUnusedParameters()
 PartialProgramLayer::BackwardFn PartialProgramLayer::defaultBackwardFn(PipelineFlavour flavour)
 {
     return [flavour](RunnableProgram &&origin, std::string &error) -> std::optional<RunnableProgram> {
-        TrainProgram train = BackwardAppender::fromOrigin(origin.program(), origin.xValues(), origin.paramValues(),
-                                                          origin.outValues());
+        TrainProgram train = BackwardAppender::fromOrigin(
+            origin.program(), origin.xValues(), origin.paramValues(), origin.outValues());
         if (!train.ok() || !train.program) {
             const Diagnostic *first = train.diagnostics.firstError();
             error = first ? first->message : std::string("no program");
@@ -56,9 +55,8 @@ PartialProgramLayer::BackwardFn PartialProgramLayer::defaultBackwardFn(PipelineF
         }
         const OpRange forward { train.forwardRange.first, train.forwardRange.second };
         const OpRange backward { train.backwardRange.first, train.backwardRange.second };
-        return RunnableProgram::fromValues(std::move(train.program), train.inputs, train.params, train.outputs,
-                                           train.inputGrads, train.paramGrads, train.outputGrads, forward, backward,
-                                           flavour);
+        return RunnableProgram::fromValues(std::move(train.program), train.inputs, train.params,
+            train.outputs, train.inputGrads, train.paramGrads, train.outputGrads, forward, backward, flavour);
     };
 }
 
@@ -66,9 +64,9 @@ RunnableProgram &PartialProgramLayer::originRunnableProgram()
 {
     if (!m_origin) {
         ps::appendShadowOutputs(*m_main, m_outputs.varList(), m_main->numOps(), "output_");
-        m_origin = std::make_unique<RunnableProgram>(RunnableProgram::fromValues(
-            std::move(m_main), m_inputs.varList(), m_parameters, m_outputs.varList(), {}, {}, {}, std::nullopt,
-            std::nullopt, m_flavour));
+        m_origin = std::make_unique<RunnableProgram>(
+            RunnableProgram::fromValues(std::move(m_main), m_inputs.varList(), m_parameters,
+                m_outputs.varList(), {}, {}, {}, std::nullopt, std::nullopt, m_flavour));
     }
     return *m_origin;
 }
@@ -161,7 +159,8 @@ PipelineResult PartialProgramLayer::snapshot(bool training)
     r.attributeNames = attr.names;
     for (SplitKey key : allSplitKeys())
         for (const Value &v : attr.values[key])
-            r.attributeValues[key].push_back(isForwardKey(key) ? forwardMap.lookup(v) : backwardMap.lookup(v));
+            r.attributeValues[key].push_back(
+                isForwardKey(key) ? forwardMap.lookup(v) : backwardMap.lookup(v));
     r.renames = attr.renames;
     r.passLog = stage.passLog;
     r.diagnostics = m_diagnostics;

@@ -29,12 +29,13 @@ class PartialProgramLayer
 public:
     /// `_append_backward_desc`: receives the cloned origin program, returns the whole train
     /// program with its gradient names and ranges, or nullopt with `error` set.
-    using BackwardFn = std::function<std::optional<RunnableProgram>(RunnableProgram &&origin, std::string &error)>;
+    using BackwardFn
+        = std::function<std::optional<RunnableProgram>(RunnableProgram &&origin, std::string &error)>;
 
     /// `inputs`/`outputs` are the nested structures of values of `mainProgram`; `parameters` are
     /// the parameter values in the layer's order.
     PartialProgramLayer(std::unique_ptr<Program> mainProgram, NestSequence inputs, NestSequence outputs,
-                        std::vector<Value> parameters, PipelineFlavour flavour = PipelineFlavour::Newest);
+        std::vector<Value> parameters, PipelineFlavour flavour = PipelineFlavour::Newest);
     ~PartialProgramLayer();
 
     PipelineFlavour flavour() const { return m_flavour; }

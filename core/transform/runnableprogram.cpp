@@ -41,8 +41,8 @@ std::string_view fakeValueName(PipelineFlavour flavour)
     return flavour == PipelineFlavour::Newest ? std::string_view("Fake_var") : ValueNameMap::kFakeName;
 }
 
-RunnableProgram::RunnableProgram(std::unique_ptr<Program> program, Names names, std::optional<OpRange> forwardRange,
-                                 std::optional<OpRange> backwardRange, PipelineFlavour flavour)
+RunnableProgram::RunnableProgram(std::unique_ptr<Program> program, Names names,
+    std::optional<OpRange> forwardRange, std::optional<OpRange> backwardRange, PipelineFlavour flavour)
     : m_program(std::move(program))
     , m_names(std::move(names))
     , m_flavour(flavour)
@@ -58,10 +58,9 @@ RunnableProgram &RunnableProgram::operator=(RunnableProgram &&) noexcept = defau
 RunnableProgram::~RunnableProgram() = default;
 
 RunnableProgram RunnableProgram::fromValues(std::unique_ptr<Program> program, const std::vector<Value> &x,
-                                            const std::vector<Value> &params, const std::vector<Value> &outs,
-                                            const std::vector<Value> &xGrads, const std::vector<Value> &paramGrads,
-                                            const std::vector<Value> &outGrads, std::optional<OpRange> forwardRange,
-                                            std::optional<OpRange> backwardRange, PipelineFlavour flavour)
+    const std::vector<Value> &params, const std::vector<Value> &outs, const std::vector<Value> &xGrads,
+    const std::vector<Value> &paramGrads, const std::vector<Value> &outGrads,
+    std::optional<OpRange> forwardRange, std::optional<OpRange> backwardRange, PipelineFlavour flavour)
 {
     RunnableProgram rp(std::move(program), {}, forwardRange, backwardRange, flavour);
     auto convert = [&rp](const std::vector<Value> &values) {
@@ -70,7 +69,8 @@ RunnableProgram RunnableProgram::fromValues(std::unique_ptr<Program> program, co
             names.push_back(rp.valueName(v));
         return names;
     };
-    rp.m_names = { convert(x), convert(params), convert(outs), convert(xGrads), convert(paramGrads), convert(outGrads) };
+    rp.m_names = { convert(x), convert(params), convert(outs), convert(xGrads), convert(paramGrads),
+        convert(outGrads) };
     return rp;
 }
 
@@ -79,8 +79,9 @@ void RunnableProgram::rememberBoundaryOps()
     const Block &block = m_program->block();
     const size_t n = block.size();
     m_fwdEndNextOp = m_forwardRange.end < n ? block.op(m_forwardRange.end) : nullptr;
-    m_bwdStartPrevOp = m_backwardRange.begin > 0 && m_backwardRange.begin - 1 < n ? block.op(m_backwardRange.begin - 1)
-                                                                                  : nullptr;
+    m_bwdStartPrevOp = m_backwardRange.begin > 0 && m_backwardRange.begin - 1 < n
+        ? block.op(m_backwardRange.begin - 1)
+        : nullptr;
     m_bwdEndNextOp = m_backwardRange.end < n ? block.op(m_backwardRange.end) : nullptr;
 }
 
@@ -113,7 +114,8 @@ void RunnableProgram::updateOpRange()
     m_backwardRange = bwd;
 }
 
-std::unordered_map<std::string, Value> RunnableProgram::nameValueMap(const Program &program, std::string_view fakeName)
+std::unordered_map<std::string, Value> RunnableProgram::nameValueMap(
+    const Program &program, std::string_view fakeName)
 {
     std::unordered_map<std::string, Value> map;
     map[std::string(fakeName)] = Value();
@@ -140,8 +142,8 @@ std::optional<Value> RunnableProgram::valueByName(std::string_view name) const
     return ValueNameMap(*m_program).lookup(name);
 }
 
-std::vector<Value> RunnableProgram::resolve(const std::vector<std::string> &names,
-                                            std::vector<std::string> *missing) const
+std::vector<Value> RunnableProgram::resolve(
+    const std::vector<std::string> &names, std::vector<std::string> *missing) const
 {
     std::vector<Value> values;
     values.reserve(names.size());
@@ -171,8 +173,8 @@ const SplitResult &RunnableProgram::splitForwardBackward()
     updateOpRange();
     // One name lookup for all six lists (a map per lookup would be quadratic).
     std::vector<std::string> all;
-    for (const auto *list : { &m_names.x, &m_names.param, &m_names.out, &m_names.xGrad, &m_names.paramGrad,
-                              &m_names.outGrad })
+    for (const auto *list :
+        { &m_names.x, &m_names.param, &m_names.out, &m_names.xGrad, &m_names.paramGrad, &m_names.outGrad })
         all.insert(all.end(), list->begin(), list->end());
     std::vector<std::string> missing;
     const std::vector<Value> values = resolve(all, &missing);
@@ -181,9 +183,8 @@ const SplitResult &RunnableProgram::splitForwardBackward()
     SplitRequest request;
     auto next = values.begin();
     for (auto [list, out] : { std::pair(&m_names.x, &request.fx), std::pair(&m_names.param, &request.fp),
-                              std::pair(&m_names.out, &request.fo), std::pair(&m_names.xGrad, &request.fxGrad),
-                              std::pair(&m_names.paramGrad, &request.fpGrad),
-                              std::pair(&m_names.outGrad, &request.foGrad) }) {
+             std::pair(&m_names.out, &request.fo), std::pair(&m_names.xGrad, &request.fxGrad),
+             std::pair(&m_names.paramGrad, &request.fpGrad), std::pair(&m_names.outGrad, &request.foGrad) }) {
         out->assign(next, next + long(list->size()));
         next += long(list->size());
     }
@@ -212,7 +213,8 @@ const SplitNames &RunnableProgram::programNameAttr()
         return *m_nameAttr;
     const SplitResult &split = splitForwardBackward();
     if (m_flavour == PipelineFlavour::Newest) {
-        m_nameAttr = std::make_unique<SplitNames>(SplitProgram::valueNames(split.attributes, fakeValueName(m_flavour)));
+        m_nameAttr = std::make_unique<SplitNames>(
+            SplitProgram::valueNames(split.attributes, fakeValueName(m_flavour)));
         return *m_nameAttr;
     }
     const ValueNameMap forwardMap(*split.forward);
@@ -224,7 +226,7 @@ const SplitNames &RunnableProgram::programNameAttr()
             std::optional<std::string> name = map.name(v);
             if (!name)
                 m_diagnostics.push_back("a '" + std::string(splitKeyName(key))
-                                        + "' value has no entry in the value-name map (Paddle raises KeyError)");
+                    + "' value has no entry in the value-name map (Paddle raises KeyError)");
             (*m_nameAttr)[key].push_back(name.value_or(std::string()));
         }
     }
@@ -246,8 +248,8 @@ const ProgramAttributes &RunnableProgram::programAttr()
 {
     if (!m_attr) {
         programNameAttr();
-        m_attr = std::make_unique<ProgramAttributes>(m_flavour == PipelineFlavour::Newest ? newestProgramAttr()
-                                                                                          : inplaceProgramAttr());
+        m_attr = std::make_unique<ProgramAttributes>(
+            m_flavour == PipelineFlavour::Newest ? newestProgramAttr() : inplaceProgramAttr());
     }
     return *m_attr;
 }
@@ -267,7 +269,9 @@ ProgramAttributes RunnableProgram::newestProgramAttr()
     // As Paddle: a rename touching no_need_buffers drops both names from it (first occurrence).
     std::vector<std::string> &noNeed = attr.names[SplitKey::NoNeedBuffers];
     for (const auto &[from, to] : mapping.items()) {
-        auto has = [&noNeed](const std::string &n) { return std::find(noNeed.begin(), noNeed.end(), n) != noNeed.end(); };
+        auto has = [&noNeed](const std::string &n) {
+            return std::find(noNeed.begin(), noNeed.end(), n) != noNeed.end();
+        };
         if (!has(from) && !has(to))
             continue;
         for (const std::string *name : { &from, &to }) {
@@ -285,7 +289,9 @@ ProgramAttributes RunnableProgram::newestProgramAttr()
     const auto backwardMap = nameValueMap(backward, fake);
     for (SplitKey key : allSplitKeys()) {
         // Paddle resolves fo against the forward map taken before the renames.
-        const auto &map = key == SplitKey::Fo ? forwardMapBefore : isForwardKey(key) ? forwardMap : backwardMap;
+        const auto &map = key == SplitKey::Fo ? forwardMapBefore
+            : isForwardKey(key)               ? forwardMap
+                                              : backwardMap;
         for (const std::string &name : attr.names[key]) {
             const auto it = map.find(name);
             attr.values[key].push_back(it == map.end() ? Value() : it->second);
@@ -308,7 +314,8 @@ ProgramAttributes RunnableProgram::inplaceProgramAttr()
             for (const std::string &name : attr.names[key]) {
                 const std::optional<Value> v = map.lookup(name);
                 if (!v)
-                    m_diagnostics.push_back("program_attr: no value named '" + name + "' (Paddle raises KeyError)");
+                    m_diagnostics.push_back(
+                        "program_attr: no value named '" + name + "' (Paddle raises KeyError)");
                 attr.values[key].push_back(v.value_or(Value()));
             }
         }

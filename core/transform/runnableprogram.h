@@ -67,14 +67,13 @@ public:
 
     /// Ranges default to [0, ops) and [ops, ops).
     RunnableProgram(std::unique_ptr<Program> program, Names names, std::optional<OpRange> forwardRange = {},
-                    std::optional<OpRange> backwardRange = {}, PipelineFlavour flavour = PipelineFlavour::Newest);
+        std::optional<OpRange> backwardRange = {}, PipelineFlavour flavour = PipelineFlavour::Newest);
     /// From values (`convert_name`): each value is named with the flavour's rule.
     static RunnableProgram fromValues(std::unique_ptr<Program> program, const std::vector<Value> &x,
-                                      const std::vector<Value> &params, const std::vector<Value> &outs,
-                                      const std::vector<Value> &xGrads = {}, const std::vector<Value> &paramGrads = {},
-                                      const std::vector<Value> &outGrads = {}, std::optional<OpRange> forwardRange = {},
-                                      std::optional<OpRange> backwardRange = {},
-                                      PipelineFlavour flavour = PipelineFlavour::Newest);
+        const std::vector<Value> &params, const std::vector<Value> &outs,
+        const std::vector<Value> &xGrads = {}, const std::vector<Value> &paramGrads = {},
+        const std::vector<Value> &outGrads = {}, std::optional<OpRange> forwardRange = {},
+        std::optional<OpRange> backwardRange = {}, PipelineFlavour flavour = PipelineFlavour::Newest);
 
     RunnableProgram(RunnableProgram &&) noexcept;
     RunnableProgram &operator=(RunnableProgram &&) noexcept;
@@ -124,12 +123,14 @@ public:
 
     /// Newest `_get_name_value_map_from_program`: every name of every value (kwargs and results,
     /// nested blocks included; later values overwrite) plus `fakeName` → null.
-    static std::unordered_map<std::string, Value> nameValueMap(const Program &program, std::string_view fakeName);
+    static std::unordered_map<std::string, Value> nameValueMap(
+        const Program &program, std::string_view fakeName);
 
     const std::vector<std::string> &diagnostics() const { return m_diagnostics; }
 
 private:
-    std::vector<Value> resolve(const std::vector<std::string> &names, std::vector<std::string> *missing = nullptr) const;
+    std::vector<Value> resolve(
+        const std::vector<std::string> &names, std::vector<std::string> *missing = nullptr) const;
     void rememberBoundaryOps();
     ProgramAttributes newestProgramAttr();
     ProgramAttributes inplaceProgramAttr();

@@ -60,7 +60,7 @@ void collectDefined(Operation *op, std::unordered_set<Value> &defined)
 /// Clones the ops of `range` (skipping `builtin.shadow_output`) to the end of `dst`'s top block.
 /// Operands from outside the range that `mapping` does not know become null operands.
 void cloneRange(const Block &src, OpRange range, Program &dst, IrMapping &mapping, const char *what,
-                std::vector<std::string> &diagnostics)
+    std::vector<std::string> &diagnostics)
 {
     for (size_t i = range.begin; i < range.end; ++i) {
         Operation *op = src.op(i);
@@ -74,9 +74,9 @@ void cloneRange(const Block &src, OpRange range, Program &dst, IrMapping &mappin
                 if (v.isNull() || defined.count(v) || mapping.contains(v))
                     continue;
                 mapping.map(v, Value());
-                diagnostics.push_back(std::string(what) + " op " + std::to_string(i) + " (" + std::string(op->name())
-                                      + ") uses a value defined outside the " + what
-                                      + " range and not passed in; it becomes a null operand");
+                diagnostics.push_back(std::string(what) + " op " + std::to_string(i) + " ("
+                    + std::string(op->name()) + ") uses a value defined outside the " + what
+                    + " range and not passed in; it becomes a null operand");
             }
         });
         dst.block().push_back(op->clone(dst.arena(), mapping));
@@ -94,7 +94,7 @@ void appendShadowOutput(Program &program, Value value, const std::string &name)
 /// `create_output_fn`: a shadow output per non-null value, named by its first name in `program`
 /// or `prefix<k>`; every element consumes an index.
 void createOutputs(const std::vector<Value> &values, const IrMapping &mapping, Program &program,
-                   const std::string &prefix, std::vector<std::string> &diagnostics)
+    const std::string &prefix, std::vector<std::string> &diagnostics)
 {
     size_t counter = 0;
     for (const Value &v : values) {
@@ -102,8 +102,8 @@ void createOutputs(const std::vector<Value> &values, const IrMapping &mapping, P
         if (v.isNull())
             continue;
         if (!mapping.contains(v)) {
-            diagnostics.push_back("no copy of the value for shadow output '" + defaultName
-                                  + "' (Paddle raises: value_map.at)");
+            diagnostics.push_back(
+                "no copy of the value for shadow output '" + defaultName + "' (Paddle raises: value_map.at)");
             continue;
         }
         const Value newValue = mapping.lookup(v);
@@ -135,8 +135,8 @@ std::unordered_set<Value> backwardUsedValues(const Program &program, const Split
     return used;
 }
 
-std::vector<Value> middleValuesFor(const Program &program, const SplitRequest &request,
-                                   const std::unordered_set<Value> &backwardUsed)
+std::vector<Value> middleValuesFor(
+    const Program &program, const SplitRequest &request, const std::unordered_set<Value> &backwardUsed)
 {
     std::unordered_set<Value> inOut(request.fx.begin(), request.fx.end());
     inOut.insert(request.fo.begin(), request.fo.end());
@@ -258,8 +258,8 @@ SplitResult SplitProgram::split(const Program &program, const SplitRequest &requ
     const OpRange forwardRange = clampRange(request.forwardRange, block.size());
     const OpRange backwardRange = clampRange(request.backwardRange, block.size());
     if (forwardRange != request.forwardRange || backwardRange != request.backwardRange)
-        result.diagnostics.push_back("an op range reaches past the " + std::to_string(block.size())
-                                     + " top-level ops; clamped");
+        result.diagnostics.push_back(
+            "an op range reaches past the " + std::to_string(block.size()) + " top-level ops; clamped");
 
     const std::unordered_set<Value> backwardUsed = backwardUsedValues(program, request);
     result.middles = middleValuesFor(program, request, backwardUsed);
@@ -285,8 +285,8 @@ SplitResult SplitProgram::split(const Program &program, const SplitRequest &requ
             if (kwarg.isNull()) {
                 kwarg = backwardBlock.addKwarg(key, v.type());
             } else {
-                result.diagnostics.push_back("two backward inputs are both named '" + key
-                                             + "'; they share one keyword argument");
+                result.diagnostics.push_back(
+                    "two backward inputs are both named '" + key + "'; they share one keyword argument");
             }
             backwardMap.map(v, kwarg);
         }

@@ -39,8 +39,7 @@ const std::array<SplitKey, kSplitKeyCount> &allSplitKeys();
 bool isForwardKey(SplitKey key);
 
 /// One list per split key.
-template<class T>
-struct SplitLists
+template<class T> struct SplitLists
 {
     std::array<std::vector<T>, kSplitKeyCount> lists;
 

@@ -51,7 +51,7 @@ bool isLive(const BlockValue &bv)
 }
 
 void renameAttribute(Operation *op, const char *attribute, const std::string &newName,
-                     std::map<std::string, std::string> &mapping)
+    std::map<std::string, std::string> &mapping)
 {
     const Attribute *a = op->attribute(attribute);
     const std::string old = a && a->kind() == Attribute::Kind::String ? a->asString() : std::string();
@@ -84,7 +84,8 @@ std::string RenameMapping::map(const std::string &name) const
 
 bool RenameMapping::contains(const std::string &name) const
 {
-    return std::any_of(m_items.begin(), m_items.end(), [&name](const auto &item) { return item.first == name; });
+    return std::any_of(
+        m_items.begin(), m_items.end(), [&name](const auto &item) { return item.first == name; });
 }
 
 std::map<std::string, std::string> renameValue(Value &value, const std::string &newName, Block &block)

@@ -45,6 +45,7 @@ std::vector<Value> programAllValues(const Program &program);
 /// keeps only its first name (mapped through `mapping` first), renaming the others with
 /// renameValue; returns `mapping` extended by every rename. Values that still have more than
 /// one name afterwards are reported in `problems` (Paddle asserts).
-RenameMapping unifyValueNames(Program &program, RenameMapping mapping, std::vector<std::string> *problems = nullptr);
+RenameMapping unifyValueNames(
+    Program &program, RenameMapping mapping, std::vector<std::string> *problems = nullptr);
 
 } // namespace ps
