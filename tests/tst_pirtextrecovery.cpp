@@ -131,6 +131,10 @@ private slots:
         QCOMPARE(w.location.column, 25);
         QVERIFY2(w.message.find("t.txt:1:28") != std::string::npos, w.message.c_str());
 
+        LoadResult noEqual = read("(%0) \"a.b\" () {} : () -> f32");
+        QCOMPARE(countSeverity(noEqual, Diagnostic::Severity::Warning), size_t(1));
+        QCOMPARE(noEqual.program->numOps(), size_t(1));
+
         LoadResult undeclared = read("() = \"t.use\" (%kwarg_k, %arg_3) {} : (f32, f32) -> ");
         QCOMPARE(countSeverity(undeclared, Diagnostic::Severity::Warning), size_t(2));
         QCOMPARE(undeclared.program->block().numKwargs(), size_t(1));
@@ -149,7 +153,7 @@ private slots:
         QTest::newRow("missing }") << "{\n (%0) = \"a.b\" () {} : () -> f32\n"
                                    << 3 << 1 << "missing '}'" << 1;
         QTest::newRow("stray }") << "(%0) = \"a.b\" () {} : () -> f32\n}\n" << 2 << 1 << "unmatched '}'" << 1;
-        QTest::newRow("missing =") << "(%0) \"a.b\" () {} : () -> f32" << 1 << 6 << "'='" << 0;
+        QTest::newRow("missing op name") << "(%0) = () {} : () -> f32" << 1 << 8 << "op name" << 0;
         QTest::newRow("missing )") << "(%0) = \"a.b\" ( {} : () -> f32" << 1 << 16 << "operand" << 0;
         QTest::newRow("bad element type")
             << "(%0) = \"a.b\" () {} : () -> tensor<3xq7>" << 1 << 28 << "unknown element type 'q7'" << 1;

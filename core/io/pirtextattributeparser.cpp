@@ -9,7 +9,9 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <string>
 
 namespace ps {
 
@@ -68,12 +70,15 @@ bool isPlaceSpelling(std::string_view s)
     s = s.substr(6, s.size() - 7); // inside "Place(...)"
     const size_t colon = s.find(':');
     const std::string_view name = s.substr(0, colon);
-    if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_'; }))
+    if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
+            return std::isalnum((unsigned char)c) || c == '_';
+        }))
         return false;
     if (colon == std::string_view::npos)
         return true;
     const std::string_view id = s.substr(colon + 1);
-    return !id.empty() && id.size() < 10 && std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
+    return !id.empty() && id.size() < 10
+        && std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 bool isFloatText(std::string_view s)
@@ -104,8 +109,16 @@ double parseDouble(std::string_view s)
     double d = 0;
     auto r = std::from_chars(body.data(), body.data() + body.size(), d);
     if (r.ec == std::errc::result_out_of_range)
-        d = std::numeric_limits<double>::infinity();
+        d = std::strtod(std::string(body).c_str(), nullptr); // overflow: HUGE_VAL, underflow: ~0
     return negative ? -d : d;
+}
+
+/// double → float without the undefined behaviour of an out-of-range conversion.
+float toFloat(double d)
+{
+    if (std::isfinite(d) && std::fabs(d) > double(std::numeric_limits<float>::max()))
+        return d < 0 ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
+    return float(d);
 }
 
 bool parseInt(std::string_view s, int64_t &out)
@@ -291,7 +304,7 @@ Attribute PirTextAttributeParser::parsePrefixed(std::string_view kind, const Con
                 "expected a number after (" + std::string(kind) + "), found " + PirTextCursor::describe(t));
         m_cur.advance();
         const double d = parseDouble(t.text());
-        return kind == "Float" ? Attribute::f32(float(d)) : Attribute::f64(d);
+        return kind == "Float" ? Attribute::f32(toFloat(d)) : Attribute::f64(d);
     }
     if (kind == "Bool") {
         if (!t.isIdent("true") && !t.isIdent("false"))
@@ -401,7 +414,7 @@ Attribute PirTextAttributeParser::parseNumber(const PirTextCursor::Token &t, std
     int64_t v = 0;
     if (!isFloatText(s) && parseInt(s, v)) {
         if (isFloatHint(hint))
-            return Attribute::f32(float(v));
+            return Attribute::f32(toFloat(double(v)));
         if (isDoubleHint(hint))
             return Attribute::f64(double(v));
         if (hint == "int64_t" || hint == "Scalar(int64_t)")
@@ -410,7 +423,7 @@ Attribute PirTextAttributeParser::parseNumber(const PirTextCursor::Token &t, std
     }
     const double d = parseDouble(s);
     if (isFloatHint(hint))
-        return Attribute::f32(float(d));
+        return Attribute::f32(toFloat(d));
     return Attribute::f64(d);
 }
 

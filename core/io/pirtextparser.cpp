@@ -15,26 +15,10 @@ namespace ps {
 namespace {
 
 constexpr int kMaxRegionDepth = 128;
-constexpr size_t kMaxDenseIndex = size_t(1) << 24;
 
 bool sameType(Type a, Type b)
 {
     return a == b || (a.isNull() && b.isNull());
-}
-
-/// N for a plain `%N` name (no leading zeros), or -1.
-long numberedIndex(std::string_view name)
-{
-    if (name.size() < 2 || name.size() > 9 || (name.size() > 2 && name[1] == '0'))
-        return -1;
-    long n = 0;
-    for (size_t i = 1; i < name.size(); ++i) {
-        const char c = name[i];
-        if (c < '0' || c > '9')
-            return -1;
-        n = n * 10 + (c - '0');
-    }
-    return n;
 }
 
 } // namespace
@@ -44,6 +28,7 @@ PirTextParser::PirTextParser(std::string_view text, std::string fileName)
     , m_cur(text, std::move(fileName), m_result.diagnostics)
     , m_attrs(m_cur, m_types)
     , m_generation(detectGeneration(text))
+    , m_values(text.size() / 8 + 1024)
 {
 }
 
@@ -90,30 +75,25 @@ bool PirTextParser::seekProgramStart()
         p += 3;
     int line = 1;
     int skipped = 0;
+    auto startAt = [&](const char *lineStart) {
+        if (skipped)
+            m_result.diagnostics.note(m_cur.location(1, 1, 0),
+                "skipped " + std::to_string(skipped) + " line(s) of text before the program");
+        m_cur.seek(lineStart, line);
+        return true;
+    };
     while (p < end) {
-        const char *lineStart = p;
         const char *q = p;
         while (q < end && (*q == ' ' || *q == '\t' || *q == '\r'))
             ++q;
-        if (q < end && *q == '{') {
-            if (skipped)
-                m_result.diagnostics.note(m_cur.location(1, 1, 0),
-                    "skipped " + std::to_string(skipped) + " line(s) of text before the program");
-            m_cur.seek(lineStart, line);
-            return true;
-        }
+        if (q < end && *q == '{')
+            return startAt(p);
         if (q < end && *q == '(') {
             const char *r = q + 1;
             while (r < end && *r == ' ')
                 ++r;
-            if (r < end
-                && (*r == '%' || *r == ')' || std::string_view(r, size_t(end - r)).starts_with("<<"))) {
-                if (skipped)
-                    m_result.diagnostics.note(m_cur.location(1, 1, 0),
-                        "skipped " + std::to_string(skipped) + " line(s) of text before the program");
-                m_cur.seek(lineStart, line);
-                return true;
-            }
+            if (r < end && (*r == '%' || *r == ')' || std::string_view(r, size_t(end - r)).starts_with("<<")))
+                return startAt(p);
         }
         const bool blank = q >= end || *q == '\n';
         const bool comment = q < end && (*q == '#' || std::string_view(q, size_t(end - q)).starts_with("//"));
@@ -239,9 +219,10 @@ void PirTextParser::parseOp(Block &block, int depth)
             return fail("expected ',' or ')' in the result list");
         }
     }
-    if (!m_cur.at(Kind::Equal))
+    // A 2023 WhileOp printer wrote `(%r) "pd_op.while" ...` without the '='.
+    const bool missingEqual = !m_cur.accept(Kind::Equal);
+    if (missingEqual && !m_cur.at(Kind::String))
         return fail("expected '=' after the result list");
-    m_cur.advance();
 
     const Token nameTok = m_cur.tok();
     std::string decodedName;
@@ -254,6 +235,8 @@ void PirTextParser::parseOp(Block &block, int depth)
     }
     if (opName.empty())
         return fail("expected an op name like \"pd_op.relu\"");
+    if (missingEqual && !opName.ends_with("while"))
+        m_cur.warning(nameTok, "missing '=' after the result list");
     m_cur.advance();
 
     if (m_cur.at(Kind::LBracket) && m_cur.peek().isIdent("id")) {
@@ -264,38 +247,22 @@ void PirTextParser::parseOp(Block &block, int depth)
     }
     if (!m_cur.at(Kind::LParen))
         return fail("expected '(' before the operand list");
-    const bool whileForm = m_cur.lexer().followedBy(m_cur.tok(), "cond=");
-    m_cur.advance();
-    if (whileForm) {
+    bool whileForm = m_cur.lexer().followedBy(m_cur.tok(), "cond=");
+    if (!parseOperandList(block, whileForm))
+        return m_cur.skipToNextLine();
+    if (!whileForm && opName.ends_with("while") && m_cur.at(Kind::LBracket) && !m_cur.tok().firstOnLine) {
+        // Early WhileOp printer: `"pd_op.while"(%cond) [%a, %b] { ^%arg_0, %arg_1 ...`.
         m_cur.advance();
-        m_cur.advance();
-        if (!parseOperand(block, m_operands))
-            return m_cur.skipToNextLine();
-        if (m_cur.accept(Kind::Comma)) {
-            if (!m_cur.tok().isIdent("inputs") || !m_cur.peek().is(Kind::Equal))
-                return fail("expected 'inputs=' in the while operands");
-            m_cur.advance();
-            m_cur.advance();
-            while (!m_cur.at(Kind::RParen)) {
-                if (!parseOperand(block, m_operands))
-                    return m_cur.skipToNextLine();
-                if (!m_cur.accept(Kind::Comma))
-                    break;
-            }
-        }
-        if (!m_cur.at(Kind::RParen))
-            return fail("expected ')' after the while operands");
-        m_cur.advance();
-    } else if (!m_cur.accept(Kind::RParen)) {
-        for (;;) {
+        while (!m_cur.at(Kind::RBracket)) {
             if (!parseOperand(block, m_operands))
                 return m_cur.skipToNextLine();
-            if (m_cur.accept(Kind::Comma))
-                continue;
-            if (m_cur.accept(Kind::RParen))
+            if (!m_cur.accept(Kind::Comma))
                 break;
-            return fail("expected ',' or ')' in the operand list");
         }
+        if (!m_cur.at(Kind::RBracket))
+            return fail("expected ']' after the while inputs");
+        m_cur.advance();
+        whileForm = true;
     }
 
     const OpInfo *info = OpRegistry::instance().lookup(opName);
@@ -345,10 +312,11 @@ void PirTextParser::parseOp(Block &block, int depth)
             std::string(opName) + " has " + std::to_string(m_operands.size()) + " operand(s) but "
                 + std::to_string(m_operandTypes.size()) + " operand type(s)");
 
-    m_values.clear();
+    m_operandValues.clear();
     for (const Operand &o : m_operands)
-        m_values.push_back(o.value);
-    Operation *op = Operation::create(m_program->arena(), opName, m_values, m_resultTypes, std::move(attrs));
+        m_operandValues.push_back(o.value);
+    Operation *op
+        = Operation::create(m_program->arena(), opName, m_operandValues, m_resultTypes, std::move(attrs));
     block.push_back(op);
     for (size_t i = 0; i < numResults; ++i)
         define(m_resultNames[i].text(), op->result(unsigned(i)), m_resultNames[i],
@@ -358,44 +326,91 @@ void PirTextParser::parseOp(Block &block, int depth)
         const Operand &o = m_operands[i];
         const bool hasType = typed && i < m_operandTypes.size();
         if (o.pending) {
-            m_pending[o.tok.text()].push_back({ op, unsigned(i), o.tok, hasType ? m_operandTypes[i] : Type(),
-                hasType, hasType ? m_operandTypeToks[i] : o.tok });
+            m_values.addPending(o.tok.text(),
+                { op, unsigned(i), o.tok, hasType ? m_operandTypes[i] : Type(), hasType,
+                    hasType ? m_operandTypeToks[i] : o.tok });
         } else if (hasType) {
             checkOperandType(op, unsigned(i), o.value, m_operandTypes[i], m_operandTypeToks[i], o.tok.text());
         }
     }
 
     if (whileForm) {
-        std::vector<Type> argTypes;
-        for (size_t i = 1; i < m_operands.size(); ++i)
-            argTypes.push_back(m_operands[i].value.type());
-        const size_t numInputs = argTypes.size();
-        if (depth >= kMaxRegionDepth) {
-            m_cur.error(m_cur.tok(), "regions nested too deeply");
-            skipBraces();
-            return;
-        }
-        const Token open = m_cur.take();
-        Block &body = op->addRegion().addBlock();
-        parseBlock(body, true, open, depth + 1, &argTypes);
-        // Loop-carried arguments have their input's type, also those declared implicitly; a
-        // result whose input had no type yet (a kwarg typed by a later use) takes its argument's.
-        for (size_t i = 0; i < body.numArguments() && i < numInputs; ++i) {
-            if (!argTypes[i].isNull())
-                body.argument(i).setType(argTypes[i]);
-            if (i < op->numResults() && op->result(unsigned(i)).type().isNull())
-                op->result(unsigned(i)).setType(body.argument(i).type());
-        }
-        if (body.numArguments() != numInputs)
-            m_cur.warning(nameTok,
-                "pd_op.while body has " + std::to_string(body.numArguments()) + " block argument(s) but "
-                    + std::to_string(numInputs) + " loop input(s)");
+        parseWhileBody(op, nameTok, depth);
     } else if (generic) {
         parseRegionsGeneric(op, depth);
     } else {
         parseRegionsIfForm(op, depth);
     }
     finishOpLine();
+}
+
+void PirTextParser::parseWhileBody(Operation *op, const Token &nameTok, int depth)
+{
+    std::vector<Type> argTypes;
+    for (size_t i = 1; i < m_operands.size(); ++i)
+        argTypes.push_back(m_operands[i].value.type());
+    const size_t numInputs = argTypes.size();
+    if (depth >= kMaxRegionDepth) {
+        m_cur.error(m_cur.tok(), "regions nested too deeply");
+        skipBraces();
+        return;
+    }
+    const Token open = m_cur.take();
+    Block &body = op->addRegion().addBlock();
+    parseBlock(body, true, open, depth + 1, &argTypes);
+    // Loop-carried arguments have their input's type, also those declared implicitly; a
+    // result whose input had no type yet (a kwarg typed by a later use) takes its argument's.
+    for (size_t i = 0; i < body.numArguments() && i < numInputs; ++i) {
+        if (!argTypes[i].isNull())
+            body.argument(i).setType(argTypes[i]);
+        if (i < op->numResults() && op->result(unsigned(i)).type().isNull())
+            op->result(unsigned(i)).setType(body.argument(i).type());
+    }
+    if (body.numArguments() != numInputs)
+        m_cur.warning(nameTok,
+            "pd_op.while body has " + std::to_string(body.numArguments()) + " block argument(s) but "
+                + std::to_string(numInputs) + " loop input(s)");
+}
+
+bool PirTextParser::parseOperandList(Block &block, bool whileForm)
+{
+    auto fail = [&](std::string message) {
+        m_cur.error(m_cur.tok(), std::move(message) + ", found " + PirTextCursor::describe(m_cur.tok()));
+        return false;
+    };
+    m_cur.advance();
+    if (whileForm) {
+        m_cur.advance();
+        m_cur.advance();
+        if (!parseOperand(block, m_operands))
+            return false;
+        if (m_cur.accept(Kind::Comma)) {
+            if (!m_cur.tok().isIdent("inputs") || !m_cur.peek().is(Kind::Equal))
+                return fail("expected 'inputs=' in the while operands");
+            m_cur.advance();
+            m_cur.advance();
+            while (!m_cur.at(Kind::RParen)) {
+                if (!parseOperand(block, m_operands))
+                    return false;
+                if (!m_cur.accept(Kind::Comma))
+                    break;
+            }
+        }
+        if (!m_cur.at(Kind::RParen))
+            return fail("expected ')' after the while operands");
+        m_cur.advance();
+    } else if (!m_cur.accept(Kind::RParen)) {
+        for (;;) {
+            if (!parseOperand(block, m_operands))
+                return false;
+            if (m_cur.accept(Kind::Comma))
+                continue;
+            if (m_cur.accept(Kind::RParen))
+                break;
+            return fail("expected ',' or ')' in the operand list");
+        }
+    }
+    return true;
 }
 
 bool PirTextParser::parseOperand(Block &block, std::vector<Operand> &out)
@@ -511,7 +526,9 @@ void PirTextParser::parseRegionsIfForm(Operation *op, int depth)
     for (;;) {
         const Token open = m_cur.take();
         parseBlock(op->addRegion().addBlock(), true, open, depth + 1, nullptr);
-        if (m_cur.tok().isIdent("else") && !m_cur.tok().firstOnLine && m_cur.peek().is(Kind::LBrace)) {
+        // `} else {` (IfOp); `} do {` separated the cond and body blocks of the 2023 WhileOp.
+        const bool next = m_cur.tok().isIdent("else") || m_cur.tok().isIdent("do");
+        if (next && !m_cur.tok().firstOnLine && m_cur.peek().is(Kind::LBrace)) {
             m_cur.advance();
             continue;
         }
@@ -557,29 +574,9 @@ void PirTextParser::finishOpLine()
     m_cur.skipToNextLine();
 }
 
-PirTextParser::ValueEntry *PirTextParser::find(std::string_view name)
-{
-    const long n = numberedIndex(name);
-    if (n >= 0)
-        return size_t(n) < m_numbered.size() ? &m_numbered[size_t(n)] : nullptr;
-    auto it = m_named.find(name);
-    return it == m_named.end() ? nullptr : &it->second;
-}
-
-PirTextParser::ValueEntry &PirTextParser::slot(std::string_view name)
-{
-    const long n = numberedIndex(name);
-    if (n >= 0 && size_t(n) < kMaxDenseIndex) {
-        if (size_t(n) >= m_numbered.size())
-            m_numbered.resize(std::max(size_t(n) + 1, m_numbered.size() * 2));
-        return m_numbered[size_t(n)];
-    }
-    return m_named[name];
-}
-
 void PirTextParser::define(std::string_view name, Value v, const Token &nameTok, const Token *typeTok)
 {
-    ValueEntry &e = slot(name);
+    PirTextValueTable::Entry &e = m_values.slot(name);
     if (e.value) {
         m_cur.error(nameTok,
             "redefinition of " + std::string(name) + " (first defined at "
@@ -588,14 +585,11 @@ void PirTextParser::define(std::string_view name, Value v, const Token &nameTok,
     e.value = v;
     e.line = typeTok ? typeTok->line : nameTok.line;
     e.column = typeTok ? typeTok->column : nameTok.column;
-    if (m_pending.empty())
+    // Only op results can be printed after a use (Paddle prints ops in block order but names
+    // values at first appearance); a block argument never comes later than its uses.
+    if (!v.isOpResult())
         return;
-    auto it = m_pending.find(name);
-    if (it == m_pending.end())
-        return;
-    std::vector<PendingUse> uses = std::move(it->second);
-    m_pending.erase(it);
-    for (const PendingUse &p : uses) {
+    for (const PirTextValueTable::PendingUse &p : m_values.takePending(name)) {
         p.op->setOperand(p.index, v);
         m_cur.warning(p.use,
             std::string(name) + " is used before its definition at "
@@ -608,7 +602,7 @@ void PirTextParser::define(std::string_view name, Value v, const Token &nameTok,
 Value PirTextParser::resolve(const Token &nameTok, bool hadSuffix, Block &block, bool &pending)
 {
     const std::string_view name = nameTok.text();
-    if (const ValueEntry *e = find(name); e && e->value)
+    if (const PirTextValueTable::Entry *e = m_values.find(name); e && e->value)
         return e->value;
     if (name.starts_with("%arg_")) {
         Value v = block.addArgument(Type());
@@ -649,7 +643,7 @@ void PirTextParser::checkOperandType(
     if (sameType(actual, printed))
         return;
     std::string where = "?";
-    if (const ValueEntry *e = find(valueName); e && e->line > 0)
+    if (const PirTextValueTable::Entry *e = m_values.find(valueName); e && e->line > 0)
         where = m_cur.location(e->line, e->column, -1).toString();
     m_cur.warning(typeTok,
         "type mismatch for " + what() + ": printed here as " + typeText(printed) + ", but "
@@ -658,16 +652,8 @@ void PirTextParser::checkOperandType(
 
 void PirTextParser::reportUndefined()
 {
-    std::vector<std::pair<std::string_view, Token>> uses;
-    for (const auto &[name, list] : m_pending) {
-        for (const PendingUse &p : list)
-            uses.emplace_back(name, p.use);
-    }
-    std::sort(uses.begin(), uses.end(),
-        [](const auto &a, const auto &b) { return a.second.begin < b.second.begin; });
-    for (const auto &[name, tok] : uses)
-        m_cur.error(tok, "undefined value " + std::string(name));
-    m_pending.clear();
+    for (const auto &[name, use] : m_values.takeAllPending())
+        m_cur.error(use.use, "undefined value " + std::string(name));
 }
 
 } // namespace ps

@@ -5,11 +5,11 @@
 #include "core/io/pirtextcursor.h"
 #include "core/io/pirtextformat.h"
 #include "core/io/pirtexttypeparser.h"
+#include "core/io/pirtextvaluetable.h"
 #include "core/ir/value.h"
 
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace ps {
@@ -40,21 +40,6 @@ private:
     using Token = PirTextCursor::Token;
     using Kind = PirTextLexer::Kind;
 
-    struct ValueEntry
-    {
-        Value value;
-        int line = 0; ///< where its type (or name) was printed
-        int column = 0;
-    };
-    struct PendingUse
-    {
-        Operation *op;
-        unsigned index;
-        Token use;
-        Type printedType;
-        bool hasPrintedType;
-        Token typeTok;
-    };
     struct Operand
     {
         Value value;
@@ -67,7 +52,9 @@ private:
         Block &block, bool braced, const Token &open, int depth, const std::vector<Type> *argTypes);
     void parseBlockHeader(Block &block);
     void parseOp(Block &block, int depth);
+    bool parseOperandList(Block &block, bool whileForm);
     bool parseOperand(Block &block, std::vector<Operand> &out);
+    void parseWhileBody(Operation *op, const Token &nameTok, int depth);
     bool parseTypeList(std::vector<Type> &types, std::vector<Token> &toks, bool parenthesised);
     bool parseOneType(std::vector<Type> &types, std::vector<Token> &toks);
     void parseRegionsGeneric(Operation *op, int depth);
@@ -77,8 +64,6 @@ private:
     void skipBraces();
     void finishOpLine();
 
-    ValueEntry *find(std::string_view name);
-    ValueEntry &slot(std::string_view name);
     void define(std::string_view name, Value v, const Token &nameTok, const Token *typeTok);
     Value resolve(const Token &nameTok, bool hadSuffix, Block &block, bool &pending);
     void checkOperandType(Operation *op, unsigned index, Value v, Type printed, const Token &typeTok,
@@ -94,9 +79,7 @@ private:
     Generation m_generation;
     Program *m_program = nullptr;
 
-    std::vector<ValueEntry> m_numbered; ///< `%N`, indexed by N
-    std::unordered_map<std::string_view, ValueEntry> m_named; ///< every other name
-    std::unordered_map<std::string_view, std::vector<PendingUse>> m_pending;
+    PirTextValueTable m_values;
     bool m_notedAnnotation = false;
 
     // Per-op scratch, reused to avoid allocations (regions are parsed after it is consumed).
@@ -106,7 +89,7 @@ private:
     std::vector<Token> m_operandTypeToks;
     std::vector<Type> m_resultTypes;
     std::vector<Token> m_resultTypeToks;
-    std::vector<Value> m_values;
+    std::vector<Value> m_operandValues;
     std::vector<NamedAttribute> m_attrScratch;
     std::vector<NamedAttribute> m_valueAttrs; ///< block-argument attributes (parsed, not kept)
 };
