@@ -1,10 +1,9 @@
-#include <QtTest>
-
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QtTest>
 
 namespace {
 
@@ -59,7 +58,8 @@ private slots:
         QTest::newRow("server_det") << "json/PP-OCRv5_server_det_infer.inference.json" << 1052 << -1 << 1;
         QTest::newRow("server_det_v3") << "json/PP-OCRv5_server_det.v3.inference.json" << 1052 << -1 << 3;
         QTest::newRow("server_rec") << "json/PP-OCRv5_server_rec_infer.inference.json" << 825 << -1 << 1;
-        QTest::newRow("korean_rec") << "json/korean_PP-OCRv5_mobile_rec_infer.inference.json" << 641 << -1 << 1;
+        QTest::newRow("korean_rec") << "json/korean_PP-OCRv5_mobile_rec_infer.inference.json" << 641 << -1
+                                    << 1;
         QTest::newRow("doclayout") << "json/PP-DocLayout_plus-L.inference.json" << 2641 << -1 << 1;
     }
 
@@ -94,7 +94,8 @@ private slots:
             QCOMPARE(counts["builtin.parameter"].toInt(), parameters);
         QCOMPARE(o["inputs"].toArray().size(), counts["pd_op.data"].toInt());
         QCOMPARE(o["outputs"].toArray().size(), counts["pd_op.fetch"].toInt());
-        QVERIFY(o["values"].toInt() >= ops - counts["builtin.shadow_output"].toInt() - counts["pd_op.fetch"].toInt());
+        QVERIFY(o["values"].toInt()
+            >= ops - counts["builtin.shadow_output"].toInt() - counts["pd_op.fetch"].toInt());
     }
 
     void infoOnBundledExample()
@@ -112,8 +113,8 @@ private slots:
     {
         // The bundled example is the same program as JSON and as Paddle's own Gen C print.
         const CliRun json = runCli({ "info", example(), "--json" });
-        const CliRun text = runCli({ "info", QStringLiteral(PIRSCOPE_SOURCE_DIR "/resources/examples/lenet_bn.txt"),
-                                     "--json" });
+        const CliRun text = runCli(
+            { "info", QStringLiteral(PIRSCOPE_SOURCE_DIR "/resources/examples/lenet_bn.txt"), "--json" });
         QCOMPARE(text.exitCode, 0);
         QJsonObject a = QJsonDocument::fromJson(json.out).object();
         QJsonObject b = QJsonDocument::fromJson(text.out).object();
@@ -157,7 +158,8 @@ private slots:
             const QString id = e["value"].toString();
             QVERIFY2(id.startsWith('%'), qPrintable(id));
             const QString source = e["source"].toString();
-            QVERIFY(QStringList({ "data", "parameter", "shadow_output", "set_parameter", "kwarg" }).contains(source));
+            QVERIFY(QStringList({ "data", "parameter", "shadow_output", "set_parameter", "kwarg" })
+                        .contains(source));
             if (source == "data") {
                 sawData = true;
                 QCOMPARE(e["name"].toString(), QStringLiteral("image"));
@@ -216,12 +218,14 @@ private slots:
     {
         QTest::addColumn<QByteArray>("content");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("truncated json") << QByteArray("{\"base_code\":{\"magic\":\"pir\",\"version\":1},\"prog")
-                                        << "bad.txt:";
-        QTest::newRow("bad magic") << QByteArray("{\"base_code\":{\"magic\":\"xyz\",\"version\":1},\"program\":{}}")
+        QTest::newRow("truncated json")
+            << QByteArray("{\"base_code\":{\"magic\":\"pir\",\"version\":1},\"prog") << "bad.txt:";
+        QTest::newRow("bad magic") << QByteArray(
+            "{\"base_code\":{\"magic\":\"xyz\",\"version\":1},\"program\":{}}")
                                    << "magic";
         QTest::newRow("undefined text value")
-            << QByteArray("{\n    (%1) = \"pd_op.relu\" (%0) {} : (tensor<2xf32>) -> tensor<2xf32>\n}\n") << "bad.txt:2:";
+            << QByteArray("{\n    (%1) = \"pd_op.relu\" (%0) {} : (tensor<2xf32>) -> tensor<2xf32>\n}\n")
+            << "bad.txt:2:";
         QTest::newRow("garbage") << QByteArray("\x01\x02\xff not a program") << "bad.txt:";
     }
 

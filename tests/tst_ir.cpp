@@ -1,14 +1,13 @@
 #include "core/ir/arena.h"
 #include "core/ir/block.h"
-#include "core/ir/diagnostic.h"
 #include "core/ir/builder.h"
+#include "core/ir/diagnostic.h"
 #include "core/ir/irmapping.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/ir/region.h"
 
 #include <QtTest>
-
 #include <chrono>
 
 using namespace ps;
@@ -40,7 +39,8 @@ private slots:
         QVERIFY(Type().isNull());
         QVERIFY(Type::null().isNull());
         QCOMPARE(Type::opaque("cf.stack").text(), std::string("cf.stack"));
-        QCOMPARE(Type::denseTensor(DataType::Int64, { 2 }, "NHWC", { { 0, 1, 2 } }, 5).lod().size(), size_t(1));
+        QCOMPARE(
+            Type::denseTensor(DataType::Int64, { 2 }, "NHWC", { { 0, 1, 2 } }, 5).lod().size(), size_t(1));
     }
 
     void dataTypeSpellings_data()
@@ -48,12 +48,18 @@ private slots:
         QTest::addColumn<int>("type");
         QTest::addColumn<QString>("phi");
         QTest::addColumn<QString>("ir");
-        QTest::newRow("f32") << int(DataType::Float32) << "float32" << "f32";
-        QTest::newRow("bf16") << int(DataType::BFloat16) << "bfloat16" << "bf16";
-        QTest::newRow("bool") << int(DataType::Bool) << "bool" << "b";
-        QTest::newRow("u8") << int(DataType::UInt8) << "uint8" << "u8";
-        QTest::newRow("i64") << int(DataType::Int64) << "int64" << "i64";
-        QTest::newRow("c128") << int(DataType::Complex128) << "complex128" << "c128";
+        QTest::newRow("f32") << int(DataType::Float32) << "float32"
+                             << "f32";
+        QTest::newRow("bf16") << int(DataType::BFloat16) << "bfloat16"
+                              << "bf16";
+        QTest::newRow("bool") << int(DataType::Bool) << "bool"
+                              << "b";
+        QTest::newRow("u8") << int(DataType::UInt8) << "uint8"
+                            << "u8";
+        QTest::newRow("i64") << int(DataType::Int64) << "int64"
+                             << "i64";
+        QTest::newRow("c128") << int(DataType::Complex128) << "complex128"
+                              << "c128";
     }
 
     void dataTypeSpellings()
@@ -139,7 +145,8 @@ private slots:
     {
         Program program;
         Builder b(program);
-        Operation *op = b.create("builtin.shadow_output", {}, {}, { { "output_name", Attribute::string("a") } });
+        Operation *op
+            = b.create("builtin.shadow_output", {}, {}, { { "output_name", Attribute::string("a") } });
         QCOMPARE(op->stringAttribute("output_name"), std::string("a"));
         op->setAttribute("output_name", Attribute::string("b"));
         QCOMPARE(op->attributes().size(), size_t(1));
@@ -164,7 +171,8 @@ private slots:
         inner.setInsertionPointToEnd(body);
         Operation *relu = inner.create("pd_op.relu", { arg }, { f32({ 4 }) });
         inner.create("cf.yield", { cond->result(0), relu->result(0) }, {});
-        b.create("builtin.shadow_output", { loop->result(0) }, {}, { { "output_name", Attribute::string("out") } });
+        b.create("builtin.shadow_output", { loop->result(0) }, {},
+            { { "output_name", Attribute::string("out") } });
 
         QCOMPARE(program.numOps(), size_t(3));
         QCOMPARE(program.numOpsTotal(), size_t(5));
@@ -222,7 +230,7 @@ private slots:
         list.error(loc, "undefined value %9");
         QCOMPARE(list.errorCount(), size_t(1));
         QCOMPARE(QString::fromStdString(list.firstError()->toString()),
-                 QStringLiteral("m.txt:3:14: error: undefined value %9"));
+            QStringLiteral("m.txt:3:14: error: undefined value %9"));
         SourceLocation json;
         json.file = "m.json";
         json.jsonPath = "program.regions[0]";

@@ -1,16 +1,14 @@
 #include "cliarguments.h"
 #include "commands.h"
-#include "jsonstream.h"
-
 #include "core/io/programloader.h"
 #include "core/ir/program.h"
-
-#include <simdjson.h>
+#include "jsonstream.h"
 
 #include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <simdjson.h>
 #include <sstream>
 
 namespace {
@@ -20,13 +18,12 @@ using Clock = std::chrono::steady_clock;
 /// Runs `fn` until at least `minSeconds` have passed and at least `minRuns` times; returns the
 /// best (smallest) time of one run in seconds. Best-of is the least noisy statistic on a shared
 /// 2-core machine.
-template<class Fn>
-double bestOf(Fn &&fn, double minSeconds = 1.0, int minRuns = 5)
+template<class Fn> double bestOf(Fn &&fn, double minSeconds = 1.0, int minRuns = 5)
 {
     double best = 1e30;
     const auto start = Clock::now();
-    for (int runs = 0; runs < minRuns || std::chrono::duration<double>(Clock::now() - start).count() < minSeconds;
-         ++runs) {
+    for (int runs = 0;
+         runs < minRuns || std::chrono::duration<double>(Clock::now() - start).count() < minSeconds; ++runs) {
         const auto t0 = Clock::now();
         fn();
         best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
@@ -96,7 +93,8 @@ int benchLoad(const CliArguments &cli)
     std::cout << path << ": " << content.size() << " bytes, " << ops << " ops\n";
     std::cout << "  load into IR:        " << seconds * 1e3 << " ms  (" << megabytes / seconds << " MB/s)\n";
     if (isJson) {
-        std::cout << "  simdjson bare parse: " << baseline * 1e3 << " ms  (" << megabytes / baseline << " MB/s)\n";
+        std::cout << "  simdjson bare parse: " << baseline * 1e3 << " ms  (" << megabytes / baseline
+                  << " MB/s)\n";
         std::cout << "  ratio (IR / bare):   " << baseline / seconds << "\n";
     }
     return 0;

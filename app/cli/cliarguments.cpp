@@ -1,7 +1,7 @@
 #include "cliarguments.h"
 
 bool CliArguments::parse(const std::vector<std::string> &args, const std::set<std::string> &flags,
-                         const std::set<std::string> &valued, std::string &error)
+    const std::set<std::string> &valued, std::string &error)
 {
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string &a = args[i];

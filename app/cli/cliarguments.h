@@ -15,7 +15,7 @@ public:
     /// Parses `args`; options named in `valued` take a value. Returns false with `error` set on
     /// an unknown option or a missing value.
     bool parse(const std::vector<std::string> &args, const std::set<std::string> &flags,
-               const std::set<std::string> &valued, std::string &error);
+        const std::set<std::string> &valued, std::string &error);
 
     const std::vector<std::string> &positional() const { return m_positional; }
     bool flag(const std::string &name) const { return m_flags.count(name) != 0; }

@@ -1,5 +1,4 @@
 #include "commands.h"
-
 #include "core/io/loadresult.h"
 #include "core/io/programloader.h"
 

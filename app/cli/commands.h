@@ -7,7 +7,7 @@
 namespace ps {
 class Program;
 struct LoadResult;
-}
+} // namespace ps
 
 /// Subcommands of pirscope-cli. Each takes the arguments after its name and returns the
 /// process exit code: 0 on success, 1 on a user error (message `error: ...` on stderr).

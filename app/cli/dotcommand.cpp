@@ -1,6 +1,5 @@
 #include "cliarguments.h"
 #include "commands.h"
-
 #include "core/graph/dotwriter.h"
 #include "core/graph/graphbuilder.h"
 #include "core/ir/program.h"

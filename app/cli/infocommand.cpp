@@ -1,10 +1,9 @@
 #include "cliarguments.h"
 #include "commands.h"
-#include "jsonstream.h"
-#include "programsummary.h"
-
 #include "core/io/loadresult.h"
 #include "core/ir/program.h"
+#include "jsonstream.h"
+#include "programsummary.h"
 
 #include <iostream>
 

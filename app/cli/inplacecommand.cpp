@@ -1,10 +1,9 @@
 #include "cliarguments.h"
 #include "commands.h"
-#include "jsonstream.h"
-
 #include "core/analysis/inplacegroups.h"
 #include "core/io/valuenumbering.h"
 #include "core/ir/program.h"
+#include "jsonstream.h"
 
 #include <iostream>
 

@@ -10,7 +10,11 @@
 class JsonStream
 {
 public:
-    explicit JsonStream(std::ostream &out, bool pretty = true) : m_out(out), m_pretty(pretty) {}
+    explicit JsonStream(std::ostream &out, bool pretty = true)
+        : m_out(out)
+        , m_pretty(pretty)
+    {
+    }
 
     JsonStream &beginObject();
     JsonStream &endObject();

@@ -17,15 +17,22 @@ struct Command
 
 const Command kCommands[] = {
     { "info", runInfo, "info FILE [--json]            op counts, inputs, parameters, outputs" },
-    { "print", runPrint, "print FILE [--gen B|C]        print as PIR text (current generation C by default)" },
-    { "names", runNames, "names FILE [--json]           the value-name map (data, parameter, shadow_output, ...)" },
-    { "inplace", runInplace, "inplace FILE [--json]         inplace union-find groups and shadow-output renames" },
+    { "print", runPrint,
+        "print FILE [--gen B|C]        print as PIR text (current generation C by default)" },
+    { "names", runNames,
+        "names FILE [--json]           the value-name map (data, parameter, shadow_output, ...)" },
+    { "inplace", runInplace,
+        "inplace FILE [--json]         inplace union-find groups and shadow-output renames" },
     { "dot", runDot, "dot FILE                      DOT text of what the graph view draws" },
-    { "verify", runVerify, "verify FILE                   structural checks (undefined values, arity, regions)" },
+    { "verify", runVerify,
+        "verify FILE                   structural checks (undefined values, arity, regions)" },
     { "bench", runBench, "bench load FILE [--json]      load throughput against simdjson's bare parse" },
-    { "split", runSplit, "split FILE|BUNDLE [--json]     split_program: forward/backward ops, the 12 lists, middles" },
-    { "compare", runCompare, "compare A B [--json]          structural equality (exit 0 equal, 1 different, 2 error)" },
-    { "passes", runPasses, "passes FILE [--enable a,b] [--disable c] [--json]  what each pass changes (--list)" },
+    { "split", runSplit,
+        "split FILE|BUNDLE [--json]     split_program: forward/backward ops, the 12 lists, middles" },
+    { "compare", runCompare,
+        "compare A B [--json]          structural equality (exit 0 equal, 1 different, 2 error)" },
+    { "passes", runPasses,
+        "passes FILE [--enable a,b] [--disable c] [--json]  what each pass changes (--list)" },
 };
 
 int usage(std::ostream &out)

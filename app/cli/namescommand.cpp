@@ -1,11 +1,10 @@
 #include "cliarguments.h"
 #include "commands.h"
-#include "jsonstream.h"
-
 #include "core/analysis/valuenamemap.h"
 #include "core/analysis/valuenames.h"
 #include "core/io/valuenumbering.h"
 #include "core/ir/program.h"
+#include "jsonstream.h"
 
 #include <iostream>
 

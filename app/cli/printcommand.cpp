@@ -1,6 +1,5 @@
 #include "cliarguments.h"
 #include "commands.h"
-
 #include "core/io/pirprinter.h"
 #include "core/io/pirtextformat.h"
 #include "core/ir/program.h"

@@ -1,6 +1,5 @@
 #include "cliarguments.h"
 #include "commands.h"
-
 #include "core/analysis/verifier.h"
 #include "core/ir/program.h"
 

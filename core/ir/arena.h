@@ -18,8 +18,7 @@ public:
     Arena &operator=(const Arena &) = delete;
 
     void *allocate(std::size_t bytes, std::size_t align = alignof(std::max_align_t));
-    template<class T, class... Args>
-    T *make(Args &&...args)
+    template<class T, class... Args> T *make(Args &&...args)
     {
         return new (allocate(sizeof(T), alignof(T))) T(std::forward<Args>(args)...);
     }

@@ -4,7 +4,6 @@
 
 namespace ps {
 
-
 Attribute Attribute::boolean(bool v)
 {
     Attribute a;

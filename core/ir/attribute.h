@@ -92,7 +92,7 @@ public:
 
 private:
     using Storage = std::variant<std::monostate, bool, int64_t, double, std::string, std::vector<Attribute>,
-                                 std::vector<int64_t>, Type, std::complex<double>, Place>;
+        std::vector<int64_t>, Type, std::complex<double>, Place>;
     Kind m_kind = Kind::Null;
     DataType m_dtype = DataType::Undefined;
     Storage m_value;

@@ -87,7 +87,8 @@ std::vector<Value> Block::arguments() const
 
 Value Block::addArgument(Type type)
 {
-    auto *impl = m_parent->arena().make<ValueImpl>(ValueImpl::Kind::BlockArgument, type, uint32_t(m_args.size()));
+    auto *impl
+        = m_parent->arena().make<ValueImpl>(ValueImpl::Kind::BlockArgument, type, uint32_t(m_args.size()));
     impl->m_owner.m_block = this;
     m_args.push_back(impl);
     return Value(impl);
@@ -113,8 +114,8 @@ Value Block::kwarg(std::string_view key) const
 
 Value Block::addKwarg(std::string key, Type type)
 {
-    auto *impl
-        = m_parent->arena().make<ValueImpl>(ValueImpl::Kind::KeywordArgument, type, uint32_t(m_kwargs.size()));
+    auto *impl = m_parent->arena().make<ValueImpl>(
+        ValueImpl::Kind::KeywordArgument, type, uint32_t(m_kwargs.size()));
     impl->m_owner.m_block = this;
     impl->m_key = std::move(key);
     m_kwargs.push_back(impl);

@@ -18,7 +18,10 @@ class Region;
 class Block
 {
 public:
-    explicit Block(Region *parent) : m_parent(parent) {}
+    explicit Block(Region *parent)
+        : m_parent(parent)
+    {
+    }
     Block(const Block &) = delete;
     Block &operator=(const Block &) = delete;
     ~Block();

@@ -24,11 +24,11 @@ void Builder::setInsertionPoint(Block &block, size_t index)
     m_index = long(index);
 }
 
-Operation *Builder::create(std::string_view name, std::span<const Value> operands, std::span<const Type> resultTypes,
-                           std::vector<NamedAttribute> attributes, unsigned numRegions)
+Operation *Builder::create(std::string_view name, std::span<const Value> operands,
+    std::span<const Type> resultTypes, std::vector<NamedAttribute> attributes, unsigned numRegions)
 {
-    Operation *op
-        = Operation::create(m_program.arena(), name, operands, resultTypes, std::move(attributes), numRegions);
+    Operation *op = Operation::create(
+        m_program.arena(), name, operands, resultTypes, std::move(attributes), numRegions);
     if (m_index < 0) {
         m_block->push_back(op);
     } else {

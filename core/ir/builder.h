@@ -24,15 +24,16 @@ public:
     void setInsertionPoint(Block &block, size_t index);
     Block *insertionBlock() const { return m_block; }
 
-    Operation *create(std::string_view name, std::span<const Value> operands, std::span<const Type> resultTypes,
-                      std::vector<NamedAttribute> attributes = {}, unsigned numRegions = 0);
+    Operation *create(std::string_view name, std::span<const Value> operands,
+        std::span<const Type> resultTypes, std::vector<NamedAttribute> attributes = {},
+        unsigned numRegions = 0);
     Operation *create(std::string_view name, std::initializer_list<Value> operands,
-                      std::initializer_list<Type> resultTypes, std::vector<NamedAttribute> attributes = {},
-                      unsigned numRegions = 0)
+        std::initializer_list<Type> resultTypes, std::vector<NamedAttribute> attributes = {},
+        unsigned numRegions = 0)
     {
         return create(name, std::span<const Value>(operands.begin(), operands.size()),
-                      std::span<const Type>(resultTypes.begin(), resultTypes.size()), std::move(attributes),
-                      numRegions);
+            std::span<const Type>(resultTypes.begin(), resultTypes.size()), std::move(attributes),
+            numRegions);
     }
 
 private:

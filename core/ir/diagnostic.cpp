@@ -19,7 +19,9 @@ std::string SourceLocation::toString() const
 
 std::string Diagnostic::toString() const
 {
-    const char *label = severity == Severity::Error ? "error" : severity == Severity::Warning ? "warning" : "note";
+    const char *label = severity == Severity::Error ? "error"
+        : severity == Severity::Warning             ? "warning"
+                                                    : "note";
     return location.toString() + ": " + label + ": " + message;
 }
 

@@ -10,8 +10,7 @@
 namespace ps {
 
 Operation *Operation::create(Arena &arena, std::string_view name, std::span<const Value> operands,
-                             std::span<const Type> resultTypes, std::vector<NamedAttribute> attributes,
-                             unsigned numRegions)
+    std::span<const Type> resultTypes, std::vector<NamedAttribute> attributes, unsigned numRegions)
 {
     auto *op = new (arena.allocate(sizeof(Operation), alignof(Operation))) Operation();
     op->m_name = internOpName(name);
@@ -75,7 +74,8 @@ void Operation::setOperands(Arena &arena, std::span<const Value> operands)
     m_operands = nullptr;
     if (operands.empty())
         return;
-    m_operands = static_cast<OpOperand *>(arena.allocate(sizeof(OpOperand) * operands.size(), alignof(OpOperand)));
+    m_operands
+        = static_cast<OpOperand *>(arena.allocate(sizeof(OpOperand) * operands.size(), alignof(OpOperand)));
     for (unsigned i = 0; i < operands.size(); ++i) {
         auto *slot = new (&m_operands[i]) OpOperand();
         slot->m_owner = this;

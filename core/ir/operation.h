@@ -24,8 +24,8 @@ class Operation
 public:
     /// `name` is the full dialect name ("pd_op.matmul"); it is interned process-wide.
     static Operation *create(Arena &arena, std::string_view name, std::span<const Value> operands,
-                             std::span<const Type> resultTypes, std::vector<NamedAttribute> attributes = {},
-                             unsigned numRegions = 0);
+        std::span<const Type> resultTypes, std::vector<NamedAttribute> attributes = {},
+        unsigned numRegions = 0);
     /// Runs the destructor (unlinks operands, destroys regions); the arena keeps the memory.
     /// The op must already be out of its block.
     void destroy();

@@ -7,8 +7,8 @@ namespace ps {
 
 namespace {
 
-constexpr std::string_view kAllocNames[] = { "undefined", "cpu", "gpu", "gpu_pinned", "xpu",
-                                             "npu", "npu_pinned", "ipu", "mlu", "custom_device" };
+constexpr std::string_view kAllocNames[]
+    = { "undefined", "cpu", "gpu", "gpu_pinned", "xpu", "npu", "npu_pinned", "ipu", "mlu", "custom_device" };
 
 } // namespace
 

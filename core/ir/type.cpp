@@ -104,8 +104,8 @@ Type Type::element(DataType dtype)
     return intern(std::move(s));
 }
 
-static TypeStorage tensorStorage(Type::Kind kind, DataType dtype, std::vector<int64_t> dims, std::string layout,
-                                 std::vector<std::vector<uint64_t>> lod, uint64_t offset)
+static TypeStorage tensorStorage(Type::Kind kind, DataType dtype, std::vector<int64_t> dims,
+    std::string layout, std::vector<std::vector<uint64_t>> lod, uint64_t offset)
 {
     TypeStorage s;
     s.kind = kind;
@@ -118,15 +118,17 @@ static TypeStorage tensorStorage(Type::Kind kind, DataType dtype, std::vector<in
 }
 
 Type Type::denseTensor(DataType dtype, std::vector<int64_t> dims, std::string layout,
-                       std::vector<std::vector<uint64_t>> lod, uint64_t offset)
+    std::vector<std::vector<uint64_t>> lod, uint64_t offset)
 {
-    return intern(tensorStorage(Kind::DenseTensor, dtype, std::move(dims), std::move(layout), std::move(lod), offset));
+    return intern(
+        tensorStorage(Kind::DenseTensor, dtype, std::move(dims), std::move(layout), std::move(lod), offset));
 }
 
 Type Type::selectedRows(DataType dtype, std::vector<int64_t> dims, std::string layout,
-                        std::vector<std::vector<uint64_t>> lod, uint64_t offset)
+    std::vector<std::vector<uint64_t>> lod, uint64_t offset)
 {
-    return intern(tensorStorage(Kind::SelectedRows, dtype, std::move(dims), std::move(layout), std::move(lod), offset));
+    return intern(
+        tensorStorage(Kind::SelectedRows, dtype, std::move(dims), std::move(layout), std::move(lod), offset));
 }
 
 Type Type::denseTensorArray(DataType dtype, std::vector<int64_t> dims, std::string layout)

@@ -36,9 +36,9 @@ public:
     static Type element(DataType dtype);
     /// layout e.g. "NCHW"; lod as list of levels; offset in elements.
     static Type denseTensor(DataType dtype, std::vector<int64_t> dims, std::string layout = "NCHW",
-                            std::vector<std::vector<uint64_t>> lod = {}, uint64_t offset = 0);
+        std::vector<std::vector<uint64_t>> lod = {}, uint64_t offset = 0);
     static Type selectedRows(DataType dtype, std::vector<int64_t> dims, std::string layout = "NCHW",
-                             std::vector<std::vector<uint64_t>> lod = {}, uint64_t offset = 0);
+        std::vector<std::vector<uint64_t>> lod = {}, uint64_t offset = 0);
     static Type denseTensorArray(DataType dtype, std::vector<int64_t> dims = {}, std::string layout = "NCHW");
     static Type vector(std::vector<Type> elements);
     static Type sparseCoo(DataType dtype, std::vector<int64_t> dims, std::string text);
@@ -69,7 +69,10 @@ public:
     const TypeStorage *impl() const { return m_impl; }
 
 private:
-    explicit Type(const TypeStorage *impl) : m_impl(impl) {}
+    explicit Type(const TypeStorage *impl)
+        : m_impl(impl)
+    {
+    }
     static Type intern(TypeStorage &&storage);
     const TypeStorage *m_impl = nullptr;
 };

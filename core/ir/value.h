@@ -20,7 +20,12 @@ class ValueImpl
 public:
     enum class Kind : unsigned char { OpResult, BlockArgument, KeywordArgument };
 
-    ValueImpl(Kind kind, Type type, uint32_t index) : m_type(type), m_index(index), m_kind(kind) {}
+    ValueImpl(Kind kind, Type type, uint32_t index)
+        : m_type(type)
+        , m_index(index)
+        , m_kind(kind)
+    {
+    }
     ValueImpl(const ValueImpl &) = delete;
     ValueImpl &operator=(const ValueImpl &) = delete;
 
@@ -47,7 +52,10 @@ class Value
 {
 public:
     Value() = default;
-    explicit Value(ValueImpl *impl) : m_impl(impl) {}
+    explicit Value(ValueImpl *impl)
+        : m_impl(impl)
+    {
+    }
 
     bool isNull() const { return m_impl == nullptr; }
     explicit operator bool() const { return m_impl != nullptr; }
@@ -114,8 +122,7 @@ private:
 
 } // namespace ps
 
-template<>
-struct std::hash<ps::Value>
+template<> struct std::hash<ps::Value>
 {
     size_t operator()(const ps::Value &v) const noexcept { return std::hash<const void *>()(v.impl()); }
 };
