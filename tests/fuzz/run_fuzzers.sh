@@ -16,8 +16,10 @@ run() {
     shift
     local corpus
     corpus=$(mktemp -d)
+    local i=0
     for seed in "$@"; do
-        [ -f "$seed" ] && cp "$seed" "$corpus/"
+        # Bundles all hold a program.json: number the copies so none overwrites another.
+        [ -f "$seed" ] && cp "$seed" "$corpus/$((i++))-$(basename "$seed")"
     done
     echo "fuzzing $target for ${seconds}s with $(ls "$corpus" | wc -l) seed(s)"
     "$build/tests/fuzz/$target" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
