@@ -472,7 +472,7 @@ Attribute PirTextAttributeParser::parsePlace()
     // Up to the first ')', never past the end of the attribute (a bad place stays one value).
     while (!m_cur.at(Kind::End) && !m_cur.tok().firstOnLine) {
         const Kind k = m_cur.tok().kind;
-        if (k == Kind::Comma || k == Kind::RBrace || k == Kind::RBracket)
+        if (k == Kind::Comma || k == Kind::RBrace || k == Kind::RBracket || k == Kind::Unknown)
             break;
         last = m_cur.take();
         if (k == Kind::RParen)
@@ -510,6 +510,12 @@ Attribute PirTextAttributeParser::takeUnknown(std::string kindId, bool warn, std
             break;
         if (depth == 0 && any && t.firstOnLine)
             break;
+        if (t.is(Kind::Unknown) && t.length > 0 && t.begin[0] == '"') {
+            // Where an unterminated string ends depends on the text after it: never keep one.
+            m_cur.error(t, "unterminated string");
+            m_failed = true;
+            return {};
+        }
         if (t.is(Kind::LParen) || t.is(Kind::LBracket) || t.is(Kind::LBrace))
             ++depth;
         else if (t.is(Kind::RParen) || t.is(Kind::RBracket) || t.is(Kind::RBrace))
