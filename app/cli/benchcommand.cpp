@@ -1,3 +1,4 @@
+#include "benchtiming.h"
 #include "cliarguments.h"
 #include "commands.h"
 #include "core/io/programloader.h"
@@ -12,24 +13,6 @@
 #include <sstream>
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-/// Runs `fn` until at least `minSeconds` have passed and at least `minRuns` times; returns the
-/// best (smallest) time of one run in seconds. Best-of is the least noisy statistic on a shared
-/// 2-core machine.
-template<class Fn> double bestOf(Fn &&fn, double minSeconds = 1.0, int minRuns = 5)
-{
-    double best = 1e30;
-    const auto start = Clock::now();
-    for (int runs = 0;
-         runs < minRuns || std::chrono::duration<double>(Clock::now() - start).count() < minSeconds; ++runs) {
-        const auto t0 = Clock::now();
-        fn();
-        best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
-    }
-    return best;
-}
 
 int benchLoad(const CliArguments &cli)
 {
@@ -104,11 +87,15 @@ int benchLoad(const CliArguments &cli)
 
 int runBench(const std::vector<std::string> &args)
 {
+    if (!args.empty() && args[0] == "pipeline")
+        return runBenchPipeline({ args.begin() + 1, args.end() });
+    if (!args.empty() && args[0] == "run")
+        return runBenchRun({ args.begin() + 1, args.end() });
     CliArguments cli;
     std::string error;
     if (!cli.parse(args, { "json" }, {}, error))
         return cliError(error);
     if (cli.positional().size() == 2 && cli.positional()[0] == "load")
         return benchLoad(cli);
-    return cliError("usage: pirscope-cli bench load FILE [--json]");
+    return cliError("usage: pirscope-cli bench load FILE [--json] | bench pipeline ... | bench run ...");
 }

@@ -21,6 +21,10 @@ int runBench(const std::vector<std::string> &args);
 int runSplit(const std::vector<std::string> &args);
 int runCompare(const std::vector<std::string> &args);
 int runPasses(const std::vector<std::string> &args);
+int runRun(const std::vector<std::string> &args);
+/// `bench pipeline ...` and `bench run ...`: the arguments after the bench subcommand.
+int runBenchPipeline(const std::vector<std::string> &args);
+int runBenchRun(const std::vector<std::string> &args);
 
 /// Loads `path`, printing every diagnostic to stderr; nullptr (after an `error:` line) when the
 /// program could not be read.

@@ -26,13 +26,18 @@ const Command kCommands[] = {
     { "dot", runDot, "dot FILE                      DOT text of what the graph view draws" },
     { "verify", runVerify,
         "verify FILE                   structural checks (undefined values, arity, regions)" },
-    { "bench", runBench, "bench load FILE [--json]      load throughput against simdjson's bare parse" },
+    { "bench", runBench,
+        "bench load FILE [--json]      load throughput against simdjson's bare parse\n"
+        "  bench pipeline [--ops N]      backward + split of a generated training program\n"
+        "  bench run FILE|BUNDLE         interpreter time per op and per run" },
     { "split", runSplit,
         "split FILE|BUNDLE [--json]     split_program: forward/backward ops, the 12 lists, middles" },
     { "compare", runCompare,
         "compare A B [--json]          structural equality (exit 0 equal, 1 different, 2 error)" },
     { "passes", runPasses,
         "passes FILE [--enable a,b] [--disable c] [--json]  what each pass changes (--list)" },
+    { "run", runRun,
+        "run FILE|BUNDLE [--device cpu|cuda] [--inputs DIR] [--params FILE|DIR] [--dump DIR] [--check-nan]" },
 };
 
 int usage(std::ostream &out)

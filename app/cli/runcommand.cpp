@@ -1,0 +1,6 @@
+#include "commands.h"
+
+int runRun(const std::vector<std::string> &)
+{
+    return cliError("not built yet");
+}

@@ -1,0 +1,45 @@
+#include "core/runtime/allocator.h"
+
+#include "core/runtime/runtimeerror.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+namespace ps {
+namespace {
+
+class CpuAllocator final : public Allocator
+{
+public:
+    Device device() const override { return Device::cpu(); }
+    void *allocate(size_t bytes) override
+    {
+        const size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+        void *p = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
+        if (!p)
+            throw OutOfMemory("host out of memory allocating " + std::to_string(bytes) + " bytes", bytes);
+        m_inUse += bytes;
+        return p;
+    }
+    void deallocate(void *ptr, size_t bytes) override
+    {
+        std::free(ptr);
+        m_inUse -= bytes;
+    }
+    size_t bytesInUse() const override { return m_inUse; }
+
+private:
+    static constexpr size_t kAlignment = 64;
+    std::atomic<size_t> m_inUse { 0 };
+};
+
+} // namespace
+
+Allocator &cpuAllocator()
+{
+    static CpuAllocator allocator;
+    return allocator;
+}
+
+} // namespace ps

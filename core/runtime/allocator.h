@@ -1,0 +1,26 @@
+#pragma once
+
+#include "core/runtime/device.h"
+
+#include <cstddef>
+
+namespace ps {
+
+/// Raw memory of one device. allocate() throws ps::OutOfMemory (runtimeerror.h) when it cannot
+/// satisfy a request; deallocate() receives the size that was allocated.
+class Allocator
+{
+public:
+    virtual ~Allocator() = default;
+    virtual Device device() const = 0;
+    virtual void *allocate(size_t bytes) = 0;
+    virtual void deallocate(void *ptr, size_t bytes) = 0;
+    /// Bytes handed out and not yet returned.
+    virtual size_t bytesInUse() const = 0;
+};
+
+/// Host memory, 64-byte aligned (one cache line, the widest SIMD load), zero-size requests return
+/// a non-null pointer.
+Allocator &cpuAllocator();
+
+} // namespace ps

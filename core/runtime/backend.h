@@ -1,0 +1,42 @@
+#pragma once
+
+#include "core/runtime/device.h"
+#include "core/runtime/kernelregistry.h"
+#include "core/runtime/tensorstats.h"
+
+#include <memory>
+#include <string>
+
+namespace ps {
+
+class Allocator;
+class Tensor;
+
+/// One execution device: its allocator, its kernels, copies to and from the host and
+/// statistics computed where the tensor lives. The CPU backend is the oracle for every other.
+class Backend
+{
+public:
+    virtual ~Backend() = default;
+    virtual Device device() const = 0;
+    /// "CPU (OpenBLAS)" or "CUDA:0 NVIDIA H200".
+    virtual std::string name() const = 0;
+    virtual Allocator &allocator() = 0;
+    virtual const KernelRegistry &kernels() const = 0;
+
+    /// Host copy of `t` (the same tensor handle when it is already on the host).
+    virtual Tensor toHost(const Tensor &t) = 0;
+    /// `t` (any device) copied to this backend's device (the same handle when already there).
+    virtual Tensor toDevice(const Tensor &t) = 0;
+    /// Waits for queued device work (per-op device timing calls this); no-op on the CPU.
+    virtual void synchronize() { }
+    virtual TensorStats stats(const Tensor &t, int bins = 64) = 0;
+};
+
+/// The host backend with every CPU kernel registered.
+std::unique_ptr<Backend> createCpuBackend();
+/// The CUDA backend for device `index`, or nullptr with `reason` set ("built without CUDA",
+/// "no CUDA device: <driver message>").
+std::unique_ptr<Backend> createCudaBackend(int index, std::string &reason);
+
+} // namespace ps

@@ -1,0 +1,10 @@
+#include "core/runtime/cpu/cpukernels.h"
+#include "core/runtime/kernelregistry.h"
+
+namespace ps {
+
+void registerCpuNnKernels(KernelRegistry &)
+{
+}
+
+} // namespace ps

@@ -1,0 +1,214 @@
+#include "core/runtime/kernelcontext.h"
+
+#include "core/ir/operation.h"
+#include "core/runtime/backend.h"
+#include "core/runtime/dtypedispatch.h"
+#include "core/runtime/runtimeerror.h"
+
+namespace ps {
+namespace {
+
+std::string quoted(std::string_view name)
+{
+    return "attribute '" + std::string(name) + "'";
+}
+
+} // namespace
+
+KernelContext::KernelContext(const Operation &op, std::vector<const RuntimeValue *> inputs, Backend &backend)
+    : m_op(op)
+    , m_inputs(std::move(inputs))
+    , m_outputs(op.numResults())
+    , m_backend(backend)
+{
+}
+
+std::string_view KernelContext::opName() const
+{
+    return m_op.name();
+}
+
+bool KernelContext::hasInput(size_t i) const
+{
+    if (i >= m_inputs.size() || !m_inputs[i] || m_inputs[i]->isNull())
+        return false;
+    return !m_inputs[i]->isTensor() || m_inputs[i]->tensor().defined();
+}
+
+const RuntimeValue &KernelContext::inputValue(size_t i) const
+{
+    static const RuntimeValue kNull;
+    return i < m_inputs.size() && m_inputs[i] ? *m_inputs[i] : kNull;
+}
+
+const Tensor &KernelContext::input(size_t i) const
+{
+    const RuntimeValue &v = inputValue(i);
+    if (!v.isTensor() || !v.tensor().defined())
+        throw RuntimeError("operand " + std::to_string(i)
+            + (v.isList() ? " is a tensor list, expected a tensor" : " has no value"));
+    return v.tensor();
+}
+
+const std::vector<Tensor> &KernelContext::inputList(size_t i) const
+{
+    const RuntimeValue &v = inputValue(i);
+    if (!v.isList())
+        throw RuntimeError("operand " + std::to_string(i) + " is not a tensor list");
+    return v.list();
+}
+
+std::vector<int64_t> KernelContext::inputAsInts(size_t i) const
+{
+    auto append = [this, i](const Tensor &t, std::vector<int64_t> &out) {
+        const Tensor host = m_backend.toHost(t);
+        if (host.dtype() != DataType::Int64 && host.dtype() != DataType::Int32
+            && host.dtype() != DataType::Int16 && host.dtype() != DataType::Int8
+            && host.dtype() != DataType::UInt8)
+            throw RuntimeError(
+                "operand " + std::to_string(i) + " must be an integer tensor, got " + host.describe());
+        for (int64_t k = 0; k < host.numElements(); ++k)
+            out.push_back(int64_t(host.valueAsDouble(k)));
+    };
+    std::vector<int64_t> out;
+    const RuntimeValue &v = inputValue(i);
+    if (v.isList()) {
+        for (const Tensor &t : v.list())
+            append(t, out);
+    } else {
+        append(input(i), out);
+    }
+    return out;
+}
+
+double KernelContext::inputAsScalar(size_t i) const
+{
+    const Tensor host = m_backend.toHost(input(i));
+    if (host.numElements() != 1)
+        throw RuntimeError("operand " + std::to_string(i) + " must hold one element, got " + host.describe());
+    return host.valueAsDouble(0);
+}
+
+Type KernelContext::outputType(size_t i) const
+{
+    return m_op.result(unsigned(i)).type();
+}
+
+void KernelContext::setOutput(size_t i, Tensor t)
+{
+    if (i >= m_outputs.size())
+        throw RuntimeError("kernel wrote result " + std::to_string(i) + " of an op with "
+            + std::to_string(m_outputs.size()) + " results");
+    m_outputs[i] = RuntimeValue(std::move(t));
+}
+
+void KernelContext::setOutputList(size_t i, std::vector<Tensor> list)
+{
+    if (i >= m_outputs.size())
+        throw RuntimeError("kernel wrote result " + std::to_string(i) + " of an op with "
+            + std::to_string(m_outputs.size()) + " results");
+    m_outputs[i] = RuntimeValue(std::move(list));
+}
+
+Tensor KernelContext::allocate(std::vector<int64_t> shape, DataType dtype) const
+{
+    return Tensor(std::move(shape), dtype, m_backend.allocator());
+}
+
+const Attribute *KernelContext::attribute(std::string_view name) const
+{
+    return m_op.attribute(name);
+}
+
+bool KernelContext::boolAttr(std::string_view name, std::optional<bool> fallback) const
+{
+    const Attribute *a = attribute(name);
+    if (!a)
+        return fallback ? *fallback : throw RuntimeError("missing " + quoted(name));
+    if (a->kind() != Attribute::Kind::Bool)
+        throw RuntimeError(quoted(name) + " is not a bool");
+    return a->asBool();
+}
+
+int64_t KernelContext::intAttr(std::string_view name, std::optional<int64_t> fallback) const
+{
+    const Attribute *a = attribute(name);
+    if (!a)
+        return fallback ? *fallback : throw RuntimeError("missing " + quoted(name));
+    if (a->isInteger() || a->kind() == Attribute::Kind::Bool)
+        return a->asInt();
+    if (a->kind() == Attribute::Kind::Scalar)
+        return int64_t(a->asDouble());
+    throw RuntimeError(quoted(name) + " is not an integer");
+}
+
+double KernelContext::floatAttr(std::string_view name, std::optional<double> fallback) const
+{
+    const Attribute *a = attribute(name);
+    if (!a)
+        return fallback ? *fallback : throw RuntimeError("missing " + quoted(name));
+    if (a->isFloating() || a->isInteger() || a->kind() == Attribute::Kind::Scalar)
+        return a->asDouble();
+    throw RuntimeError(quoted(name) + " is not a number");
+}
+
+std::string KernelContext::stringAttr(std::string_view name, std::optional<std::string> fallback) const
+{
+    const Attribute *a = attribute(name);
+    if (!a)
+        return fallback ? *fallback : throw RuntimeError("missing " + quoted(name));
+    if (a->kind() != Attribute::Kind::String && a->kind() != Attribute::Kind::DataLayout
+        && a->kind() != Attribute::Kind::TensorName)
+        throw RuntimeError(quoted(name) + " is not a string");
+    return a->asString();
+}
+
+std::vector<int64_t> KernelContext::intsAttr(
+    std::string_view name, std::optional<std::vector<int64_t>> fallback) const
+{
+    const Attribute *a = attribute(name);
+    if (!a)
+        return fallback ? *fallback : throw RuntimeError("missing " + quoted(name));
+    if (a->kind() == Attribute::Kind::IntArray)
+        return a->asIntArray();
+    if (a->kind() != Attribute::Kind::Array)
+        throw RuntimeError(quoted(name) + " is not an integer array");
+    std::vector<int64_t> out;
+    for (const Attribute &e : a->asArray()) {
+        if (!e.isInteger())
+            throw RuntimeError(quoted(name) + " holds a non-integer element");
+        out.push_back(e.asInt());
+    }
+    return out;
+}
+
+std::vector<double> KernelContext::floatsAttr(
+    std::string_view name, std::optional<std::vector<double>> fallback) const
+{
+    const Attribute *a = attribute(name);
+    if (!a)
+        return fallback ? *fallback : throw RuntimeError("missing " + quoted(name));
+    if (a->kind() == Attribute::Kind::IntArray)
+        return std::vector<double>(a->asIntArray().begin(), a->asIntArray().end());
+    if (a->kind() != Attribute::Kind::Array)
+        throw RuntimeError(quoted(name) + " is not an array");
+    std::vector<double> out;
+    for (const Attribute &e : a->asArray()) {
+        if (!e.isInteger() && !e.isFloating())
+            throw RuntimeError(quoted(name) + " holds a non-numeric element");
+        out.push_back(e.asDouble());
+    }
+    return out;
+}
+
+DataType KernelContext::dtypeAttr(std::string_view name, std::optional<DataType> fallback) const
+{
+    const Attribute *a = attribute(name);
+    if (!a)
+        return fallback ? *fallback : throw RuntimeError("missing " + quoted(name));
+    if (a->kind() != Attribute::Kind::DataTypeAttr)
+        throw RuntimeError(quoted(name) + " is not a data type");
+    return a->asDataType();
+}
+
+} // namespace ps

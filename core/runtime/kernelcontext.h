@@ -1,0 +1,87 @@
+#pragma once
+
+#include "core/ir/attribute.h"
+#include "core/ir/datatype.h"
+#include "core/ir/type.h"
+#include "core/runtime/runtimevalue.h"
+#include "core/runtime/tensor.h"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ps {
+
+class Backend;
+class Operation;
+
+/// What a kernel sees of one op execution: the op (attributes, declared result types), its
+/// operands' runtime values in operand order, and slots for its results in result order. A
+/// kernel computes output shapes itself (IR types may hold -1 dims), allocates outputs with
+/// allocate() on the backend's device and stores them with setOutput(). Kernels throw
+/// RuntimeError with a message that names the problem (the interpreter adds op and value).
+///
+/// Inplace ops (`relu_`, `batch_norm_`, `add_`) may write into an input's storage and set that
+/// tensor as the output, as Paddle does.
+class KernelContext
+{
+public:
+    /// `inputs[i]` is operand i's value (nullptr for a null operand).
+    KernelContext(const Operation &op, std::vector<const RuntimeValue *> inputs, Backend &backend);
+
+    const Operation &op() const { return m_op; }
+    /// "pd_op.relu".
+    std::string_view opName() const;
+    Backend &backend() const { return m_backend; }
+
+    size_t numInputs() const { return m_inputs.size(); }
+    /// Operand `i` exists and holds a defined tensor or a list (optional inputs may be null).
+    bool hasInput(size_t i) const;
+    /// Throws RuntimeError when operand `i` is absent or not a tensor.
+    const Tensor &input(size_t i) const;
+    /// Throws RuntimeError when operand `i` is not a list (a `builtin.combine` result).
+    const std::vector<Tensor> &inputList(size_t i) const;
+    const RuntimeValue &inputValue(size_t i) const;
+    /// An integer tensor (any int dtype, any device: copied to the host) or a list of 0-d/1-element
+    /// integer tensors, as a vector: `shape`, `axis`, `starts` operands made by full_int_array,
+    /// combine or shape64.
+    std::vector<int64_t> inputAsInts(size_t i) const;
+    /// A 0-d or 1-element tensor as double (copied to the host when needed): `scale` or `min` operands.
+    double inputAsScalar(size_t i) const;
+
+    size_t numOutputs() const { return m_outputs.size(); }
+    /// The IR's declared type of result `i` (dtype is reliable; dims may hold -1).
+    Type outputType(size_t i) const;
+    void setOutput(size_t i, Tensor t);
+    void setOutputList(size_t i, std::vector<Tensor> list);
+    RuntimeValue &output(size_t i) { return m_outputs[i]; }
+    std::vector<RuntimeValue> takeOutputs() { return std::move(m_outputs); }
+
+    /// A new tensor on the backend's device; contents uninitialised.
+    Tensor allocate(std::vector<int64_t> shape, DataType dtype) const;
+
+    /// nullptr when the op has no such attribute.
+    const Attribute *attribute(std::string_view name) const;
+    /// Typed attribute access; throw RuntimeError naming the attribute when it is absent (and
+    /// no fallback is given) or of another kind. Int accepts Int32/Int64/Index; Float accepts
+    /// Float/Double/Int; Ints accepts IntArray or an Array of ints; DataType accepts DataTypeAttr.
+    bool boolAttr(std::string_view name, std::optional<bool> fallback = std::nullopt) const;
+    int64_t intAttr(std::string_view name, std::optional<int64_t> fallback = std::nullopt) const;
+    double floatAttr(std::string_view name, std::optional<double> fallback = std::nullopt) const;
+    std::string stringAttr(std::string_view name, std::optional<std::string> fallback = std::nullopt) const;
+    std::vector<int64_t> intsAttr(
+        std::string_view name, std::optional<std::vector<int64_t>> fallback = std::nullopt) const;
+    std::vector<double> floatsAttr(
+        std::string_view name, std::optional<std::vector<double>> fallback = std::nullopt) const;
+    DataType dtypeAttr(std::string_view name, std::optional<DataType> fallback = std::nullopt) const;
+
+private:
+    const Operation &m_op;
+    std::vector<const RuntimeValue *> m_inputs;
+    std::vector<RuntimeValue> m_outputs;
+    Backend &m_backend;
+};
+
+} // namespace ps

@@ -1,0 +1,79 @@
+#pragma once
+
+#include "core/ir/datatype.h"
+#include "core/runtime/device.h"
+#include "core/runtime/storage.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ps {
+
+class Allocator;
+
+/// A dense, contiguous, row-major tensor: shape + dtype + a byte offset into a shared Storage.
+/// Copying a Tensor copies the handle, not the bytes (like phi::DenseTensor). A default Tensor is
+/// undefined (no storage); a 0-d tensor has an empty shape and one element.
+class Tensor
+{
+public:
+    Tensor() = default;
+    /// Allocates numElements * byteSize(dtype) bytes from `allocator`; contents uninitialised.
+    Tensor(std::vector<int64_t> shape, DataType dtype, Allocator &allocator);
+    /// A view of `storage` from `byteOffset` (no copy); the storage must be large enough.
+    Tensor(
+        std::shared_ptr<Storage> storage, std::vector<int64_t> shape, DataType dtype, size_t byteOffset = 0);
+
+    /// Host tensors (cpuAllocator()).
+    static Tensor empty(std::vector<int64_t> shape, DataType dtype);
+    static Tensor zeros(std::vector<int64_t> shape, DataType dtype);
+    /// A host float32/float64/int32/int64/bool... tensor holding `values` converted to `dtype`.
+    static Tensor fromDoubles(std::vector<int64_t> shape, DataType dtype, std::span<const double> values);
+
+    bool defined() const { return m_storage != nullptr; }
+    const std::vector<int64_t> &shape() const { return m_shape; }
+    int64_t dim(size_t i) const { return m_shape[i]; }
+    size_t rank() const { return m_shape.size(); }
+    int64_t numElements() const;
+    DataType dtype() const { return m_dtype; }
+    size_t elementSize() const { return ps::byteSize(m_dtype); }
+    size_t byteSize() const { return size_t(numElements()) * elementSize(); }
+    Device device() const;
+    const std::shared_ptr<Storage> &storage() const { return m_storage; }
+    size_t byteOffset() const { return m_byteOffset; }
+
+    void *rawData();
+    const void *rawData() const;
+    /// Typed host access; T must match the dtype's size (checked in debug builds only).
+    template<class T> T *data() { return static_cast<T *>(rawData()); }
+    template<class T> const T *data() const { return static_cast<const T *>(rawData()); }
+
+    /// Same storage, new shape with the same element count; one -1 dim is inferred. Throws
+    /// RuntimeError when the counts differ.
+    Tensor reshaped(std::vector<int64_t> shape) const;
+    /// A deep copy on the same device (host: memcpy; device: the backend copies).
+    Tensor cloneHost() const;
+    /// Host tensor: element i converted to double (any dtype, float16/bfloat16 included).
+    double valueAsDouble(int64_t i) const;
+    /// Host tensor: every element as double, row-major.
+    std::vector<double> toDoubles() const;
+
+    /// "float32[2, 3]".
+    std::string describe() const;
+
+private:
+    std::shared_ptr<Storage> m_storage;
+    std::vector<int64_t> m_shape;
+    DataType m_dtype = DataType::Undefined;
+    size_t m_byteOffset = 0;
+};
+
+/// "[2, 3]".
+std::string shapeText(const std::vector<int64_t> &shape);
+/// Product of dims (1 for an empty shape).
+int64_t numElementsOf(const std::vector<int64_t> &shape);
+
+} // namespace ps
