@@ -2,7 +2,8 @@
 
 // Runs one kernel test case written by tests/fixtures/kernels/kernelcases.py: reads program.txt,
 // feeds every `pd_op.data` op its `<name>.npy`, builds `builtin.combine` lists, runs every other
-// op through the backend's kernel, and compares the last op's results with expected_<r>.npy.
+// op through the backend's kernel, and compares the last op's results with expected_<r>.npy (a
+// vector result, e.g. split's, with expected_<r>_<j>.npy per element).
 
 #include "core/io/pirtextreader.h"
 #include "core/ir/block.h"
@@ -113,11 +114,35 @@ inline Outcome run(const QString &dir, ps::Backend &backend)
     const double rtol = meta.value("rtol").toDouble(1e-5), atol = meta.value("atol").toDouble(1e-6);
     for (unsigned r = 0; r < last->numResults(); ++r) {
         const QString file = dir + QStringLiteral("/expected_%1.npy").arg(r);
-        if (!QFile::exists(file))
+        const ps::RuntimeValue &got = values[last->result(r).impl()];
+        if (!QFile::exists(file)) {
+            // A vector result (split): expected_<r>_<j>.npy per element.
+            const auto elementFile
+                = [&](int j) { return dir + QStringLiteral("/expected_%1_%2.npy").arg(r).arg(j); };
+            int expected = 0;
+            while (QFile::exists(elementFile(expected)))
+                ++expected;
+            if (expected == 0)
+                continue;
+            if (!got.isList() || got.list().size() != size_t(expected)) {
+                outcome.error = QStringLiteral("result %1 is not a list of %2 tensors").arg(r).arg(expected);
+                return outcome;
+            }
+            for (int j = 0; j < expected; ++j) {
+                std::string error;
+                const ps::Tensor want = ps::NpyIO::read(elementFile(j).toStdString(), error);
+                const QString mismatch
+                    = compareTensors(backend.toHost(got.list()[size_t(j)]), want, rtol, atol);
+                if (!mismatch.isEmpty()) {
+                    outcome.error = QStringLiteral("result %1 element %2: %3").arg(r).arg(j).arg(mismatch);
+                    return outcome;
+                }
+                ++outcome.compared;
+            }
             continue;
+        }
         std::string error;
         const ps::Tensor want = ps::NpyIO::read(file.toStdString(), error);
-        const ps::RuntimeValue &got = values[last->result(r).impl()];
         if (!got.isTensor() || !got.tensor().defined()) {
             outcome.error = QStringLiteral("result %1 was not produced").arg(r);
             return outcome;

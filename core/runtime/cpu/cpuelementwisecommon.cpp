@@ -1,0 +1,83 @@
+#include "core/runtime/cpu/cpuelementwisecommon.h"
+
+#include "core/ir/attribute.h"
+#include "core/runtime/runtimeerror.h"
+
+namespace ps::cpuew {
+
+std::string shortName(const KernelContext &ctx)
+{
+    std::string_view name = ctx.opName();
+    const size_t dot = name.find('.');
+    return std::string(dot == std::string_view::npos ? name : name.substr(dot + 1));
+}
+
+bool isInplaceOp(const KernelContext &ctx)
+{
+    const std::string_view name = ctx.opName();
+    return !name.empty() && name.back() == '_';
+}
+
+Tensor resultTensor(const KernelContext &ctx, const std::vector<int64_t> &shape, DataType dtype)
+{
+    if (!isInplaceOp(ctx))
+        return ctx.allocate(shape, dtype);
+    const Tensor &x = ctx.input(0);
+    if (x.shape() != shape || x.dtype() != dtype)
+        throw RuntimeError("inplace " + shortName(ctx) + " cannot write a " + std::string(phiName(dtype))
+            + shapeText(shape) + " result into its operand " + x.describe());
+    return x;
+}
+
+bool sharesStorage(const Tensor &a, const Tensor &b)
+{
+    return a.storage() && a.storage() == b.storage();
+}
+
+std::vector<int64_t> intsOperandOrAttr(
+    const KernelContext &ctx, size_t i, std::string_view name, std::optional<std::vector<int64_t>> fallback)
+{
+    if (ctx.hasInput(i))
+        return ctx.inputAsInts(i);
+    if (ctx.attribute(name) || !fallback)
+        return ctx.intsAttr(name);
+    return *fallback;
+}
+
+double scalarOperandOrAttr(
+    const KernelContext &ctx, size_t i, std::string_view name, std::optional<double> fallback)
+{
+    if (ctx.hasInput(i))
+        return ctx.inputAsScalar(i);
+    return ctx.floatAttr(name, fallback);
+}
+
+size_t normalizeAxis(int64_t axis, size_t rank, std::string_view what)
+{
+    const int64_t r = int64_t(rank);
+    if (axis < -r || axis >= r)
+        throw RuntimeError(std::string(what) + " " + std::to_string(axis) + " is out of range for rank "
+            + std::to_string(rank));
+    return size_t(axis < 0 ? axis + r : axis);
+}
+
+std::vector<double> numbersAttr(const KernelContext &ctx, std::string_view name)
+{
+    const Attribute *a = ctx.attribute(name);
+    if (!a)
+        throw RuntimeError("missing attribute '" + std::string(name) + "'");
+    if (a->kind() != Attribute::Kind::Array)
+        return ctx.floatsAttr(name);
+    std::vector<double> out;
+    for (const Attribute &e : a->asArray()) {
+        if (e.kind() == Attribute::Kind::Bool)
+            out.push_back(e.asBool() ? 1.0 : 0.0);
+        else if (e.isInteger() || e.isFloating() || e.kind() == Attribute::Kind::Scalar)
+            out.push_back(e.asDouble());
+        else
+            throw RuntimeError("attribute '" + std::string(name) + "' holds a non-numeric element");
+    }
+    return out;
+}
+
+} // namespace ps::cpuew

@@ -1,0 +1,202 @@
+#include "core/runtime/cpu/cpugradfamilies.h"
+#include "core/runtime/cpu/cpugradhelpers.h"
+#include "core/runtime/kernelcontext.h"
+#include "core/runtime/kernelregistry.h"
+#include "core/runtime/runtimeerror.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ps {
+namespace {
+
+using namespace cpugrad;
+
+/// Element values of x and y broadcast to the output gradient's shape.
+struct Broadcast
+{
+    Shape out, x, y;
+    std::vector<int64_t> xOffsets, yOffsets;
+};
+
+Broadcast broadcastOf(const KernelContext &ctx, const Tensor &x, const Tensor &y, const Tensor &grad)
+{
+    const int64_t axis = ctx.intAttr("axis", -1);
+    Broadcast b;
+    const size_t rank = std::max({ x.rank(), y.rank(), grad.rank() });
+    b.out = alignShape(grad.shape(), rank);
+    b.x = alignShape(x.shape(), rank, x.rank() < y.rank() ? axis : -1);
+    b.y = alignShape(y.shape(), rank, y.rank() < x.rank() ? axis : -1);
+    if (broadcastShapes(b.x, b.y) != b.out)
+        throw RuntimeError("out_grad " + grad.describe() + " is not the broadcast of x " + x.describe()
+            + " and y " + y.describe());
+    b.xOffsets = broadcastOffsets(b.x, b.out);
+    b.yOffsets = broadcastOffsets(b.y, b.out);
+    return b;
+}
+
+/// x_grad and y_grad of a broadcasting binary op: `fn(x, y, out, g, dx, dy)` gives the
+/// per-element contributions, which are summed over the broadcast dims. Operand layout:
+/// (x, y, [out,] out_grad) with out at `outIndex` when >= 0.
+template<class Fn> void binaryGrad(KernelContext &ctx, const char *what, int outIndex, bool numeric, Fn fn)
+{
+    const size_t gradIndex = outIndex >= 0 ? 3 : 2;
+    const Tensor &x = ctx.input(0), &y = ctx.input(1), &grad = ctx.input(gradIndex);
+    if (numeric)
+        requireNumeric(grad, what);
+    else
+        requireFloating(grad, what);
+    const Broadcast b = broadcastOf(ctx, x, y, grad);
+    const std::vector<double> xv = values(x), yv = values(y), gv = values(grad);
+    std::vector<double> ov;
+    if (outIndex >= 0 && ctx.hasInput(size_t(outIndex)))
+        ov = values(ctx.input(size_t(outIndex)));
+    const size_t n = gv.size();
+    std::vector<double> dx(n), dy(n);
+    for (size_t i = 0; i < n; ++i) {
+        const double xe = xv[size_t(b.xOffsets[i])], ye = yv[size_t(b.yOffsets[i])];
+        fn(xe, ye, ov.empty() ? 0.0 : ov[i], gv[i], dx[i], dy[i]);
+    }
+    if (wanted(ctx, 0))
+        ctx.setOutput(0, makeTensor(ctx, x.shape(), x.dtype(), sumToShape(dx, b.out, b.x)));
+    if (wanted(ctx, 1))
+        ctx.setOutput(1, makeTensor(ctx, y.shape(), y.dtype(), sumToShape(dy, b.out, b.y)));
+}
+
+/// add/subtract grads only need shapes: no value of x or y is read.
+void addLikeGrad(KernelContext &ctx, double ySign)
+{
+    const Tensor &x = ctx.input(0), &y = ctx.input(1), &grad = ctx.input(2);
+    requireNumeric(grad, ctx.opName() == "pd_op.add_grad" ? "add_grad" : "subtract_grad");
+    const Broadcast b = broadcastOf(ctx, x, y, grad);
+    std::vector<double> gv = values(grad);
+    if (wanted(ctx, 0))
+        ctx.setOutput(0, makeTensor(ctx, x.shape(), x.dtype(), sumToShape(gv, b.out, b.x)));
+    if (wanted(ctx, 1)) {
+        std::vector<double> dy = sumToShape(gv, b.out, b.y);
+        for (double &v : dy)
+            v *= ySign;
+        ctx.setOutput(1, makeTensor(ctx, y.shape(), y.dtype(), dy));
+    }
+}
+
+void addGrad(KernelContext &ctx)
+{
+    addLikeGrad(ctx, 1.0);
+}
+
+void subtractGrad(KernelContext &ctx)
+{
+    addLikeGrad(ctx, -1.0);
+}
+
+void multiplyGrad(KernelContext &ctx)
+{
+    binaryGrad(
+        ctx, "multiply_grad", -1, true, [](double x, double y, double, double g, double &dx, double &dy) {
+            dx = g * y;
+            dy = g * x;
+        });
+}
+
+/// divide_grad(x, y, out, out_grad): dy = -out_grad * out / y, as Paddle computes it.
+void divideGrad(KernelContext &ctx)
+{
+    const bool haveOut = ctx.hasInput(2);
+    binaryGrad(ctx, "divide_grad", 2, false,
+        [haveOut](double x, double y, double out, double g, double &dx, double &dy) {
+            dx = g / y;
+            dy = -g * (haveOut ? out : x / y) / y;
+        });
+}
+
+/// Ties split the gradient evenly, as Paddle's maximum/minimum grads do.
+void maximumGrad(KernelContext &ctx)
+{
+    binaryGrad(
+        ctx, "maximum_grad", -1, true, [](double x, double y, double, double g, double &dx, double &dy) {
+            dx = x > y ? g : (x == y ? 0.5 * g : 0.0);
+            dy = x < y ? g : (x == y ? 0.5 * g : 0.0);
+        });
+}
+
+void minimumGrad(KernelContext &ctx)
+{
+    binaryGrad(
+        ctx, "minimum_grad", -1, true, [](double x, double y, double, double g, double &dx, double &dy) {
+            dx = x < y ? g : (x == y ? 0.5 * g : 0.0);
+            dy = x > y ? g : (x == y ? 0.5 * g : 0.0);
+        });
+}
+
+void elementwisePowGrad(KernelContext &ctx)
+{
+    binaryGrad(ctx, "elementwise_pow_grad", -1, false,
+        [](double x, double y, double, double g, double &dx, double &dy) {
+            dx = g * y * std::pow(x, y - 1.0);
+            dy = g * std::pow(x, y) * std::log(x);
+        });
+}
+
+/// where_grad(condition, x, y, out_grad).
+void whereGrad(KernelContext &ctx)
+{
+    const Tensor &cond = ctx.input(0), &x = ctx.input(1), &y = ctx.input(2), &grad = ctx.input(3);
+    requireNumeric(grad, "where_grad");
+    const size_t rank = std::max({ cond.rank(), x.rank(), y.rank(), grad.rank() });
+    const Shape out = alignShape(grad.shape(), rank);
+    const Shape cs = alignShape(cond.shape(), rank), xs = alignShape(x.shape(), rank),
+                ys = alignShape(y.shape(), rank);
+    const std::vector<int64_t> co = broadcastOffsets(cs, out);
+    const std::vector<double> c = values(cond), g = values(grad);
+    std::vector<double> dx(g.size()), dy(g.size());
+    for (size_t i = 0; i < g.size(); ++i) {
+        const bool take = c[size_t(co[i])] != 0.0;
+        dx[i] = take ? g[i] : 0.0;
+        dy[i] = take ? 0.0 : g[i];
+    }
+    if (wanted(ctx, 0))
+        ctx.setOutput(0, makeTensor(ctx, x.shape(), x.dtype(), sumToShape(dx, out, xs)));
+    if (wanted(ctx, 1))
+        ctx.setOutput(1, makeTensor(ctx, y.shape(), y.dtype(), sumToShape(dy, out, ys)));
+}
+
+/// add_n(combine(inputs)): every input has the first one's shape.
+void addN(KernelContext &ctx)
+{
+    const std::vector<Tensor> &list = ctx.inputList(0);
+    if (list.empty())
+        throw RuntimeError("add_n needs at least one input");
+    const Tensor &first = list.front();
+    requireNumeric(first, "add_n");
+    std::vector<double> sum(size_t(first.numElements()), 0.0);
+    for (size_t k = 0; k < list.size(); ++k) {
+        const Tensor &t = list[k];
+        if (!t.defined())
+            continue;
+        if (t.shape() != first.shape())
+            throw RuntimeError("add_n input " + std::to_string(k) + " is " + t.describe() + ", input 0 is "
+                + first.describe());
+        const std::vector<double> v = values(t);
+        for (size_t i = 0; i < v.size(); ++i)
+            sum[i] += v[i];
+    }
+    ctx.setOutput(0, makeTensor(ctx, first.shape(), first.dtype(), sum));
+}
+
+} // namespace
+
+void registerCpuGradBinaryKernels(KernelRegistry &registry)
+{
+    registry.add("pd_op.add_grad", addGrad);
+    registry.add("pd_op.subtract_grad", subtractGrad);
+    registry.add("pd_op.multiply_grad", multiplyGrad);
+    registry.add("pd_op.divide_grad", divideGrad);
+    registry.add("pd_op.maximum_grad", maximumGrad);
+    registry.add("pd_op.minimum_grad", minimumGrad);
+    registry.add("pd_op.elementwise_pow_grad", elementwisePowGrad);
+    registry.add("pd_op.where_grad", whereGrad);
+    registry.add("pd_op.add_n", addN);
+}
+
+} // namespace ps
