@@ -6,10 +6,10 @@
 #include "core/analysis/programdiff.h"
 #include "core/io/pirprinter.h"
 #include "core/io/pirtextreader.h"
+#include "core/io/tracebundle.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
-#include "core/transform/nestsequence.h"
 #include "core/transform/partialprogram.h"
 #include "core/transform/runnableprogram.h"
 #include "core/transform/splitprogram.h"
@@ -145,21 +145,12 @@ inline ps::OpRange rangeOf(const QJsonValue &v)
     return { size_t(a.at(0).toInt()), size_t(a.at(1).toInt()) };
 }
 
-inline ps::RunnableProgram::Names namesOf(const QJsonObject &trainNames)
-{
-    return { strings(trainNames.value("x").toArray()), strings(trainNames.value("param").toArray()),
-        strings(trainNames.value("out").toArray()), strings(trainNames.value("x_grad").toArray()),
-        strings(trainNames.value("param_grad").toArray()), strings(trainNames.value("out_grad").toArray()) };
-}
-
 /// The train RunnableProgram Paddle built, from the bundle's train_program.txt and manifest.
-inline std::optional<ps::RunnableProgram> trainFromBundle(const QString &dir, const QJsonObject &manifest)
+inline std::optional<ps::RunnableProgram> trainFromBundle(const QString &dir)
 {
-    auto whole = loadText(dir + "/train_program.txt");
-    if (!whole)
-        return std::nullopt;
-    return ps::RunnableProgram(std::move(whole), namesOf(manifest.value("train_names").toObject()),
-        rangeOf(manifest.value("forward_range")), rangeOf(manifest.value("backward_range")));
+    ps::DiagnosticList diagnostics;
+    auto b = ps::TraceBundle::open(dir.toStdString(), diagnostics);
+    return b ? b->paddleTrainProgram(diagnostics) : std::nullopt;
 }
 
 /// Names per key against a program_attributes.json (no_need_buffers compared as a set).
@@ -181,54 +172,13 @@ inline QString attributeMismatch(const ps::SplitNames &got, const QJsonObject &e
     return {};
 }
 
-/// The layer's nested output structure rebuilt from the manifest: tensor leaves are the values
-/// `outputs[index].defined_by` names in program.txt.
-inline ps::NestNode outputNode(const QJsonObject &node, const QJsonArray &outputs, const ps::Program &program)
+/// A PartialProgramLayer over the bundle's program.txt, as Paddle built it (ps::TraceBundle).
+inline std::unique_ptr<ps::PartialProgramLayer> layerFromBundle(
+    const QString &dir, ps::PipelineFlavour flavour = ps::PipelineFlavour::Newest)
 {
-    const QString kind = node.value("kind").toString();
-    if (kind == "tensor") {
-        const QJsonObject def
-            = outputs.at(node.value("index").toInt()).toObject().value("defined_by").toObject();
-        return ps::NestNode::leaf(program.block()
-                                      .op(size_t(def.value("op_index").toInt()))
-                                      ->result(unsigned(def.value("result_index").toInt())));
-    }
-    if (kind == "constant")
-        return ps::NestNode::constantLeaf(node.value("value").toVariant().toString().toStdString());
-    std::vector<ps::NestNode> items;
-    std::vector<std::pair<std::string, ps::NestNode>> entries;
-    for (const QJsonValue &item : node.value("items").toArray()) {
-        const QJsonObject o = item.toObject();
-        if (kind == "dict")
-            entries.emplace_back(o.value("key").toString().toStdString(),
-                outputNode(o.value("value").toObject(), outputs, program));
-        else
-            items.push_back(outputNode(o, outputs, program));
-    }
-    if (kind == "dict")
-        return ps::NestNode::dict(std::move(entries));
-    return kind == "tuple" ? ps::NestNode::tuple(std::move(items)) : ps::NestNode::list(std::move(items));
-}
-
-/// A PartialProgramLayer over the bundle's program.txt, as Paddle built it.
-inline std::unique_ptr<ps::PartialProgramLayer> layerFromBundle(const QString &dir,
-    const QJsonObject &manifest, ps::PipelineFlavour flavour = ps::PipelineFlavour::Newest)
-{
-    auto main = loadText(dir + "/program.txt");
-    if (!main)
-        return nullptr;
-    std::vector<ps::NestNode> inputs;
-    for (const QJsonValue &in : manifest.value("inputs").toArray())
-        inputs.push_back(ps::NestNode::leaf(
-            findByName(*main, in.toObject().value("name").toString().toStdString()).value_or(ps::Value())));
-    std::vector<ps::Value> params;
-    for (const std::string &name : strings(manifest.value("train_names").toObject().value("param").toArray()))
-        params.push_back(findByName(*main, name).value_or(ps::Value()));
-    ps::NestNode out = outputNode(
-        manifest.value("output_structure").toObject(), manifest.value("outputs").toArray(), *main);
-    return std::make_unique<ps::PartialProgramLayer>(std::move(main),
-        ps::NestSequence(ps::NestNode::list(std::move(inputs))), ps::NestSequence(std::move(out)),
-        std::move(params), flavour);
+    ps::DiagnosticList diagnostics;
+    auto b = ps::TraceBundle::open(dir.toStdString(), diagnostics);
+    return b ? b->makeLayer(diagnostics, flavour, ps::TraceBundle::ProgramSource::Text) : nullptr;
 }
 
 } // namespace bundle

@@ -33,7 +33,7 @@ private slots:
         if (!QFileInfo::exists(d + "/manifest.json"))
             QSKIP("golden bundle missing");
         const QJsonObject manifest = readJson(d + "/manifest.json");
-        auto layer = layerFromBundle(d, manifest);
+        auto layer = layerFromBundle(d);
         QVERIFY(layer);
         RunnableProgram &origin = layer->originRunnableProgram();
         auto expectedOrigin = loadText(d + "/origin_runnable_program.txt");
@@ -45,7 +45,7 @@ private slots:
         QCOMPARE(origin.names().out, strings(trainNames.value("out").toArray()));
         QVERIFY(layer->prunedParameters().empty()); // Paddle 3.3.1 prunes nothing
 
-        std::optional<RunnableProgram> train = trainFromBundle(d, manifest);
+        std::optional<RunnableProgram> train = trainFromBundle(d);
         QVERIFY(train);
         layer->useTrainProgram(std::move(*train));
         const PipelineResult r = layer->snapshot(true);
@@ -78,7 +78,7 @@ private slots:
         if (!QFileInfo::exists(d + "/manifest.json"))
             QSKIP("golden bundle missing");
         const QJsonObject manifest = readJson(d + "/manifest.json");
-        auto layer = layerFromBundle(d, manifest);
+        auto layer = layerFromBundle(d);
         QVERIFY(layer);
         const PipelineResult r = layer->snapshot(true);
         QVERIFY2(r.ok(), qPrintable(joined(r.diagnostics)));
@@ -108,8 +108,7 @@ private slots:
         const QString d = dir(model);
         if (!QFileInfo::exists(d + "/manifest.json"))
             QSKIP("golden bundle missing");
-        const QJsonObject manifest = readJson(d + "/manifest.json");
-        auto layer = layerFromBundle(d, manifest);
+        auto layer = layerFromBundle(d);
         QVERIFY(layer);
         const PipelineResult r = layer->snapshot(false);
         QVERIFY(r.ok());
@@ -126,9 +125,8 @@ private slots:
         const QString d = dir("pruned_param");
         if (!QFileInfo::exists(d + "/manifest.json"))
             QSKIP("golden bundle missing");
-        const QJsonObject manifest = readJson(d + "/manifest.json");
-        auto seed = layerFromBundle(d, manifest, PipelineFlavour::Seed);
-        auto newest = layerFromBundle(d, manifest, PipelineFlavour::Newest);
+        auto seed = layerFromBundle(d, PipelineFlavour::Seed);
+        auto newest = layerFromBundle(d, PipelineFlavour::Newest);
         QVERIFY(seed && newest);
         // w_1 feeds nothing; w_0 feeds a discarded multiply, so it has a use and stays.
         QCOMPARE(seed->prunedParameters(), std::vector<std::string>({ "pruned_param_0.w_1" }));

@@ -88,7 +88,7 @@ private slots:
         if (!QFileInfo::exists(d + "/manifest.json"))
             QSKIP("golden bundle missing");
         const QJsonObject manifest = readJson(d + "/manifest.json");
-        std::optional<RunnableProgram> train = trainFromBundle(d, manifest);
+        std::optional<RunnableProgram> train = trainFromBundle(d);
         QVERIFY(train);
         RunnableProgram &rp = *train;
         // Every manifest name resolves through the newest name map.

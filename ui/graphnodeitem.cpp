@@ -28,6 +28,7 @@ GraphNodeItem::GraphNodeItem(const GraphNode &node, const QRectF &rect, const QF
     if (m_op && !m_ghost)
         tip = QString::fromUtf8(m_op->name().data(), qsizetype(m_op->name().size())) + QLatin1Char('\n')
             + tip;
+    m_toolTip = tip;
     setToolTip(tip);
 }
 
@@ -51,7 +52,8 @@ QSizeF GraphNodeItem::preferredSize(const GraphNode &node, const QFont &font)
 
 QRectF GraphNodeItem::boundingRect() const
 {
-    return m_rect.adjusted(-3, -3, 3, 3);
+    // Marks paint a time badge straddling the top edge: keep room for it.
+    return m_marks.empty() ? m_rect.adjusted(-3, -3, 3, 3) : m_rect.adjusted(-4, -9, 4, 4);
 }
 
 QPainterPath GraphNodeItem::shape() const
@@ -69,6 +71,84 @@ void GraphNodeItem::setHighlighted(bool on)
     update();
 }
 
+void GraphNodeItem::setMarks(const NodeMarks &marks)
+{
+    if (m_marks == marks)
+        return;
+    if (m_marks.empty() != marks.empty())
+        prepareGeometryChange();
+    m_marks = marks;
+    QString tip = m_toolTip;
+    if (marks.milliseconds >= 0) {
+        tip += QStringLiteral("\nexecuted: %1 ms").arg(marks.milliseconds, 0, 'f', 3);
+        if (marks.deviceMilliseconds >= 0 && marks.deviceMilliseconds != marks.milliseconds)
+            tip += QStringLiteral(" (device %1 ms)").arg(marks.deviceMilliseconds, 0, 'f', 3);
+    }
+    if (marks.current)
+        tip += QStringLiteral("\nthe debugger is paused here");
+    if (marks.error)
+        tip += QStringLiteral("\nthis op failed");
+    if (marks.nonFinite)
+        tip += QStringLiteral("\nproduced NaN or Inf");
+    if (marks.breakpoint)
+        tip += marks.breakpointDisabled ? QStringLiteral("\nbreakpoint (disabled)")
+                                        : QStringLiteral("\nbreakpoint");
+    setToolTip(tip);
+    update();
+}
+
+void GraphNodeItem::paintMarks(QPainter *painter, qreal lod) const
+{
+    if (m_marks.empty())
+        return;
+    painter->save();
+    painter->setBrush(Qt::NoBrush);
+    const qreal radius = qMin<qreal>(6, m_rect.height() / 4);
+    auto frame = [&](const QColor &color, qreal width, qreal inset) {
+        QPen pen(color, width);
+        pen.setCosmetic(lod < 1);
+        painter->setPen(pen);
+        painter->drawRoundedRect(
+            m_rect.adjusted(-inset, -inset, inset, inset), radius + inset, radius + inset);
+    };
+    if (m_marks.nonFinite)
+        frame(QColor(0xf0, 0x8c, 0x00), 2.5, 1.5);
+    if (m_marks.error)
+        frame(QColor(0xd0, 0x1f, 0x1f), 3, 1.5);
+    if (m_marks.current) {
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(QColor(0x2e, 0xa0, 0x43, 40));
+        painter->drawRoundedRect(m_rect, radius, radius);
+        painter->setBrush(Qt::NoBrush);
+        frame(QColor(0x1f, 0x8a, 0x3a), 3, 1.5);
+    }
+    if (m_marks.breakpoint) {
+        const qreal r = qMin<qreal>(4.5, m_rect.height() / 3);
+        const QPointF centre(m_rect.left() + r + 3, m_rect.top() + r + 3);
+        painter->setPen(QPen(QColor(0x9a, 0x12, 0x12), 1));
+        painter->setBrush(m_marks.breakpointDisabled ? QBrush(Qt::white) : QBrush(QColor(0xe5, 0x1c, 0x1c)));
+        painter->drawEllipse(centre, r, r);
+    }
+    if (m_marks.milliseconds >= 0 && lod >= kTextLod) {
+        QFont small = m_font;
+        small.setPointSizeF(qMax<qreal>(5, m_font.pointSizeF() * 0.7));
+        const QString text = m_marks.milliseconds >= 100
+            ? QStringLiteral("%1 ms").arg(m_marks.milliseconds, 0, 'f', 0)
+            : QStringLiteral("%1 ms").arg(m_marks.milliseconds, 0, 'g', 3);
+        const QFontMetricsF metrics(small);
+        const qreal w = metrics.horizontalAdvance(text) + 6;
+        const qreal h = metrics.height();
+        const QRectF badge(m_rect.right() - w - 4, m_rect.top() - h / 2 - 1, w, h);
+        painter->setPen(QPen(QColor(0x55, 0x5f, 0x6d), 0.6));
+        painter->setBrush(QColor(0xff, 0xfb, 0xe6));
+        painter->drawRoundedRect(badge, h / 2, h / 2);
+        painter->setFont(small);
+        painter->setPen(QColor(0x33, 0x33, 0x33));
+        painter->drawText(badge, Qt::AlignCenter | Qt::TextSingleLine, text);
+    }
+    painter->restore();
+}
+
 void GraphNodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
 {
     const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
@@ -77,7 +157,10 @@ void GraphNodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *opt
         : m_highlighted       ? QColor(0xe0, 0x6c, 0x00)
                               : QColor(0x55, 0x5f, 0x6d);
     if (lod < kFlatLod) {
-        painter->fillRect(m_rect, selected || m_highlighted ? outline : m_fill);
+        QColor flat = selected || m_highlighted ? outline : m_fill;
+        if (m_marks.current || m_marks.error || m_marks.breakpoint)
+            flat = m_marks.current ? QColor(0x1f, 0x8a, 0x3a) : QColor(0xd0, 0x1f, 0x1f);
+        painter->fillRect(m_rect, flat);
         return;
     }
     QPen pen(outline, selected || m_highlighted ? 2.5 : (m_ghost ? 0.8 : 1.0));
@@ -88,6 +171,7 @@ void GraphNodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *opt
     painter->setBrush(m_ghost ? m_fill.lighter(108) : m_fill);
     const qreal radius = qMin<qreal>(6, m_rect.height() / 4);
     painter->drawRoundedRect(m_rect, radius, radius);
+    paintMarks(painter, lod);
     if (lod < kTextLod || m_lines.isEmpty())
         return;
     painter->setPen(QColor(0x1b, 0x1f, 0x24));

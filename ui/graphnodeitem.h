@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/graph/graphmodel.h"
+#include "ui/nodemarks.h"
 
 #include <QFont>
 #include <QGraphicsItem>
@@ -41,12 +42,19 @@ public:
     void setHighlighted(bool on);
     bool isHighlighted() const { return m_highlighted; }
 
+    /// Debugger marks: a green frame for the current op, a red dot for a breakpoint, a red frame
+    /// for a failed op, an orange frame for NaN/Inf, a time badge and tooltip line once executed.
+    void setMarks(const NodeMarks &marks);
+    const NodeMarks &marks() const { return m_marks; }
+
     /// Below this on-screen scale the label is not drawn.
     static constexpr qreal kTextLod = 0.4;
     /// Below this the node is one fillRect.
     static constexpr qreal kFlatLod = 0.15;
 
 private:
+    void paintMarks(QPainter *painter, qreal lod) const;
+
     QRectF m_rect;
     qreal m_labelHeight;
     QStringList m_lines;
@@ -58,6 +66,8 @@ private:
     NodeKind m_kind;
     bool m_ghost;
     bool m_highlighted = false;
+    NodeMarks m_marks;
+    QString m_toolTip; ///< the tooltip without the debugger's line
 };
 
 } // namespace ps

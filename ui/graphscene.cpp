@@ -49,6 +49,7 @@ void GraphScene::clearGraph()
     m_edgeItems.clear();
     m_edgesOfValue.clear();
     m_highlighted.clear();
+    m_marked.clear();
     m_model.reset();
     m_layout.reset();
     setSceneRect(QRectF());
@@ -116,6 +117,7 @@ void GraphScene::setGraph(std::shared_ptr<const GraphModel> model, std::shared_p
         addItem(item);
     }
     setSceneRect(l.bounds.adjusted(-40, -40, 40, 40));
+    applyOpMarks();
 }
 
 GraphNodeItem *GraphScene::itemForOp(const Operation *op) const
@@ -205,6 +207,33 @@ void GraphScene::highlight(const std::vector<const Operation *> &ops, const std:
     for (GraphNodeItem *item : m_nodeItems)
         if (item && item->value() && valueSet.count(item->value()))
             mark(item);
+}
+
+void GraphScene::setOpMarks(const OpMarks &marks)
+{
+    m_opMarks = marks;
+    applyOpMarks();
+}
+
+void GraphScene::applyOpMarks()
+{
+    for (GraphNodeItem *item : m_marked)
+        item->setMarks(NodeMarks {});
+    m_marked.clear();
+    if (!m_model)
+        return;
+    for (const auto &[op, marks] : m_opMarks) {
+        GraphNodeItem *item = itemForOp(op);
+        if (!item)
+            continue;
+        NodeMarks shown = marks;
+        if (item->isGhost()) // a chip is too small for a time badge
+            shown.milliseconds = shown.deviceMilliseconds = -1;
+        if (shown.empty())
+            continue;
+        item->setMarks(shown);
+        m_marked.push_back(item);
+    }
 }
 
 void GraphScene::onSelectionChanged()

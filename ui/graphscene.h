@@ -4,6 +4,7 @@
 #include "core/graph/graphmodel.h"
 #include "core/ir/operation.h" // complete type for the signal's meta type
 #include "ui/layoutresult.h"
+#include "ui/nodemarks.h"
 
 #include <QFont>
 #include <QGraphicsScene>
@@ -54,6 +55,11 @@ public:
     void highlight(const std::vector<const Operation *> &ops, const std::vector<Value> &values);
     void clearHighlight();
 
+    /// Debugger marks on op nodes (an op drawn only as ghosts: its first ghost); replaces the previous marks
+    /// and survives setGraph().
+    void setOpMarks(const OpMarks &marks);
+    const OpMarks &opMarks() const { return m_opMarks; }
+
     QFont nodeFont() const { return m_nodeFont; }
     QFont ghostFont() const { return m_ghostFont; }
 
@@ -65,6 +71,7 @@ signals:
 
 private:
     void onSelectionChanged();
+    void applyOpMarks();
 
     std::shared_ptr<const GraphModel> m_model;
     std::shared_ptr<const LayoutResult> m_layout;
@@ -72,6 +79,8 @@ private:
     std::vector<GraphEdgeItem *> m_edgeItems;
     std::unordered_map<Value, std::vector<GraphEdgeItem *>> m_edgesOfValue;
     std::vector<QGraphicsItem *> m_highlighted;
+    OpMarks m_opMarks;
+    std::vector<GraphNodeItem *> m_marked;
     QFont m_nodeFont;
     QFont m_ghostFont;
     QFont m_edgeFont;

@@ -9,9 +9,11 @@
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollBar>
+#include <QSvgGenerator>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
@@ -133,8 +135,37 @@ void GraphView::showInitialView()
             break;
         }
     }
+    // Keep the graph's left edge in view when the focus is near it (narrow panes).
     const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
-    centerOn(focus.x(), focus.y() + visible.height() / 2 - 30);
+    const double x = std::max(focus.x(), bounds.left() + visible.width() / 2 - 20);
+    centerOn(x, focus.y() + visible.height() / 2 - 30);
+}
+
+bool GraphView::exportPng(const QString &path)
+{
+    const QSize size = viewport()->size();
+    QImage image(size * 2, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    render(&painter, QRectF(image.rect()), viewport()->rect());
+    painter.end();
+    return image.save(path, "PNG");
+}
+
+bool GraphView::exportSvg(const QString &path, const QString &title)
+{
+    const QSize size = viewport()->size();
+    QSvgGenerator generator;
+    generator.setFileName(path);
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(0, 0), size));
+    generator.setTitle(title);
+    QPainter painter;
+    if (!painter.begin(&generator))
+        return false;
+    render(&painter, QRectF(QPointF(0, 0), size), viewport()->rect());
+    return painter.end();
 }
 
 void GraphView::fitGraph()

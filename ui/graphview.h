@@ -40,6 +40,11 @@ public:
     /// DOT `splines` value used for the next showGraph(); "spline" by default.
     void setSplines(const QString &splines) { m_splines = splines; }
 
+    /// Renders what the view shows into a PNG at twice the screen resolution.
+    bool exportPng(const QString &path);
+    /// Renders what the view shows as an SVG document titled `title`.
+    bool exportSvg(const QString &path, const QString &title);
+
     void fitGraph();
     /// Zooms by `factor` around the view centre, clamped to [kMinZoom, kMaxZoom].
     void zoomBy(double factor);

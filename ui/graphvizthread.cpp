@@ -8,7 +8,15 @@ namespace ps {
 
 namespace {
 
-/// Graphviz error text of the current job; only the Graphviz thread touches it.
+/// Serialises every Graphviz call in the process: each GraphView has its own GraphvizThread
+/// (the split view shows two graphs), but layouts share global state and must not overlap.
+QMutex &graphvizMutex()
+{
+    static QMutex mutex;
+    return mutex;
+}
+
+/// Graphviz error text of the current job; only touched under graphvizMutex().
 QString s_graphvizErrors;
 
 int collectGraphvizError(char *message)
@@ -110,7 +118,11 @@ void GraphvizThread::submit(quint64 generation, QByteArray dot)
 
 void GraphvizThread::run()
 {
-    GVC_t *gvc = gvContext();
+    GVC_t *gvc = nullptr;
+    {
+        QMutexLocker lock(&graphvizMutex());
+        gvc = gvContext();
+    }
     for (;;) {
         Job job;
         {
@@ -129,11 +141,13 @@ void GraphvizThread::run()
         if (job.generation >= m_minGeneration.load())
             m_delivery(job.generation, std::move(result), error);
     }
+    QMutexLocker lock(&graphvizMutex());
     gvFreeContext(gvc);
 }
 
 std::shared_ptr<LayoutResult> GraphvizThread::layout(void *context, const QByteArray &dot, QString *error)
 {
+    QMutexLocker lock(&graphvizMutex());
     QElapsedTimer timer;
     timer.start();
     GVC_t *gvc = static_cast<GVC_t *>(context);

@@ -13,9 +13,10 @@
 
 namespace ps {
 
-/// The one thread that talks to Graphviz. It owns the GVC_t and performs every ag* / gv*
-/// call: libcgraph is not thread safe and layout uses process-global state, so two layouts
-/// must never run at once anywhere in the process. Runs with a 256 MiB stack because the
+/// A thread that talks to Graphviz for one GraphvizLayout. It owns its GVC_t and performs
+/// every ag* / gv* call of its jobs under one process-wide mutex: libcgraph is not thread safe
+/// and layout uses process-global state, so two layouts must never run at once anywhere in
+/// the process (several views queue behind each other). Runs with a 256 MiB stack because the
 /// network simplex of Graphviz 2.42 recurses per node.
 ///
 /// Jobs are single-slot: a newer submit() replaces a job that has not started. A running

@@ -15,7 +15,13 @@ enum ItemRole {
     OpRole = Qt::UserRole + 1, ///< quintptr of an Operation*
     ValueRole, ///< quintptr of a ValueImpl*
     GroupRole, ///< index of an inplace group
+    SideRole, ///< int(ProgramSide) of the program the row's op or value lives in
+    BackwardValueRole, ///< quintptr of a ValueImpl* in the backward program (the cut's kwargs)
 };
+
+/// Which of the shown programs something belongs to: the origin program (the "Program" tab) or
+/// one of the two split programs.
+enum class ProgramSide { Origin, Forward, Backward };
 
 inline QVariant opVariant(const Operation *op)
 {
@@ -32,9 +38,16 @@ inline Operation *opFromIndex(const QModelIndex &index)
     return reinterpret_cast<Operation *>(index.data(OpRole).value<quintptr>());
 }
 
-inline Value valueFromIndex(const QModelIndex &index)
+inline Value valueFromIndex(const QModelIndex &index, int role = ValueRole)
 {
-    return Value(reinterpret_cast<ValueImpl *>(index.data(ValueRole).value<quintptr>()));
+    return Value(reinterpret_cast<ValueImpl *>(index.data(role).value<quintptr>()));
+}
+
+/// The row's SideRole, Origin when it has none.
+inline ProgramSide sideFromIndex(const QModelIndex &index)
+{
+    const QVariant v = index.data(SideRole);
+    return v.isValid() ? ProgramSide(v.toInt()) : ProgramSide::Origin;
 }
 
 } // namespace ps

@@ -1,13 +1,16 @@
 #pragma once
 
+#include "core/ir/diagnostic.h"
 #include "core/ir/value.h"
+#include "ui/itemroles.h"
 
 #include <QMainWindow>
 #include <memory>
 
+class QAction;
 class QDockWidget;
 class QLabel;
-class QMenu;
+class QTabWidget;
 class QTableView;
 class QTreeView;
 
@@ -16,54 +19,99 @@ namespace ps {
 class DiagnosticsModel;
 class GraphView;
 class InplaceGroupsModel;
+class MainWindowDebugger;
 class OpListPanel;
 class Operation;
+class PassPanel;
+class PipelineRunner;
+class ProgramAttributesModel;
 class ProgramDocument;
+class ProgramPickerPanel;
 class PropertiesModel;
+class RecentFiles;
+class SplitView;
 class ValueNameMapModel;
+struct PipelineSnapshot;
+struct PipelineSource;
 
-/// The PIRScope main window: the graph in the centre, op list, properties, value-name map,
-/// inplace groups and diagnostics in docks, with the selection kept in sync between them.
-/// A file that fails to load leaves the previous program open and lists its errors.
+/// The PIRScope main window. The centre has two tabs: the origin program's graph and the split
+/// view (forward graph, cut, backward graph). A toolbar switches between the train and infer
+/// pipelines, which PipelineRunner computes off the UI thread; docks show the op list,
+/// properties, value names and inplace groups (of the program last clicked, or chosen), the
+/// passes, the program attributes and the problems, with the selection kept in sync. Opens
+/// programs (PIR JSON or text) and trace bundles (folder or manifest.json); a file that fails
+/// to open leaves the previous document open and lists its errors.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 
 public:
+    enum class Tab { Program, Split };
+
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    /// Loads a program (a file path or a ":/" resource). Returns false, keeping the current
-    /// program, when the load has errors; they are listed in the Problems dock.
+    /// Opens a program (a file path or a ":/" resource) or a trace bundle (its folder or
+    /// manifest.json). Returns false, keeping the current document, when it has errors; they
+    /// are listed in the Problems dock.
     bool openFile(const QString &path);
     /// Opens the first bundled example (":/.../examples/*.json"); false when none is bundled.
     bool openDefaultExample();
+    /// The origin program.
     std::shared_ptr<const ProgramDocument> document() const { return m_document; }
+    std::shared_ptr<const PipelineSource> pipelineSource() const { return m_source; }
+    /// The pipeline shown now (null until the first one is computed).
+    std::shared_ptr<const PipelineSnapshot> snapshot() const { return m_snapshot; }
+    /// The document of a side (null for a split side without a snapshot).
+    std::shared_ptr<const ProgramDocument> documentOf(ProgramSide side) const;
 
     /// Saves what the graph view shows, at twice the screen resolution.
     bool exportPng(const QString &path);
     bool exportSvg(const QString &path);
 
-    /// Selects an op in the graph, the op list and the properties.
+    /// Selects an op in its program's graph, the op list and the properties (the program is
+    /// found from the op: origin, forward or backward).
     void selectOp(const Operation *op);
     /// Shows a value's properties and highlights its edges.
     void selectValue(Value value);
 
+    /// Train or infer pipeline; recomputes (off the UI thread) unless cached.
+    void setTraining(bool training);
+    bool isTraining() const;
+    void showTab(Tab tab);
+    Tab currentTab() const;
+
     GraphView *graphView() const { return m_graphView; }
+    SplitView *splitView() const { return m_splitView; }
+    PipelineRunner *pipelineRunner() const { return m_runner; }
     OpListPanel *opListPanel() const { return m_opList; }
     PropertiesModel *propertiesModel() const { return m_properties; }
     QTreeView *propertiesView() const { return m_propertiesView; }
     ValueNameMapModel *valueNameMapModel() const { return m_nameMap; }
+    ProgramPickerPanel *valueNamesPicker() const { return m_namesPicker; }
     InplaceGroupsModel *inplaceGroupsModel() const { return m_inplace; }
     QTreeView *inplaceGroupsView() const { return m_inplaceView; }
+    ProgramPickerPanel *inplaceGroupsPicker() const { return m_inplacePicker; }
+    PassPanel *passPanel() const { return m_passPanel; }
+    ProgramAttributesModel *attributesModel() const { return m_attributes; }
+    QTreeView *attributesView() const { return m_attributesView; }
     DiagnosticsModel *diagnosticsModel() const { return m_diagnostics; }
     QDockWidget *diagnosticsDock() const { return m_diagnosticsDock; }
+    QAction *trainAction() const { return m_trainAction; }
+    QAction *inferAction() const { return m_inferAction; }
+    QLabel *pipelineStatusLabel() const { return m_pipelineStatus; }
+    /// The Debug menu, toolbar and dock with their session.
+    MainWindowDebugger *debugger() const { return m_debugger; }
+    /// The program the op list and properties show.
+    ProgramSide activeSide() const { return m_activeSide; }
     QStringList recentFiles() const;
 
 signals:
     void documentChanged();
     /// `message` names the file and the first error ("file:line:col: message").
     void loadFailed(const QString &message);
+    /// A pipeline snapshot was shown (after a new document, a mode switch or a pass switch).
+    void pipelineChanged();
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
@@ -73,32 +121,59 @@ protected:
 private:
     void createActions();
     void createDocks();
+    void connectSelection();
     QDockWidget *addDock(
         const QString &title, const QString &objectName, QWidget *widget, Qt::DockWidgetArea area);
-    void setDocument(std::shared_ptr<const ProgramDocument> document);
-    void addRecentFile(const QString &path);
-    void rebuildRecentMenu();
+    void failLoad(const QString &path, const DiagnosticList &diagnostics);
+    void setDocument(
+        std::shared_ptr<const ProgramDocument> document, std::shared_ptr<const PipelineSource> source);
+    void onSnapshot(std::shared_ptr<const PipelineSnapshot> snapshot);
+    void updatePipelineStatus();
+    void setActiveSide(ProgramSide side);
+    GraphView *viewOf(ProgramSide side) const;
+    ProgramSide sideOf(const Operation *op) const;
+    ProgramSide sideOf(Value value) const;
+    void selectOpIn(ProgramSide side, const Operation *op);
+    void selectValueIn(ProgramSide side, Value value);
     void onLayoutFinished(double seconds, bool fromCache);
-    void onNavigate(const QModelIndex &index);
+    void onNavigate(const QModelIndex &index, ProgramSide side);
     void onInplaceGroupSelected(const QModelIndex &index);
+    void onAttributeSelected(const QModelIndex &index);
     void openDialog();
+    void openBundleDialog();
     void exportDialog(bool svg);
 
     std::shared_ptr<const ProgramDocument> m_document;
+    std::shared_ptr<const PipelineSource> m_source;
+    std::shared_ptr<const PipelineSnapshot> m_snapshot;
+    DiagnosticList m_loadDiagnostics;
+    ProgramSide m_activeSide = ProgramSide::Origin;
+    QTabWidget *m_tabs;
     GraphView *m_graphView;
+    SplitView *m_splitView;
+    PipelineRunner *m_runner;
     OpListPanel *m_opList;
     PropertiesModel *m_properties;
     QTreeView *m_propertiesView;
     ValueNameMapModel *m_nameMap;
     QTableView *m_nameMapView;
+    ProgramPickerPanel *m_namesPicker;
     InplaceGroupsModel *m_inplace;
     QTreeView *m_inplaceView;
+    ProgramPickerPanel *m_inplacePicker;
+    PassPanel *m_passPanel;
+    ProgramAttributesModel *m_attributes;
+    QTreeView *m_attributesView;
     DiagnosticsModel *m_diagnostics;
     QTableView *m_diagnosticsView;
     QDockWidget *m_diagnosticsDock = nullptr;
-    QMenu *m_recentMenu = nullptr;
+    RecentFiles *m_recent = nullptr;
+    QAction *m_trainAction = nullptr;
+    QAction *m_inferAction = nullptr;
+    QLabel *m_pipelineStatus;
     QLabel *m_loadStatus;
     QLabel *m_layoutStatus;
+    MainWindowDebugger *m_debugger = nullptr;
 };
 
 } // namespace ps

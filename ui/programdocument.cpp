@@ -8,6 +8,13 @@ namespace ps {
 
 ProgramDocument::ProgramDocument(
     std::unique_ptr<Program> program, QString path, LoadResult::Format format, double loadSeconds)
+    : ProgramDocument(
+        std::shared_ptr<const Program>(std::move(program)), std::move(path), format, loadSeconds)
+{
+}
+
+ProgramDocument::ProgramDocument(
+    std::shared_ptr<const Program> program, QString path, LoadResult::Format format, double loadSeconds)
     : m_program(std::move(program))
     , m_path(std::move(path))
     , m_format(format)

@@ -23,8 +23,13 @@ public:
     /// Takes the program of a successful load. O(ops + uses).
     ProgramDocument(
         std::unique_ptr<Program> program, QString path, LoadResult::Format format, double loadSeconds);
+    /// Shares a program that nobody mutates (a PipelineResult's, a pipeline source's): the
+    /// document can be built on a worker thread while other threads read the program too.
+    ProgramDocument(std::shared_ptr<const Program> program, QString path,
+        LoadResult::Format format = LoadResult::Format::Unknown, double loadSeconds = 0);
 
     const Program &program() const { return *m_program; }
+    std::shared_ptr<const Program> sharedProgram() const { return m_program; }
     const QString &path() const { return m_path; }
     LoadResult::Format format() const { return m_format; }
     double loadSeconds() const { return m_loadSeconds; }
@@ -44,7 +49,7 @@ public:
     size_t countOps(NodeKind kind) const;
 
 private:
-    std::unique_ptr<Program> m_program;
+    std::shared_ptr<const Program> m_program;
     QString m_path;
     LoadResult::Format m_format;
     double m_loadSeconds;

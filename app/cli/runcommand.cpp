@@ -1,6 +1,257 @@
+#include "cliarguments.h"
 #include "commands.h"
+#include "core/ir/operation.h"
+#include "core/ir/program.h"
+#include "core/runtime/backend.h"
+#include "core/runtime/npyio.h"
+#include "jsonstream.h"
+#include "runsource.h"
 
-int runRun(const std::vector<std::string> &)
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+namespace {
+
+const char *const kUsage
+    = "usage: pirscope-cli run FILE|BUNDLE [--device cpu|cuda] [--inputs DIR|random|zeros|ones] "
+      "[--params FILE|DIR|random|zeros|ones] [--seed N] [--break OP|NAME] [--dump DIR] "
+      "[--check-nan] [--json]";
+
+struct Group
 {
-    return cliError("not built yet");
+    const char *title;
+    const char *key;
+    const char *dumpDir;
+    std::vector<ps::ProgramRunner::NamedTensor> tensors;
+};
+
+bool dumpGroup(const std::filesystem::path &root, const Group &group, std::string &error)
+{
+    const std::filesystem::path dir = root / group.dumpDir;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+        error = "cannot create " + dir.string() + ": " + ec.message();
+        return false;
+    }
+    for (const auto &t : group.tensors)
+        if (t.tensor.defined()
+            && !ps::NpyIO::write((dir / (fileNameFor(t.name) + ".npy")).string(), t.tensor, error))
+            return false;
+    return true;
+}
+
+void writeTensorJson(JsonStream &json, ps::Backend &backend, const ps::ProgramRunner::NamedTensor &t)
+{
+    json.beginObject().key("name").value(t.name).key("scope_name").value(t.scopeName);
+    if (!t.tensor.defined()) {
+        json.key("tensor").null().endObject();
+        return;
+    }
+    const ps::TensorStats s = backend.stats(t.tensor, 0);
+    json.key("dtype").value(ps::phiName(t.tensor.dtype()));
+    json.key("shape").beginArray();
+    for (int64_t d : t.tensor.shape())
+        json.value(d);
+    json.endArray();
+    json.key("min").value(s.min).key("max").value(s.max).key("mean").value(s.mean).key("std").value(s.std);
+    json.key("nan").value(s.nanCount).key("inf").value(s.posInfCount + s.negInfCount);
+    json.endObject();
+}
+
+/// The values an op reads (before it runs) or wrote (after a NaN/name stop).
+void printOpValues(ps::Interpreter &in, const ps::Operation &op, bool results)
+{
+    const unsigned n = results ? op.numResults() : op.numOperands();
+    for (unsigned i = 0; i < n; ++i) {
+        const ps::Value v = results ? op.result(i) : op.operand(i);
+        const ps::RuntimeValue *rv = v.isNull() ? nullptr : in.valueOf(v);
+        std::string text = "<no value>";
+        if (rv && rv->isTensor())
+            text = tensorSummary(in.backend(), rv->tensor());
+        else if (rv && rv->isList())
+            text = "list of " + std::to_string(rv->list().size()) + " tensors";
+        else if (rv && rv->isStack())
+            text = "stack";
+        std::cout << "    " << (results ? "result " : "operand ") << i << " " << in.valueLabel(v) << ": "
+                  << text << "\n";
+    }
+}
+
+} // namespace
+
+int runRun(const std::vector<std::string> &args)
+{
+    CliArguments cli;
+    std::string error;
+    if (!cli.parse(
+            args, { "check-nan", "json" }, { "device", "inputs", "params", "seed", "break", "dump" }, error))
+        return cliError(error);
+    if (cli.positional().size() != 1)
+        return cliError(kUsage);
+    uint64_t seed = 0;
+    if (auto s = cli.option("seed")) {
+        try {
+            seed = std::stoull(*s);
+        } catch (const std::exception &) {
+            return cliError("--seed needs a non-negative integer, got '" + *s + "'");
+        }
+    }
+    auto backend = makeBackend(cli.option("device").value_or("cpu"), error);
+    if (!backend)
+        return cliError(error);
+    RunSource source;
+    if (!loadRunSource(cli.positional()[0], source, error))
+        return error.empty() ? 1 : cliError(error);
+
+    ps::ProgramRunner::Options options = source.defaultOptions(seed);
+    if (auto in = cli.option("inputs")) {
+        auto s = ps::TensorSource::fromText(*in, seed, error);
+        if (!s)
+            return cliError("--inputs: " + error);
+        options.inputs = *s;
+    }
+    if (auto p = cli.option("params")) {
+        auto s = ps::TensorSource::fromText(*p, seed, error);
+        if (!s)
+            return cliError("--params: " + error);
+        options.params = *s;
+    }
+    options.interpreter.checkNanInf = cli.flag("check-nan");
+    auto runner = source.makeRunner(*backend);
+    if (!runner->prepare(options, error))
+        return cliError(error);
+    ps::Interpreter &in = runner->interpreter();
+    if (cli.flag("check-nan"))
+        in.breakpoints().addNanInf();
+    if (auto b = cli.option("break")) {
+        if (auto position = ps::ProgramPosition::parse(*b)) {
+            if (!in.opAt(*position))
+                return cliError("--break " + *b + ": no op at " + position->toString());
+            in.breakpoints().addOp(*position);
+        } else if (in.breakpoints().addNameRegex(*b, error) < 0) {
+            return cliError("--break: " + error);
+        }
+    }
+
+    const auto t0 = std::chrono::steady_clock::now();
+    const ps::StopInfo stop = runner->run();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const bool finished = stop.reason == ps::StopReason::Finished;
+
+    std::vector<Group> groups { { "outputs", "outputs", "outputs", runner->outputs() } };
+    if (runner->hasBackward()) {
+        groups.push_back({ "input gradients", "input_grads", "grads/inputs", runner->inputGrads() });
+        groups.push_back({ "parameter gradients", "param_grads", "grads/params", runner->parameterGrads() });
+    }
+    if (auto dump = cli.option("dump"); dump && finished)
+        for (const Group &g : groups)
+            if (!dumpGroup(*dump, g, error))
+                return cliError(error);
+
+    const ps::Operation *stopOp = nullptr;
+    bool stopAfter = false;
+    if (stop.record) {
+        stopOp = in.records()[*stop.record].op;
+        stopAfter = true;
+    } else if (!finished) {
+        stopOp = in.currentOp();
+    }
+    const std::string status = finished        ? "finished"
+        : stop.reason == ps::StopReason::Error ? "error"
+                                               : "stopped";
+
+    if (cli.flag("json")) {
+        JsonStream json(std::cout);
+        json.beginObject();
+        json.key("source").value(source.path);
+        json.key("kind").value(source.bundle ? "bundle" : "program");
+        json.key("backend").value(backend->name());
+        json.key("inputs").value(options.inputs.describe());
+        json.key("params").value(options.params.describe());
+        json.key("segments").beginArray();
+        for (const auto &s : in.segments())
+            json.beginObject()
+                .key("name")
+                .value(s.name)
+                .key("ops")
+                .value(s.program->numOpsTotal())
+                .endObject();
+        json.endArray();
+        json.key("status").value(status);
+        json.key("stop").beginObject().key("reason").value(ps::stopReasonText(stop.reason));
+        json.key("position");
+        if (stop.position)
+            json.value(stop.position->toString());
+        else
+            json.null();
+        json.key("op");
+        if (stopOp)
+            json.value(stopOp->name());
+        else
+            json.null();
+        json.key("message").value(stop.message).endObject();
+        json.key("ops_executed").value(in.records().size());
+        json.key("seconds").value(seconds);
+        json.key("op_seconds").value(in.opSeconds());
+        for (const Group &g : groups) {
+            json.key(g.key).beginArray();
+            for (const auto &t : g.tensors)
+                writeTensorJson(json, *backend, t);
+            json.endArray();
+        }
+        json.key("freed").beginArray();
+        for (const ps::FreedVariable &f : runner->scope().freed())
+            json.beginObject()
+                .key("name")
+                .value(f.name)
+                .key("reason")
+                .value(ps::freeReasonText(f.reason))
+                .endObject();
+        json.endArray();
+        json.endObject();
+        json.finish();
+    } else {
+        std::cout << "run: " << source.path << " (" << (source.bundle ? "trace bundle" : "program");
+        for (const auto &s : in.segments())
+            std::cout << ", " << s.name << " " << s.program->numOpsTotal() << " ops";
+        std::cout << ") on " << backend->name() << "\n";
+        std::cout << "inputs: " << options.inputs.describe() << "; parameters: " << options.params.describe()
+                  << "\n";
+        std::cout << status << ": " << in.records().size() << " ops executed in " << seconds * 1e3
+                  << " ms (ops " << in.opSeconds() * 1e3 << " ms)\n";
+        if (!finished) {
+            std::cout << ps::stopReasonText(stop.reason);
+            if (stop.position)
+                std::cout << " at " << stop.position->toString();
+            if (stopOp)
+                std::cout << (stopAfter ? " after " : " before ") << stopOp->name();
+            std::cout << (stop.message.empty() ? "" : ": " + stop.message) << "\n";
+            if (stopOp && stop.reason != ps::StopReason::Error)
+                printOpValues(in, *stopOp, stopAfter);
+        }
+        for (const Group &g : groups) {
+            std::cout << g.title << ":\n";
+            for (const auto &t : g.tensors) {
+                std::cout << "  " << t.name;
+                if (!t.scopeName.empty() && t.scopeName != t.name)
+                    std::cout << " (" << t.scopeName << ")";
+                std::cout << "  "
+                          << (t.tensor.defined() ? tensorSummary(*backend, t.tensor) : std::string("<none>"))
+                          << "\n";
+            }
+        }
+        size_t noNeed = 0, later = 0;
+        for (const ps::FreedVariable &f : runner->scope().freed())
+            ++(f.reason == ps::FreeReason::NoNeedBuffer ? noNeed : later);
+        if (noNeed + later)
+            std::cout << "freed after forward: " << noNeed << " no_need_buffer (meta kept), " << later
+                      << " not needed by the backward\n";
+    }
+    if (stop.reason == ps::StopReason::Error) {
+        std::cerr << "error: " << in.error()->toString() << "\n";
+        return 1;
+    }
+    return finished ? 0 : 2;
 }

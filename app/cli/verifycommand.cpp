@@ -1,32 +1,216 @@
 #include "cliarguments.h"
 #include "commands.h"
 #include "core/analysis/verifier.h"
+#include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/runtime/backend.h"
+#include "core/runtime/npyio.h"
+#include "core/runtime/tensorcomparison.h"
+#include "runsource.h"
 
 #include <iostream>
+#include <map>
+
+namespace {
+
+const char *const kUsage
+    = "usage: pirscope-cli verify FILE|BUNDLE [--numerics] [--rtol R] [--atol A] [--seed N]";
+
+struct Tolerance
+{
+    double rtol = 1e-4;
+    double atol = 1e-5;
+};
+
+/// Structural checks of one program; false on verifier errors.
+bool verifyStructure(const ps::Program &program, const std::string &label)
+{
+    ps::VerifyOptions options;
+    options.file = label;
+    const ps::DiagnosticList diagnostics = ps::verify(program, options);
+    for (const ps::Diagnostic &d : diagnostics.items())
+        std::cerr << d.toString() << "\n";
+    if (diagnostics.hasErrors()) {
+        std::cerr << "error: " << label << ": " << diagnostics.errorCount() << " verifier error(s)\n";
+        return false;
+    }
+    std::cout << label << ": ok (" << program.numOpsTotal() << " ops, " << diagnostics.size()
+              << " warning(s))\n";
+    return true;
+}
+
+/// Compares one result with a reference .npy; prints a line; false on a mismatch.
+bool compareWithFile(
+    const std::string &what, const ps::Tensor &actual, const std::string &file, const Tolerance &tolerance)
+{
+    std::string error;
+    const ps::Tensor expected = ps::NpyIO::read(file, error);
+    if (!expected.defined()) {
+        std::cout << "  " << what << ": cannot read the reference: " << error << "\n";
+        return false;
+    }
+    if (!actual.defined()) {
+        std::cout << "  " << what << ": MISSING (Paddle has " << expected.describe() << ")\n";
+        return false;
+    }
+    const ps::TensorComparison c
+        = ps::TensorComparison::compare(actual, expected, tolerance.rtol, tolerance.atol);
+    std::cout << "  " << what << " " << actual.describe() << ": " << (c.ok() ? "" : "MISMATCH ")
+              << c.summary() << "\n";
+    return c.ok();
+}
+
+/// Runs `source` on `backend` (optionally checked op by op against `reference`); prints the
+/// stop when the run did not finish. Returns the runner, or nullptr when it could not start.
+std::unique_ptr<ps::ProgramRunner> runOn(const RunSource &source, ps::Backend &backend,
+    ps::Backend *reference, uint64_t seed, const Tolerance &tolerance, ps::StopInfo &stop)
+{
+    auto runner = source.makeRunner(backend);
+    ps::ProgramRunner::Options options = source.defaultOptions(seed);
+    options.interpreter.rtol = tolerance.rtol;
+    options.interpreter.atol = tolerance.atol;
+    std::string error;
+    if (!runner->prepare(options, error)) {
+        std::cout << "  cannot prepare the run: " << error << "\n";
+        return nullptr;
+    }
+    runner->interpreter().setReferenceBackend(reference);
+    stop = runner->run();
+    if (stop.reason == ps::StopReason::Error)
+        std::cout << "  error: " << runner->interpreter().error()->toString() << "\n";
+    else if (stop.reason != ps::StopReason::Finished)
+        std::cout << "  stopped (" << ps::stopReasonText(stop.reason) << "): " << stop.message << "\n";
+    return runner;
+}
+
+/// Outputs and gradients of a finished bundle run against Paddle's .npy files.
+bool compareWithBundle(
+    const ps::TraceBundle &bundle, const ps::ProgramRunner &runner, const Tolerance &tolerance)
+{
+    bool ok = true;
+    const auto outputs = runner.outputs();
+    for (const ps::TraceBundle::Output &o : bundle.outputs())
+        if (!o.file.empty() && o.index < outputs.size())
+            ok = compareWithFile("output " + outputs[o.index].name, outputs[o.index].tensor,
+                     bundle.filePath(o.file), tolerance)
+                && ok;
+    if (!runner.hasBackward())
+        return ok;
+    std::map<std::string, ps::Tensor> grads;
+    for (const auto &g : runner.inputGrads())
+        grads[g.name] = g.tensor;
+    for (const auto &g : runner.parameterGrads())
+        grads[g.name] = g.tensor;
+    for (const auto *list : { &bundle.inputs(), &bundle.parameters() })
+        for (const ps::TraceBundle::Tensor &t : *list)
+            if (!t.gradFile.empty())
+                ok = compareWithFile("grad " + t.name, grads[t.name], bundle.filePath(t.gradFile), tolerance)
+                    && ok;
+    return ok;
+}
+
+int verifyNumerics(const RunSource &source, uint64_t seed, const Tolerance &tolerance)
+{
+    std::string error;
+    auto cpu = ps::createCpuBackend();
+    bool ok = true;
+    std::cout << "numerics on " << cpu->name()
+              << (source.bundle ? " against Paddle's outputs and gradients" : "") << " (rtol "
+              << tolerance.rtol << ", atol " << tolerance.atol << "):\n";
+    ps::StopInfo stop;
+    auto runner = runOn(source, *cpu, nullptr, seed, tolerance, stop);
+    if (!runner || stop.reason != ps::StopReason::Finished) {
+        ok = false;
+    } else {
+        std::cout << "  " << runner->interpreter().records().size() << " ops executed\n";
+        if (source.bundle)
+            ok = compareWithBundle(*source.bundle, *runner, tolerance) && ok;
+    }
+
+    std::string reason;
+    auto cuda = ps::createCudaBackend(0, reason);
+    if (!cuda) {
+        std::cout << "cuda: skipped (" << reason << ")\n";
+    } else {
+        std::cout << "differential " << cuda->name() << " vs " << cpu->name() << ", op by op:\n";
+        ps::StopInfo cudaStop;
+        auto cudaRunner = runOn(source, *cuda, cpu.get(), seed, tolerance, cudaStop);
+        if (!cudaRunner || cudaStop.reason != ps::StopReason::Finished) {
+            if (cudaStop.reason == ps::StopReason::Divergence && cudaStop.record) {
+                const ps::OpRecord &r = cudaRunner->interpreter().records()[*cudaStop.record];
+                std::cout << "  first divergence: " << r.op->name() << " at " << r.position.toString() << ": "
+                          << r.comparison << "\n";
+            }
+            ok = false;
+        } else {
+            double maxRel = 0;
+            size_t compared = 0, uncompared = 0;
+            for (const ps::OpRecord &r : cudaRunner->interpreter().records()) {
+                if (!r.compared)
+                    continue;
+                if (r.comparison.empty()) {
+                    ++compared;
+                    maxRel = std::max(maxRel, r.maxRelDiff);
+                } else {
+                    ++uncompared;
+                }
+            }
+            std::cout << "  " << compared << " kernel ops agree (max rel diff " << maxRel << ")";
+            if (uncompared)
+                std::cout << ", " << uncompared << " not compared (no CPU kernel)";
+            std::cout << "\n";
+            if (source.bundle)
+                ok = compareWithBundle(*source.bundle, *cudaRunner, tolerance) && ok;
+        }
+    }
+    std::cout << (ok ? "numerics: ok\n" : "numerics: FAILED\n");
+    return ok ? 0 : 1;
+}
+
+} // namespace
 
 int runVerify(const std::vector<std::string> &args)
 {
     CliArguments cli;
     std::string error;
-    if (!cli.parse(args, {}, {}, error))
+    if (!cli.parse(args, { "numerics" }, { "rtol", "atol", "seed" }, error))
         return cliError(error);
     if (cli.positional().size() != 1)
-        return cliError("usage: pirscope-cli verify FILE");
-    const std::string path = cli.positional()[0];
-    auto program = loadForCli(path);
-    if (!program)
-        return 1;
-    ps::VerifyOptions options;
-    options.file = path;
-    const ps::DiagnosticList diagnostics = ps::verify(*program, options);
-    for (const ps::Diagnostic &d : diagnostics.items())
-        std::cerr << d.toString() << "\n";
-    if (diagnostics.hasErrors()) {
-        std::cerr << "error: " << path << ": " << diagnostics.errorCount() << " verifier error(s)\n";
-        return 1;
+        return cliError(kUsage);
+    Tolerance tolerance;
+    uint64_t seed = 0;
+    try {
+        if (auto r = cli.option("rtol"))
+            tolerance.rtol = std::stod(*r);
+        if (auto a = cli.option("atol"))
+            tolerance.atol = std::stod(*a);
+        if (auto s = cli.option("seed"))
+            seed = std::stoull(*s);
+    } catch (const std::exception &) {
+        return cliError("--rtol, --atol and --seed take numbers");
     }
-    std::cout << path << ": ok (" << program->numOpsTotal() << " ops, " << diagnostics.size()
-              << " warning(s))\n";
-    return 0;
+    const std::string path = cli.positional()[0];
+    if (!ps::TraceBundle::isBundlePath(path)) {
+        auto program = loadForCli(path);
+        if (!program)
+            return 1;
+        if (!verifyStructure(*program, path))
+            return 1;
+        if (!cli.flag("numerics"))
+            return 0;
+        RunSource source;
+        source.path = path;
+        source.program = std::shared_ptr<const ps::Program>(std::move(program));
+        return verifyNumerics(source, seed, tolerance);
+    }
+    // A trace bundle: the structure of the programs run_program receives, then the numerics.
+    RunSource source;
+    if (!loadRunSource(path, source, error))
+        return error.empty() ? 1 : cliError(error);
+    bool ok = verifyStructure(*source.pipeline->forward, path + " (forward program)");
+    if (source.pipeline->backward && source.pipeline->backward->numOps() > 0)
+        ok = verifyStructure(*source.pipeline->backward, path + " (backward program)") && ok;
+    if (!ok)
+        return 1;
+    return verifyNumerics(source, seed, tolerance);
 }

@@ -1,10 +1,15 @@
+#include "ui/debugger/debugsession.h"
 #include "ui/graphview.h"
 #include "ui/mainwindow.h"
+#include "ui/mainwindowdebugger.h"
+#include "ui/pipelinerunner.h"
+#include "ui/splitview.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
 #include <cstring>
+#include <memory>
 
 int main(int argc, char *argv[])
 {
@@ -22,29 +27,84 @@ int main(int argc, char *argv[])
     parser.setApplicationDescription(QStringLiteral("Interactive debugger for PaddlePaddle PIR programs"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(
-        QStringLiteral("FILE"), QStringLiteral("PIR program (.json or .txt) to open"));
+    parser.addPositionalArgument(QStringLiteral("PATH"),
+        QStringLiteral(
+            "PIR program (.json or .txt), or trace bundle (its folder or manifest.json), to open"));
     QCommandLineOption screenshot(QStringLiteral("screenshot"),
-        QStringLiteral("Save the window to <png> once the graph is laid out, then exit."),
+        QStringLiteral("Save the window to <png> once the graphs are laid out, then exit."),
         QStringLiteral("png"));
-    parser.addOption(screenshot);
+    QCommandLineOption view(QStringLiteral("view"),
+        QStringLiteral("Tab to show: program (the origin program) or split (forward, cut, backward)."),
+        QStringLiteral("program|split"), QStringLiteral("program"));
+    QCommandLineOption mode(QStringLiteral("mode"),
+        QStringLiteral("Pipeline to show: train or infer (default: the bundle's mode; infer for a program)."),
+        QStringLiteral("train|infer"));
+    QCommandLineOption debugSteps(QStringLiteral("debug-steps"),
+        QStringLiteral("With --screenshot: debug the shown program and step over <n> ops before the shot."),
+        QStringLiteral("n"));
+    parser.addOptions({ screenshot, view, mode, debugSteps });
     parser.process(app);
+    const bool split = parser.value(view) == QLatin1String("split");
+    if (!split && parser.value(view) != QLatin1String("program"))
+        parser.showHelp(1);
+    if (parser.isSet(mode) && parser.value(mode) != QLatin1String("train")
+        && parser.value(mode) != QLatin1String("infer"))
+        parser.showHelp(1);
 
     ps::MainWindow window;
     window.resize(1600, 1000);
     const QString shotPath = parser.value(screenshot);
     if (!shotPath.isEmpty()) {
-        QObject::connect(window.graphView(), &ps::GraphView::layoutFinished, &window, [&window, shotPath] {
+        auto grab = [&window, shotPath] {
             QTimer::singleShot(100, &window,
                 [&window, shotPath] { QApplication::exit(window.grab().save(shotPath, "PNG") ? 0 : 1); });
-        });
-        QObject::connect(
-            window.graphView(), &ps::GraphView::layoutFailed, &app, [] { QApplication::exit(1); });
+        };
+        // With --debug-steps the shot waits for the debugger: started (paused at the first op),
+        // then stepped over n ops.
+        const int steps = parser.value(debugSteps).toInt();
+        auto shoot = [&window, grab, steps, started = std::make_shared<bool>(false)] {
+            if (*started)
+                return;
+            *started = true;
+            if (steps <= 0) {
+                grab();
+                return;
+            }
+            ps::DebugSession *session = window.debugger()->session();
+            auto left = std::make_shared<int>(steps);
+            QObject::connect(session, &ps::DebugSession::stoppedAt, &window, [session, left, grab] {
+                if (*left < 0)
+                    return;
+                if (session->state() == ps::DebugSession::State::Paused && *left > 0) {
+                    --*left;
+                    session->stepOver();
+                    return;
+                }
+                *left = -1;
+                grab();
+            });
+            session->stepOver();
+        };
+        if (split) {
+            // The split graphs are laid out once the pipeline snapshot of the chosen mode is in.
+            QObject::connect(window.splitView(), &ps::SplitView::layoutsFinished, &window, [&window, shoot] {
+                if (window.snapshot() && !window.pipelineRunner()->isBusy())
+                    shoot();
+            });
+        } else {
+            QObject::connect(window.graphView(), &ps::GraphView::layoutFinished, &window, shoot);
+            QObject::connect(
+                window.graphView(), &ps::GraphView::layoutFailed, &app, [] { QApplication::exit(1); });
+        }
     }
     window.show();
 
     const QStringList files = parser.positionalArguments();
     const bool opened = files.isEmpty() ? window.openDefaultExample() : window.openFile(files.first());
+    if (opened && parser.isSet(mode))
+        window.setTraining(parser.value(mode) == QLatin1String("train"));
+    if (split)
+        window.showTab(ps::MainWindow::Tab::Split);
     if (!shotPath.isEmpty() && !opened)
         return 1;
     return app.exec();

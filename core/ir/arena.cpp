@@ -13,7 +13,8 @@ void *Arena::allocate(std::size_t bytes, std::size_t align)
     std::byte *p = m_cursor ? aligned(m_cursor) : nullptr;
     if (!p || p + bytes > m_end) {
         const std::size_t size = bytes + align > kChunk ? bytes + align : kChunk;
-        m_chunks.push_back(std::make_unique<std::byte[]>(size));
+        // Not zeroed: everything placed in the arena is constructed in place.
+        m_chunks.push_back(std::make_unique_for_overwrite<std::byte[]>(size));
         m_cursor = m_chunks.back().get();
         m_end = m_cursor + size;
         p = aligned(m_cursor);

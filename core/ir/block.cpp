@@ -5,6 +5,7 @@
 #include "core/ir/region.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace ps {
 
@@ -50,9 +51,11 @@ void Block::insert(size_t pos, Operation *op)
 
 void Block::take(Operation *op)
 {
-    auto it = std::find(m_ops.begin(), m_ops.end(), op);
-    if (it != m_ops.end()) {
-        m_ops.erase(it);
+    // Searched from the back: the ops taken out are almost always recent ones (autodiff prunes
+    // the grad ops it just appended), which keeps pruning a large program linear.
+    auto it = std::find(m_ops.rbegin(), m_ops.rend(), op);
+    if (it != m_ops.rend()) {
+        m_ops.erase(std::next(it).base());
         op->m_parent = nullptr;
     }
 }

@@ -161,15 +161,29 @@ void Operation::walk(const std::function<void(Operation *)> &fn)
 
 Operation *Operation::clone(Arena &arena, IrMapping &mapping) const
 {
-    std::vector<Value> newOperands;
-    newOperands.reserve(m_numOperands);
+    // Operands and result types go through stack buffers when they fit (nearly every op): a
+    // program clone makes no temporary heap allocations per op.
+    constexpr unsigned kInline = 8;
+    Value operandBuffer[kInline];
+    Type typeBuffer[kInline];
+    std::vector<Value> operandHeap;
+    std::vector<Type> typeHeap;
+    Value *newOperands = operandBuffer;
+    Type *types = typeBuffer;
+    if (m_numOperands > kInline) {
+        operandHeap.resize(m_numOperands);
+        newOperands = operandHeap.data();
+    }
+    if (m_numResults > kInline) {
+        typeHeap.resize(m_numResults);
+        types = typeHeap.data();
+    }
     for (unsigned i = 0; i < m_numOperands; ++i)
-        newOperands.push_back(mapping.lookup(operand(i)));
-    std::vector<Type> types;
-    types.reserve(m_numResults);
+        newOperands[i] = mapping.lookup(operand(i));
     for (unsigned i = 0; i < m_numResults; ++i)
-        types.push_back(m_results[i].m_type);
-    Operation *copy = create(arena, m_name, newOperands, types, m_attributes, 0);
+        types[i] = m_results[i].m_type;
+    Operation *copy = create(arena, m_name, std::span<const Value>(newOperands, m_numOperands),
+        std::span<const Type>(types, m_numResults), m_attributes, 0);
     for (unsigned i = 0; i < m_numResults; ++i)
         mapping.map(result(i), copy->result(i));
     for (const auto &region : m_regions) {

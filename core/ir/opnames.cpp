@@ -1,6 +1,6 @@
 #include "core/ir/opnames.h"
 
-#include <memory>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <unordered_set>
@@ -10,9 +10,14 @@ namespace ps {
 std::string_view internOpName(std::string_view name)
 {
     static std::mutex mutex;
-    static auto *names = new std::unordered_set<std::string>; // never destroyed: views outlive statics
+    // Never destroyed: views outlive statics. The set holds views into `storage` (a deque never
+    // moves its strings), so a lookup of a known name allocates nothing.
+    static auto *storage = new std::deque<std::string>;
+    static auto *names = new std::unordered_set<std::string_view>;
     std::lock_guard lock(mutex);
-    return *names->emplace(name).first;
+    if (auto it = names->find(name); it != names->end())
+        return *it;
+    return *names->insert(storage->emplace_back(name)).first;
 }
 
 } // namespace ps

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <string>
+#include <unordered_set>
 
 namespace ps {
 
@@ -66,6 +67,30 @@ bool allUnused(const Operation &op)
     return std::none_of(results.begin(), results.end(), [](Value v) { return v.hasUses(); });
 }
 
+/// AutodiffWalker::removeOp on each op of `ops`, in order, whose results are all unused (and
+/// that `skip` does not reject), without its O(block size) erase per op: a removed op's gradients
+/// are forgotten and its operands dropped at once (so the ops feeding only it become unused for
+/// the ops that follow), and the removed ops leave their blocks in one pass per block.
+template<class Skip>
+void removeUnusedOps(const std::vector<Operation *> &ops, GradState &state, Arena &arena, Skip skip)
+{
+    std::unordered_set<const Operation *> removed;
+    std::vector<Block *> blocks;
+    for (Operation *op : ops) {
+        if (!op || skip(*op) || !allUnused(*op) || !removed.insert(op).second)
+            continue;
+        for (Value r : op->results()) {
+            if (auto it = state.gradToValue.find(r); it != state.gradToValue.end())
+                state.valueToGrad[it->second] = {};
+        }
+        op->setOperands(arena, {});
+        if (std::find(blocks.begin(), blocks.end(), op->parentBlock()) == blocks.end())
+            blocks.push_back(op->parentBlock());
+    }
+    for (Block *block : blocks)
+        block->eraseIf([&removed](Operation *op) { return removed.count(op) != 0; });
+}
+
 /// `remove_useless_full_like_ops`: unused full_like ops (and their full) in a grad block.
 void removeUselessFullLike(Block &block, GradState &state)
 {
@@ -100,6 +125,8 @@ public:
         const std::vector<Value> &gradOutputs, const std::vector<Value> &noGradSet);
     /// The first gradient recorded for each input (`calc_gradient`'s result).
     std::vector<Value> gradsOf(const std::vector<Value> &inputs) const;
+    /// The grad ops per forward op that survived the final prune.
+    std::vector<GradOpGroup> gradOps() const;
 
 private:
     bool prepareGradOutputs(
@@ -115,6 +142,7 @@ private:
     std::vector<Value> m_completeGradOutputs;
     std::vector<Value> m_completeOutputs;
     std::vector<Operation *> m_backwardOps;
+    std::vector<GradOpGroup> m_gradOps;
 };
 
 bool Helper::prepareGradOutputs(
@@ -236,12 +264,8 @@ void Helper::finalPrune(const std::vector<Value> &inputs, const ValueSet &output
         }
     }
     const ValueSet seeds(m_completeGradOutputs.begin(), m_completeGradOutputs.end());
-    for (Operation *op : GradGraph::inverseSort(remove)) {
-        if (op->numResults() == 0 || seeds.count(op->result(0)))
-            continue;
-        if (allUnused(*op))
-            AutodiffWalker::removeOp(op, m_state);
-    }
+    removeUnusedOps(GradGraph::inverseSort(remove), m_state, m_program.arena(),
+        [&seeds](const Operation &op) { return op.numResults() == 0 || seeds.count(op.result(0)) != 0; });
     m_state.turnMap();
 }
 
@@ -289,6 +313,7 @@ bool Helper::run(const std::vector<Value> &outputs, const std::vector<Value> &in
         }
     }
     ValueMap valueToCopy;
+    walker.setGradOpLog(&m_gradOps);
     if (!walker.appendBackwardOps(
             nullptr, {}, {}, block, block, effective, m_backwardOps, m_state, {}, valueToCopy))
         return false;
@@ -309,6 +334,24 @@ std::vector<Value> Helper::gradsOf(const std::vector<Value> &inputs) const
     return grads;
 }
 
+std::vector<GradOpGroup> Helper::gradOps() const
+{
+    // Pruned ops are destroyed but their arena memory is never reused, so comparing the
+    // recorded pointers with the live ops is safe.
+    const std::vector<Operation *> &ops = m_program.block().ops();
+    const std::unordered_set<const Operation *> live(ops.begin(), ops.end());
+    std::vector<GradOpGroup> out;
+    for (const GradOpGroup &group : m_gradOps) {
+        GradOpGroup kept { group.forward, {} };
+        for (const Operation *op : group.grads)
+            if (live.count(op))
+                kept.grads.push_back(op);
+        if (!kept.grads.empty())
+            out.push_back(std::move(kept));
+    }
+    return out;
+}
+
 } // namespace
 
 GradResult Autodiff::grad(Program &program, const std::vector<Value> &outputs,
@@ -317,10 +360,12 @@ GradResult Autodiff::grad(Program &program, const std::vector<Value> &outputs,
 {
     GradResult result;
     Helper helper(program, result);
-    if (helper.run(outputs, inputs, gradOutputs, noGradSet))
+    if (helper.run(outputs, inputs, gradOutputs, noGradSet)) {
         result.grads = helper.gradsOf(inputs);
-    else
+        result.gradOps = helper.gradOps();
+    } else {
         result.grads.assign(inputs.size(), Value());
+    }
     return result;
 }
 

@@ -7,12 +7,24 @@
 
 namespace ps {
 
+class Operation;
 class Program;
+
+/// The grad ops autodiff emitted for one forward op of the top block: its VJP ops, the sums of
+/// its output gradients, or the grad op of a control-flow op.
+struct GradOpGroup
+{
+    const Operation *forward = nullptr;
+    std::vector<const Operation *> grads;
+};
 
 /// The gradients `Autodiff::grad` computed, one per requested input (null: no gradient).
 struct GradResult
 {
     std::vector<Value> grads;
+    /// Top-level forward op → its grad ops still in the program after pruning, walk order;
+    /// forward ops without grad ops are absent.
+    std::vector<GradOpGroup> gradOps;
     DiagnosticList diagnostics;
 
     bool ok() const { return !diagnostics.hasErrors(); }

@@ -281,10 +281,13 @@ bool AutodiffWalker::appendBackwardOps(Operation *baseOp, std::vector<Value> bas
         if (op->name() == "builtin.combine" || op->name() == "builtin.split")
             continue;
         m_builder.setInsertionPointToEnd(bwdBlock);
+        const size_t first = backwardOps.size();
         if (!processOp(*op, bwdBlock, backwardOps, state, bwdValueToArg, valueToCopy, tupleOps)) {
             ok = false;
             break;
         }
+        if (m_gradOpLog && &fwdBlock == &bwdBlock && backwardOps.size() > first)
+            m_gradOpLog->push_back({ op, { backwardOps.begin() + long(first), backwardOps.end() } });
     }
     if (ok && &fwdBlock != &bwdBlock) {
         m_builder.setInsertionPointToEnd(bwdBlock);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/ir/diagnostic.h"
+#include "core/transform/autodiff.h"
 #include "core/transform/gradgraph.h"
 #include "core/transform/gradopbuilder.h"
 #include "core/transform/gradstate.h"
@@ -28,6 +29,9 @@ public:
     AutodiffWalker(Program &program, const ValueSet &noGrad, DiagnosticList &diagnostics);
 
     GradOpBuilder &builder() { return m_builder; }
+    /// When set, the top-level walk (fwdBlock == bwdBlock) appends, per forward op, the ops
+    /// processOp added to `backwardOps` for it. Off (nullptr) by default.
+    void setGradOpLog(std::vector<GradOpGroup> *log) { m_gradOpLog = log; }
     Program &program() { return m_program; }
     const ValueSet &noGrad() const { return m_noGrad; }
     DiagnosticList &diagnostics() { return m_diagnostics; }
@@ -86,6 +90,7 @@ private:
     const ValueSet &m_noGrad;
     DiagnosticList &m_diagnostics;
     GradOpBuilder m_builder;
+    std::vector<GradOpGroup> *m_gradOpLog = nullptr;
 
     friend class AutodiffControlFlow;
 };

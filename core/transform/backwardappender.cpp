@@ -10,6 +10,7 @@
 #include "core/transform/gradstopgradient.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace ps {
 
@@ -25,6 +26,28 @@ std::vector<Value> withoutFakes(const std::vector<Value> &values)
     std::vector<Value> out;
     std::copy_if(values.begin(), values.end(), std::back_inserter(out), [](Value v) { return !isFake(v); });
     return out;
+}
+
+/// The groups as op indices of `block` (autodiff may insert ops above the forward ops, so the
+/// indices are taken once everything is in place).
+std::vector<GradOpLink> gradOpLinks(const Block &block, const std::vector<GradOpGroup> &groups)
+{
+    std::unordered_map<const Operation *, size_t> index;
+    for (size_t i = 0; i < block.size(); ++i)
+        index.emplace(block.op(i), i);
+    std::vector<GradOpLink> links;
+    for (const GradOpGroup &group : groups) {
+        auto forward = index.find(group.forward);
+        if (forward == index.end())
+            continue;
+        GradOpLink link { forward->second, {} };
+        for (const Operation *op : group.grads)
+            if (auto it = index.find(op); it != index.end())
+                link.gradOps.push_back(it->second);
+        if (!link.gradOps.empty())
+            links.push_back(std::move(link));
+    }
+    return links;
 }
 
 } // namespace
@@ -58,12 +81,14 @@ TrainProgram BackwardAppender::append(Program &program, const std::vector<Value>
     std::vector<Value> combined = inputs;
     combined.insert(combined.end(), params.begin(), params.end());
     std::vector<Value> grads(combined.size());
+    std::vector<GradOpGroup> gradOps;
     if (!targets.empty()) {
         GradResult result = Autodiff::grad(program, targets, combined, withoutFakes(seeds));
         train.diagnostics.append(result.diagnostics);
         if (!result.ok())
             return train;
         grads = result.grads;
+        gradOps = std::move(result.gradOps);
         if (forwardEndOp)
             forwardEnd = size_t(block.indexOf(forwardEndOp) + 1);
     }
@@ -78,6 +103,7 @@ TrainProgram BackwardAppender::append(Program &program, const std::vector<Value>
 
     train.forwardRange = { 0, forwardEnd };
     train.backwardRange = { forwardEnd + between, backwardEnd };
+    train.gradOps = gradOpLinks(block, gradOps);
     return train;
 }
 

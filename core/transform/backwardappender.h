@@ -2,6 +2,7 @@
 
 #include "core/ir/diagnostic.h"
 #include "core/ir/value.h"
+#include "core/transform/gradoplink.h"
 
 #include <memory>
 #include <utility>
@@ -21,6 +22,8 @@ struct TrainProgram
     /// Half-open op index ranges into the top block.
     std::pair<size_t, size_t> forwardRange { 0, 0 };
     std::pair<size_t, size_t> backwardRange { 0, 0 };
+    /// For each forward op with grad ops: top-level op indices into `program`.
+    std::vector<GradOpLink> gradOps;
     DiagnosticList diagnostics;
 
     bool ok() const { return !diagnostics.hasErrors(); }

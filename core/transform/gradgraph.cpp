@@ -41,6 +41,62 @@ bool someIn(const std::vector<Value> &values, const ValueSet &set)
     return std::any_of(values.begin(), values.end(), [&](Value v) { return set.count(v) != 0; });
 }
 
+/// Whether realInputs()/realOutputs() of `op` are just its operands/results, so the visitors
+/// below can walk them without building a list.
+bool plainInputs(const Operation &op)
+{
+    const std::string_view name = op.name();
+    return name != "pd_op.if" && name != "pd_op.pylayer" && name != "pd_op.while";
+}
+
+bool plainOutputs(const Operation &op)
+{
+    const std::string_view name = op.name();
+    return name != "pd_op.array_write_" && name != "pd_op.while";
+}
+
+/// Calls `fn` on each value of GradGraph::realInputs(op), in order, until it returns true;
+/// returns whether it did.
+template<class Fn> bool anyRealInput(const Operation &op, Fn &&fn)
+{
+    if (!plainInputs(op)) {
+        const std::vector<Value> inputs = GradGraph::realInputs(op);
+        return std::any_of(inputs.begin(), inputs.end(), fn);
+    }
+    for (unsigned i = 0; i < op.numOperands(); ++i)
+        if (fn(op.operand(i)))
+            return true;
+    return false;
+}
+
+template<class Fn> bool anyRealOutput(const Operation &op, Fn &&fn)
+{
+    if (!plainOutputs(op)) {
+        const std::vector<Value> outputs = GradGraph::realOutputs(op);
+        return std::any_of(outputs.begin(), outputs.end(), fn);
+    }
+    for (unsigned i = 0; i < op.numResults(); ++i)
+        if (fn(op.result(i)))
+            return true;
+    return false;
+}
+
+template<class Fn> void forEachRealInput(const Operation &op, Fn &&fn)
+{
+    anyRealInput(op, [&fn](Value v) {
+        fn(v);
+        return false;
+    });
+}
+
+template<class Fn> void forEachRealOutput(const Operation &op, Fn &&fn)
+{
+    anyRealOutput(op, [&fn](Value v) {
+        fn(v);
+        return false;
+    });
+}
+
 } // namespace
 
 std::vector<Value> GradGraph::usedExternalValues(const Operation &op)
@@ -97,18 +153,23 @@ std::vector<Value> GradGraph::realOutputs(const Operation &op)
 
 std::vector<Operation *> GradGraph::inverseSort(const std::vector<Operation *> &oldOps)
 {
+    // `pending` holds every op of the list (deduplicated, first occurrence kept) with the number
+    // of its uses by ops of the list; only ops of the list are ever looked up or counted.
     std::vector<Operation *> ops;
-    std::unordered_set<const Operation *> opSet;
+    std::unordered_map<const Operation *, long> pending;
+    pending.reserve(oldOps.size());
+    ops.reserve(oldOps.size());
     for (Operation *op : oldOps) {
-        if (opSet.insert(op).second)
+        if (pending.emplace(op, 0).second)
             ops.push_back(op);
     }
-    std::unordered_map<const Operation *, long> pending;
     for (Operation *op : ops) {
-        for (Value x : realInputs(*op)) {
-            if (x && x.type() && opSet.count(x.definingOp()))
-                ++pending[x.definingOp()];
-        }
+        forEachRealInput(*op, [&pending](Value x) {
+            if (!x || !x.type())
+                return;
+            if (auto it = pending.find(x.definingOp()); it != pending.end())
+                ++it->second;
+        });
     }
     std::deque<Operation *> queue;
     for (Operation *op : ops) {
@@ -116,17 +177,18 @@ std::vector<Operation *> GradGraph::inverseSort(const std::vector<Operation *> &
             queue.push_back(op);
     }
     std::vector<Operation *> sorted;
+    sorted.reserve(ops.size());
     while (!queue.empty()) {
         Operation *op = queue.front();
         queue.pop_front();
         sorted.push_back(op);
-        for (Value x : realInputs(*op)) {
+        forEachRealInput(*op, [&](Value x) {
             Operation *def = x.definingOp();
             if (!def)
-                continue;
-            if (--pending[def] == 0 && opSet.count(def))
+                return;
+            if (auto it = pending.find(def); it != pending.end() && --it->second == 0)
                 queue.push_back(def);
-        }
+        });
     }
     // Paddle raises when the graph has a cycle; ops left unsorted keep their reverse order.
     if (sorted.size() != ops.size()) {
@@ -181,30 +243,31 @@ void GradGraph::pruneOps(const std::vector<Operation *> &ops, ValueSet inputs, V
     const size_t n = ops.size();
     std::vector<bool> intersection(n, true);
     std::vector<bool> unionFlags(n, false);
+    const auto in = [](const ValueSet &set) { return [&set](Value v) { return set.count(v) != 0; }; };
     if (!inputs.empty()) {
         for (size_t i = 0; i < n; ++i) {
-            if (someIn(realOutputs(*ops[i]), inputs)) {
+            if (anyRealOutput(*ops[i], in(inputs))) {
                 unionFlags[i] = true;
                 continue;
             }
-            if (someIn(realInputs(*ops[i]), inputs)) {
+            if (anyRealInput(*ops[i], in(inputs))) {
                 unionFlags[i] = true;
-                for (Value v : realOutputs(*ops[i])) {
+                forEachRealOutput(*ops[i], [&](Value v) {
                     if (!noGrad.count(v))
                         inputs.insert(v);
-                }
+                });
             } else {
                 intersection[i] = false;
             }
         }
     }
     for (size_t i = n; i-- > 0;) {
-        if (someIn(realOutputs(*ops[i]), outputs)) {
+        if (anyRealOutput(*ops[i], in(outputs))) {
             unionFlags[i] = true;
-            for (Value v : realInputs(*ops[i])) {
+            forEachRealInput(*ops[i], [&](Value v) {
                 if (!noGrad.count(v))
                     outputs.insert(v);
-            }
+            });
         } else {
             unionFlags[i] = false;
             intersection[i] = false;

@@ -8,7 +8,69 @@
 #include "core/transform/appendshadowoutputs.h"
 #include "core/transform/backwardappender.h"
 
+#include <optional>
+#include <unordered_map>
+
 namespace ps {
+
+namespace {
+
+/// split_program clones the top-level ops of `range` except `builtin.shadow_output`, in order,
+/// to the front of `split`: pairs each whole-program index with its clone. Empty when the
+/// programs do not line up that way.
+std::vector<const Operation *> clonesOf(const Block &whole, OpRange range, const Program &split)
+{
+    std::vector<const Operation *> clones(whole.size(), nullptr);
+    size_t next = 0;
+    for (size_t i = range.begin; i < range.end && i < whole.size(); ++i) {
+        const Operation *op = whole.op(i);
+        if (op->name() == "builtin.shadow_output")
+            continue;
+        if (next >= split.block().size() || split.block().op(next)->name() != op->name())
+            return {};
+        clones[i] = split.block().op(next++);
+    }
+    return clones;
+}
+
+/// The links in `forward`/`backward` top-level op indices, through the clones recorded at the
+/// split; ops the passes removed since are no longer in the blocks and drop out.
+std::vector<GradOpLink> splitLinks(const std::vector<GradOpLink> &links,
+    const std::vector<const Operation *> &forwardClones, const std::vector<const Operation *> &backwardClones,
+    const Program &forward, const Program &backward)
+{
+    auto indexOf = [](const Program &p) {
+        std::unordered_map<const Operation *, size_t> index;
+        for (size_t i = 0; i < p.block().size(); ++i)
+            index.emplace(p.block().op(i), i);
+        return index;
+    };
+    const auto forwardIndex = indexOf(forward);
+    const auto backwardIndex = indexOf(backward);
+    auto find
+        = [](const std::vector<const Operation *> &clones,
+              const std::unordered_map<const Operation *, size_t> &index, size_t i) -> std::optional<size_t> {
+        if (i >= clones.size() || !clones[i])
+            return std::nullopt;
+        auto it = index.find(clones[i]);
+        return it == index.end() ? std::nullopt : std::optional<size_t>(it->second);
+    };
+    std::vector<GradOpLink> out;
+    for (const GradOpLink &link : links) {
+        const std::optional<size_t> f = find(forwardClones, forwardIndex, link.forwardOp);
+        if (!f)
+            continue;
+        GradOpLink mapped { *f, {} };
+        for (size_t g : link.gradOps)
+            if (const std::optional<size_t> b = find(backwardClones, backwardIndex, g))
+                mapped.gradOps.push_back(*b);
+        if (!mapped.gradOps.empty())
+            out.push_back(std::move(mapped));
+    }
+    return out;
+}
+
+} // namespace
 
 PartialProgramLayer::PartialProgramLayer(std::unique_ptr<Program> mainProgram, NestSequence inputs,
     NestSequence outputs, std::vector<Value> parameters, PipelineFlavour flavour)
@@ -46,8 +108,11 @@ void PartialProgramLayer::pruneUnusedParameters()
 PartialProgramLayer::BackwardFn PartialProgramLayer::defaultBackwardFn(PipelineFlavour flavour)
 {
     return [flavour](RunnableProgram &&origin, std::string &error) -> std::optional<RunnableProgram> {
-        TrainProgram train = BackwardAppender::fromOrigin(
-            origin.program(), origin.xValues(), origin.paramValues(), origin.outValues());
+        // `origin` is the layer's own clone: the backward goes into it in place, as in Paddle.
+        const RunnableProgram::ForwardValues values = origin.forwardValues();
+        std::unique_ptr<Program> program = origin.takeProgram();
+        TrainProgram train = BackwardAppender::append(*program, values.x, values.params, values.outs);
+        train.program = std::move(program);
         if (!train.ok() || !train.program) {
             const Diagnostic *first = train.diagnostics.firstError();
             error = first ? first->message : std::string("no program");
@@ -55,8 +120,10 @@ PartialProgramLayer::BackwardFn PartialProgramLayer::defaultBackwardFn(PipelineF
         }
         const OpRange forward { train.forwardRange.first, train.forwardRange.second };
         const OpRange backward { train.backwardRange.first, train.backwardRange.second };
-        return RunnableProgram::fromValues(std::move(train.program), train.inputs, train.params,
+        RunnableProgram rp = RunnableProgram::fromValues(std::move(train.program), train.inputs, train.params,
             train.outputs, train.inputGrads, train.paramGrads, train.outputGrads, forward, backward, flavour);
+        rp.setGradOpLinks(std::move(train.gradOps));
+        return rp;
     };
 }
 
@@ -78,6 +145,10 @@ void PartialProgramLayer::prepare(Stage &stage, bool training)
     stage.splitForward = split.forward->clone();
     stage.splitBackward = split.backward->clone();
     stage.splitNames = rp.programNameAttr();
+    if (!rp.gradOpLinks().empty()) {
+        stage.forwardClones = clonesOf(rp.program().block(), rp.forwardRange(), *split.forward);
+        stage.backwardClones = clonesOf(rp.program().block(), rp.backwardRange(), *split.backward);
+    }
     rp.applyPass([&](Program &forward, Program &backward, const SplitNames &) {
         for (PassRecord &r : m_passes.run(forward, "forward"))
             stage.passLog.push_back(std::move(r));
@@ -162,6 +233,9 @@ PipelineResult PartialProgramLayer::snapshot(bool training)
             r.attributeValues[key].push_back(
                 isForwardKey(key) ? forwardMap.lookup(v) : backwardMap.lookup(v));
     r.renames = attr.renames;
+    r.gradOps = rp->gradOpLinks();
+    r.splitGradOps = splitLinks(
+        r.gradOps, stage.forwardClones, stage.backwardClones, rp->forwardProgram(), rp->backwardProgram());
     r.passLog = stage.passLog;
     r.diagnostics = m_diagnostics;
     r.diagnostics.insert(r.diagnostics.end(), rp->diagnostics().begin(), rp->diagnostics().end());

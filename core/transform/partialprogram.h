@@ -13,6 +13,7 @@
 
 namespace ps {
 
+class Operation;
 class Program;
 
 /// Paddle's dy2static `PartialProgramLayer` (PADDLE_PIR.md §4.2) without the run: the origin
@@ -84,6 +85,10 @@ private:
         std::shared_ptr<const Program> splitBackward;
         SplitNames splitNames;
         std::vector<PassRecord> passLog;
+        /// Top-level op index of the whole program → its clone in the split forward/backward
+        /// program (null for ops split_program does not clone), to follow grad-op links.
+        std::vector<const Operation *> forwardClones;
+        std::vector<const Operation *> backwardClones;
     };
     void prepare(Stage &stage, bool training);
     void pruneUnusedParameters();

@@ -41,6 +41,13 @@ struct PipelineResult
     SplitValues attributeValues;
     std::vector<std::pair<std::string, std::string>> renames;
 
+    /// Train: for each forward op with grad ops, top-level op indices into `whole` (empty when
+    /// the train program came without them, e.g. from a file).
+    std::vector<GradOpLink> gradOps;
+    /// The same links as top-level op indices of `forward` and `backward`; a link whose forward
+    /// op a pass removed is dropped, as are grad ops a pass removed.
+    std::vector<GradOpLink> splitGradOps;
+
     /// One record per pass run (forward and backward programs).
     std::vector<PassRecord> passLog;
     /// Parameters the flavour pruned as unused (seed and 3.0 `_prune_unused_params`).

@@ -119,9 +119,14 @@ std::unordered_map<std::string, Value> RunnableProgram::nameValueMap(
 {
     std::unordered_map<std::string, Value> map;
     map[std::string(fakeName)] = Value();
-    for (const Value &v : programAllValues(program))
-        for (std::string &name : ValueNames::allNameStrings(v))
-            map[std::move(name)] = v;
+    // ValueNames::allNameStrings' order (input name, then output names) without its copies.
+    for (const Value &v : programAllValues(program)) {
+        if (std::optional<ValueName> in = ValueNames::inputName(v))
+            map[std::move(in->name)] = v;
+        if (v.hasUses())
+            for (ValueName &out : ValueNames::outputNames(v))
+                map[std::move(out.name)] = v;
+    }
     return map;
 }
 
@@ -164,6 +169,17 @@ std::vector<Value> RunnableProgram::resolve(
             add(name, map.lookup(name));
     }
     return values;
+}
+
+RunnableProgram::ForwardValues RunnableProgram::forwardValues() const
+{
+    std::vector<std::string> all = m_names.x;
+    all.insert(all.end(), m_names.param.begin(), m_names.param.end());
+    all.insert(all.end(), m_names.out.begin(), m_names.out.end());
+    const std::vector<Value> values = resolve(all);
+    const auto x = values.begin() + long(m_names.x.size());
+    const auto params = x + long(m_names.param.size());
+    return { { values.begin(), x }, { x, params }, { params, values.end() } };
 }
 
 const SplitResult &RunnableProgram::splitForwardBackward()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/transform/gradoplink.h"
 #include "core/transform/splitprogram.h"
 
 #include <functional>
@@ -80,6 +81,9 @@ public:
     ~RunnableProgram();
 
     Program &program() { return *m_program; }
+    /// Moves the program out (a backward function that works in place on its clone, as Paddle's
+    /// `_append_backward` does); this object may then only be destroyed or assigned to.
+    std::unique_ptr<Program> takeProgram() { return std::move(m_program); }
     const Program &program() const { return *m_program; }
     PipelineFlavour flavour() const { return m_flavour; }
     const Names &names() const { return m_names; }
@@ -97,6 +101,13 @@ public:
     std::vector<Value> xGradValues() const { return resolve(m_names.xGrad); }
     std::vector<Value> paramGradValues() const { return resolve(m_names.paramGrad); }
     std::vector<Value> outGradValues() const { return resolve(m_names.outGrad); }
+    /// xValues(), paramValues() and outValues() with one name lookup (one pass over the program
+    /// instead of three).
+    struct ForwardValues
+    {
+        std::vector<Value> x, params, outs;
+    };
+    ForwardValues forwardValues() const;
 
     /// Newest `update_op_range`: re-finds the ranges from the boundary ops remembered at
     /// construction (passes on the whole program may have moved them). No-op for seed/3.0.
@@ -117,8 +128,13 @@ public:
     const ProgramAttributes &programAttr();
     bool hasProgramAttr() const { return m_attr != nullptr; }
 
+    /// Which grad ops the backward function made from which forward op (top-level op indices
+    /// of program()); empty when unknown, e.g. for a train program read from a file.
+    const std::vector<GradOpLink> &gradOpLinks() const { return m_gradOps; }
+    void setGradOpLinks(std::vector<GradOpLink> links) { m_gradOps = std::move(links); }
+
     /// `clone`: a copy of the program with the same x/param/out names and ranges; like Paddle,
-    /// without the gradient names.
+    /// without the gradient names (nor the grad-op links).
     RunnableProgram clone() const;
 
     /// Newest `_get_name_value_map_from_program`: every name of every value (kwargs and results,
@@ -146,6 +162,7 @@ private:
     std::unique_ptr<SplitResult> m_split;
     std::unique_ptr<SplitNames> m_nameAttr;
     std::unique_ptr<ProgramAttributes> m_attr;
+    std::vector<GradOpLink> m_gradOps;
     std::vector<std::string> m_diagnostics;
 };
 

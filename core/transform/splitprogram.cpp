@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace ps {
@@ -66,19 +67,26 @@ void cloneRange(const Block &src, OpRange range, Program &dst, IrMapping &mappin
         Operation *op = src.op(i);
         if (op->name() == "builtin.shadow_output")
             continue;
-        std::unordered_set<Value> defined;
-        collectDefined(op, defined);
-        op->walk([&](Operation *inner) {
-            for (unsigned k = 0; k < inner->numOperands(); ++k) {
-                const Value v = inner->operand(k);
-                if (v.isNull() || defined.count(v) || mapping.contains(v))
-                    continue;
-                mapping.map(v, Value());
-                diagnostics.push_back(std::string(what) + " op " + std::to_string(i) + " ("
-                    + std::string(op->name()) + ") uses a value defined outside the " + what
-                    + " range and not passed in; it becomes a null operand");
-            }
-        });
+        auto check = [&](Value v, const std::unordered_set<Value> *defined) {
+            if (v.isNull() || v.definingOp() == op || (defined && defined->count(v)) || mapping.contains(v))
+                return;
+            mapping.map(v, Value());
+            diagnostics.push_back(std::string(what) + " op " + std::to_string(i) + " ("
+                + std::string(op->name()) + ") uses a value defined outside the " + what
+                + " range and not passed in; it becomes a null operand");
+        };
+        if (op->numRegions() == 0) {
+            // The common case: only the op's own operands, no nested walk.
+            for (unsigned k = 0; k < op->numOperands(); ++k)
+                check(op->operand(k), nullptr);
+        } else {
+            std::unordered_set<Value> defined;
+            collectDefined(op, defined);
+            op->walk([&](Operation *inner) {
+                for (unsigned k = 0; k < inner->numOperands(); ++k)
+                    check(inner->operand(k), &defined);
+            });
+        }
         dst.block().push_back(op->clone(dst.arena(), mapping));
     }
 }
@@ -98,16 +106,17 @@ void createOutputs(const std::vector<Value> &values, const IrMapping &mapping, P
 {
     size_t counter = 0;
     for (const Value &v : values) {
-        const std::string defaultName = prefix + std::to_string(counter++);
+        const size_t index = counter++;
         if (v.isNull())
             continue;
         if (!mapping.contains(v)) {
-            diagnostics.push_back(
-                "no copy of the value for shadow output '" + defaultName + "' (Paddle raises: value_map.at)");
+            diagnostics.push_back("no copy of the value for shadow output '" + prefix + std::to_string(index)
+                + "' (Paddle raises: value_map.at)");
             continue;
         }
         const Value newValue = mapping.lookup(v);
-        appendShadowOutput(program, newValue, ValueNames::firstName(newValue).value_or(defaultName));
+        std::optional<std::string> name = ValueNames::firstName(newValue);
+        appendShadowOutput(program, newValue, name ? std::move(*name) : prefix + std::to_string(index));
     }
 }
 
@@ -272,16 +281,19 @@ SplitResult SplitProgram::split(const Program &program, const SplitRequest &requ
 
     IrMapping backwardMap;
     Block &backwardBlock = result.backward->block();
+    // The backward block starts empty: its kwargs by keyword (Block::kwarg is a linear scan).
+    std::unordered_map<std::string, Value> kwargsByKey;
     auto createKwargs = [&](const std::vector<Value> &values, const std::string &prefix) {
         size_t counter = 0;
         for (const Value &v : values) {
-            const std::string defaultName = prefix + std::to_string(counter++);
+            const size_t index = counter++;
             if (v.isNull() || backwardMap.contains(v) || !backwardUsed.count(v))
                 continue;
             // Paddle reads forward_value_map[v]: a value without a forward copy has no name.
             const Value forwardCopy = forwardMap.contains(v) ? forwardMap.lookup(v) : Value();
-            const std::string key = ValueNames::firstName(forwardCopy).value_or(defaultName);
-            Value kwarg = backwardBlock.kwarg(key);
+            std::optional<std::string> first = ValueNames::firstName(forwardCopy);
+            const std::string key = first ? std::move(*first) : prefix + std::to_string(index);
+            Value &kwarg = kwargsByKey[key];
             if (kwarg.isNull()) {
                 kwarg = backwardBlock.addKwarg(key, v.type());
             } else {

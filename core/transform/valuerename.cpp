@@ -7,6 +7,7 @@
 #include "core/ir/region.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace ps {
 
@@ -41,13 +42,16 @@ std::vector<BlockValue> allBlockValues(const Program &program)
     return out;
 }
 
-/// A kwarg erased by an earlier rename has a destroyed impl: test membership by identity only.
-bool isLive(const BlockValue &bv)
+/// ValueNames::hasOnlyOneName without building the name list for the common cases (no name,
+/// or only an input name).
+bool hasOnlyOneName(Value value)
 {
-    if (!bv.block)
+    const std::optional<ValueName> in = ValueNames::inputName(value);
+    if (!value.hasUses())
         return true;
-    const std::vector<Value> kwargs = bv.block->kwargs();
-    return std::find(kwargs.begin(), kwargs.end(), bv.value) != kwargs.end();
+    const std::vector<ValueName> out = ValueNames::outputNames(value);
+    const std::string *first = in ? &in->name : out.empty() ? nullptr : &out.front().name;
+    return std::all_of(out.begin(), out.end(), [first](const ValueName &n) { return n.name == *first; });
 }
 
 void renameAttribute(Operation *op, const char *attribute, const std::string &newName,
@@ -65,27 +69,22 @@ void renameAttribute(Operation *op, const char *attribute, const std::string &ne
 
 void RenameMapping::set(const std::string &from, const std::string &to)
 {
-    for (auto &item : m_items) {
-        if (item.first == from) {
-            item.second = to;
-            return;
-        }
-    }
-    m_items.emplace_back(from, to);
+    auto [it, inserted] = m_index.try_emplace(from, m_items.size());
+    if (inserted)
+        m_items.emplace_back(from, to);
+    else
+        m_items[it->second].second = to;
 }
 
 std::string RenameMapping::map(const std::string &name) const
 {
-    for (const auto &item : m_items)
-        if (item.first == name)
-            return item.second;
-    return name;
+    auto it = m_index.find(name);
+    return it == m_index.end() ? name : m_items[it->second].second;
 }
 
 bool RenameMapping::contains(const std::string &name) const
 {
-    return std::any_of(
-        m_items.begin(), m_items.end(), [&name](const auto &item) { return item.first == name; });
+    return m_index.count(name) != 0;
 }
 
 std::map<std::string, std::string> renameValue(Value &value, const std::string &newName, Block &block)
@@ -136,8 +135,11 @@ std::vector<Value> programAllValues(const Program &program)
 
 RenameMapping unifyValueNames(Program &program, RenameMapping mapping, std::vector<std::string> *problems)
 {
+    // A kwarg that an earlier rename replaced is erased (its impl destroyed): such values are
+    // recognised by identity only. The arena never reuses memory, so identities stay unique.
+    std::unordered_set<Value> erased;
     for (const BlockValue &bv : allBlockValues(program)) {
-        if (!isLive(bv))
+        if (bv.block && erased.count(bv.value))
             continue;
         const std::optional<std::string> first = ValueNames::firstName(bv.value);
         if (!first)
@@ -145,10 +147,12 @@ RenameMapping unifyValueNames(Program &program, RenameMapping mapping, std::vect
         Value value = bv.value;
         for (const auto &[from, to] : renameValue(value, mapping.map(*first), program.block()))
             mapping.set(from, to);
+        if (value != bv.value)
+            erased.insert(bv.value);
     }
     if (problems) {
         for (const BlockValue &bv : allBlockValues(program)) {
-            if (!ValueNames::hasOnlyOneName(bv.value)) {
+            if (!hasOnlyOneName(bv.value)) {
                 std::string names;
                 for (const std::string &n : ValueNames::allNameStrings(bv.value))
                     names += (names.empty() ? "" : ", ") + n;

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -26,6 +27,7 @@ public:
 
 private:
     std::vector<std::pair<std::string, std::string>> m_items;
+    std::unordered_map<std::string, size_t> m_index; ///< name → position in m_items
 };
 
 /// Paddle's name_analysis `RenameValue(value, new_name, block)` (PADDLE_PIR.md §3.3): a kwarg of

@@ -1,0 +1,332 @@
+#include "core/io/pdiparams.h"
+
+#include "core/ir/block.h"
+#include "core/ir/operation.h"
+#include "core/ir/program.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <sstream>
+
+namespace ps {
+namespace {
+
+struct DtypeCode
+{
+    int code;
+    DataType dtype;
+};
+
+constexpr DtypeCode kDtypeCodes[] = { { 0, DataType::Bool }, { 1, DataType::Int16 }, { 2, DataType::Int32 },
+    { 3, DataType::Int64 }, { 4, DataType::Float16 }, { 5, DataType::Float32 }, { 6, DataType::Float64 },
+    { 20, DataType::UInt8 }, { 21, DataType::Int8 }, { 22, DataType::BFloat16 } };
+
+std::optional<DataType> dtypeOfCode(uint64_t code)
+{
+    for (const DtypeCode &c : kDtypeCodes)
+        if (uint64_t(c.code) == code)
+            return c.dtype;
+    return std::nullopt;
+}
+
+int codeOfDtype(DataType dtype)
+{
+    for (const DtypeCode &c : kDtypeCodes)
+        if (c.dtype == dtype)
+            return c.code;
+    return -1;
+}
+
+/// Thrown inside the parser; becomes the error message.
+struct ParseError
+{
+    uint64_t offset;
+    std::string message;
+};
+
+class Cursor
+{
+public:
+    explicit Cursor(std::string_view bytes)
+        : m_bytes(bytes)
+    {
+    }
+    uint64_t offset() const { return m_pos; }
+    bool atEnd() const { return m_pos >= m_bytes.size(); }
+    size_t remaining() const { return m_bytes.size() - m_pos; }
+
+    template<class T> T read(const char *what)
+    {
+        if (remaining() < sizeof(T))
+            throw ParseError { m_pos,
+                std::string("truncated ") + what + " (" + std::to_string(sizeof(T)) + " bytes needed, "
+                    + std::to_string(remaining()) + " left)" };
+        T v;
+        std::memcpy(&v, m_bytes.data() + m_pos, sizeof(T));
+        m_pos += sizeof(T);
+        return v;
+    }
+    std::string_view bytes(uint64_t n, const char *what)
+    {
+        if (remaining() < n)
+            throw ParseError { m_pos,
+                std::string("truncated ") + what + " (" + std::to_string(n) + " bytes needed, "
+                    + std::to_string(remaining()) + " left)" };
+        std::string_view out = m_bytes.substr(m_pos, n);
+        m_pos += n;
+        return out;
+    }
+
+private:
+    std::string_view m_bytes;
+    uint64_t m_pos = 0;
+};
+
+uint64_t varint(std::string_view desc, size_t &pos, uint64_t base)
+{
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (pos >= desc.size())
+            throw ParseError { base + pos, "truncated varint in the TensorDesc" };
+        const auto byte = uint8_t(desc[pos++]);
+        v |= uint64_t(byte & 0x7f) << shift;
+        if (!(byte & 0x80))
+            return v;
+    }
+    throw ParseError { base + pos, "varint longer than 10 bytes in the TensorDesc" };
+}
+
+/// TensorDesc { required VarType.Type data_type = 1; repeated int64 dims = 2; }
+void parseDesc(std::string_view desc, uint64_t base, DataType &dtype, std::vector<int64_t> &dims)
+{
+    size_t pos = 0;
+    bool haveType = false;
+    while (pos < desc.size()) {
+        const size_t keyPos = pos;
+        const uint64_t key = varint(desc, pos, base);
+        const uint64_t field = key >> 3, wire = key & 7;
+        if (field == 1 && wire == 0) {
+            const uint64_t code = varint(desc, pos, base);
+            auto t = dtypeOfCode(code);
+            if (!t)
+                throw ParseError { base + keyPos, "unsupported data_type " + std::to_string(code) };
+            dtype = *t;
+            haveType = true;
+        } else if (field == 2 && wire == 0) {
+            dims.push_back(int64_t(varint(desc, pos, base)));
+        } else if (field == 2 && wire == 2) {
+            const uint64_t n = varint(desc, pos, base);
+            if (n > desc.size() - pos)
+                throw ParseError { base + pos, "packed dims run past the TensorDesc" };
+            const size_t end = pos + n;
+            while (pos < end)
+                dims.push_back(int64_t(varint(desc, pos, base)));
+        } else if (wire == 0) {
+            varint(desc, pos, base);
+        } else if (wire == 2) {
+            const uint64_t n = varint(desc, pos, base);
+            if (n > desc.size() - pos)
+                throw ParseError { base + pos, "field runs past the TensorDesc" };
+            pos += n;
+        } else {
+            throw ParseError { base + keyPos, "unexpected protobuf wire type " + std::to_string(wire) };
+        }
+    }
+    if (!haveType)
+        throw ParseError { base, "TensorDesc without data_type" };
+    for (int64_t d : dims)
+        if (d < 0)
+            throw ParseError { base, "negative dimension in " + shapeText(dims) };
+}
+
+Pdiparams::Entry parseTensor(Cursor &c)
+{
+    Pdiparams::Entry e;
+    e.offset = c.offset();
+    const uint64_t versionAt = c.offset();
+    const auto version = c.read<uint32_t>("LoDTensor version");
+    if (version != 0)
+        throw ParseError { versionAt, "unsupported LoDTensor version " + std::to_string(version) };
+    const uint64_t levelsAt = c.offset();
+    const auto levels = c.read<uint64_t>("LoD level count");
+    if (levels > 16)
+        throw ParseError { levelsAt, "implausible LoD level count " + std::to_string(levels) };
+    for (uint64_t i = 0; i < levels; ++i) {
+        const auto size = c.read<uint64_t>("LoD level size");
+        c.bytes(size, "LoD level");
+    }
+    const uint64_t tensorVersionAt = c.offset();
+    const auto tensorVersion = c.read<uint32_t>("tensor version");
+    if (tensorVersion != 0)
+        throw ParseError { tensorVersionAt, "unsupported tensor version " + std::to_string(tensorVersion) };
+    const uint64_t descSizeAt = c.offset();
+    const auto descSize = c.read<int32_t>("TensorDesc size");
+    if (descSize < 0 || descSize > (1 << 20))
+        throw ParseError { descSizeAt, "implausible TensorDesc size " + std::to_string(descSize) };
+    const uint64_t descAt = c.offset();
+    const std::string_view desc = c.bytes(uint64_t(descSize), "TensorDesc");
+    DataType dtype = DataType::Undefined;
+    std::vector<int64_t> dims;
+    parseDesc(desc, descAt, dtype, dims);
+    const uint64_t bytes = uint64_t(numElementsOf(dims)) * byteSize(dtype);
+    const std::string_view data = c.bytes(bytes, "tensor data");
+    e.tensor = Tensor::empty(dims, dtype);
+    if (bytes)
+        std::memcpy(e.tensor.rawData(), data.data(), bytes);
+    return e;
+}
+
+void putVarint(std::string &out, uint64_t v)
+{
+    while (v >= 0x80) {
+        out.push_back(char(uint8_t(v) | 0x80));
+        v >>= 7;
+    }
+    out.push_back(char(v));
+}
+
+template<class T> void put(std::string &out, T v)
+{
+    char b[sizeof(T)];
+    std::memcpy(b, &v, sizeof(T));
+    out.append(b, sizeof(T));
+}
+
+bool shapeMatches(const std::vector<int64_t> &declared, const std::vector<int64_t> &actual)
+{
+    if (declared.size() != actual.size())
+        return false;
+    for (size_t i = 0; i < declared.size(); ++i)
+        if (declared[i] >= 0 && declared[i] != actual[i])
+            return false;
+    return true;
+}
+
+} // namespace
+
+std::vector<Pdiparams::Entry> Pdiparams::readBuffer(std::string_view bytes, const std::string &what,
+    const std::vector<std::string> *sortedNames, std::string &error)
+{
+    std::vector<Entry> out;
+    Cursor c(bytes);
+    auto label = [&](size_t index) {
+        std::string s = "tensor #" + std::to_string(index);
+        if (sortedNames && index < sortedNames->size())
+            s += " (parameter '" + (*sortedNames)[index] + "')";
+        return s;
+    };
+    try {
+        while (!c.atEnd()) {
+            if (sortedNames && out.size() == sortedNames->size())
+                throw ParseError { c.offset(),
+                    std::to_string(c.remaining()) + " bytes after the last of the "
+                        + std::to_string(sortedNames->size()) + " parameters" };
+            Entry e = parseTensor(c);
+            if (sortedNames)
+                e.name = (*sortedNames)[out.size()];
+            out.push_back(std::move(e));
+        }
+    } catch (const ParseError &e) {
+        error = what + ": byte " + std::to_string(e.offset) + ": " + label(out.size()) + ": " + e.message;
+        return {};
+    }
+    if (sortedNames && out.size() != sortedNames->size()) {
+        error = what + ": byte " + std::to_string(bytes.size()) + ": the file holds "
+            + std::to_string(out.size()) + " tensors, the program has " + std::to_string(sortedNames->size())
+            + " parameters (first missing: '" + (*sortedNames)[out.size()] + "')";
+        return {};
+    }
+    return out;
+}
+
+std::vector<Pdiparams::Entry> Pdiparams::read(const std::string &path, std::string &error)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = path + ": cannot open";
+        return {};
+    }
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    return readBuffer(buffer.str(), path, nullptr, error);
+}
+
+std::vector<Pdiparams::Entry> Pdiparams::read(
+    const std::string &path, const std::vector<std::string> &sortedNames, std::string &error)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = path + ": cannot open";
+        return {};
+    }
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    return readBuffer(buffer.str(), path, &sortedNames, error);
+}
+
+std::vector<std::string> Pdiparams::parameterNames(const Program &program)
+{
+    std::set<std::string> names;
+    program.block().walk([&names](Operation *op) {
+        if (op->name() == "builtin.parameter") {
+            const std::string n = op->stringAttribute("parameter_name");
+            if (!n.empty())
+                names.insert(n);
+        }
+    });
+    return { names.begin(), names.end() };
+}
+
+std::map<std::string, Tensor> Pdiparams::readForProgram(
+    const std::string &path, const Program &program, std::string &error)
+{
+    const std::vector<std::string> names = parameterNames(program);
+    std::vector<Entry> entries = read(path, names, error);
+    if (!error.empty())
+        return {};
+    std::map<std::string, Type> declared;
+    program.block().walk([&declared](Operation *op) {
+        if (op->name() == "builtin.parameter" && op->numResults() == 1)
+            declared.emplace(op->stringAttribute("parameter_name"), op->result(0).type());
+    });
+    std::map<std::string, Tensor> out;
+    for (Entry &e : entries) {
+        const Type t = declared[e.name];
+        if (t && t.kind() == Type::Kind::DenseTensor) {
+            if (t.dtype() != e.tensor.dtype() || !shapeMatches(t.dims(), e.tensor.shape())) {
+                error = path + ": byte " + std::to_string(e.offset) + ": parameter '" + e.name + "' is "
+                    + e.tensor.describe() + ", the program declares " + std::string(phiName(t.dtype()))
+                    + shapeText(t.dims());
+                return {};
+            }
+        }
+        out.emplace(e.name, std::move(e.tensor));
+    }
+    return out;
+}
+
+std::string Pdiparams::toBuffer(const std::vector<Tensor> &tensors)
+{
+    std::string out;
+    for (const Tensor &t : tensors) {
+        put<uint32_t>(out, 0);
+        put<uint64_t>(out, 0);
+        put<uint32_t>(out, 0);
+        std::string desc;
+        putVarint(desc, (1 << 3) | 0);
+        putVarint(desc, uint64_t(codeOfDtype(t.dtype())));
+        for (int64_t d : t.shape()) {
+            putVarint(desc, (2 << 3) | 0);
+            putVarint(desc, uint64_t(d));
+        }
+        put<int32_t>(out, int32_t(desc.size()));
+        out += desc;
+        out.append(static_cast<const char *>(t.rawData()), t.byteSize());
+    }
+    return out;
+}
+
+} // namespace ps

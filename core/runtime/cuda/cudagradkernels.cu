@@ -1,0 +1,792 @@
+// The `*_grad` ops of elementwise, reduction, layout and embedding ops (matmul, conv, pool,
+// norm and softmax grads live with their forward ops). Like the CPU oracle
+// (cpugradbinarykernels.cpp, cpugradactivationkernels.cpp, cpugradreducekernels.cpp,
+// cpugradshapekernels.cpp, cpugradindexkernels.cpp) every arithmetic grad computes in double
+// and rounds once; broadcast dims are summed with cuda::sumToShape in double.
+
+#include "core/runtime/cuda/cudadtype.cuh"
+#include "core/runtime/cuda/cudakernels.h"
+#include "core/runtime/cuda/cudakernelutil.h"
+#include "core/runtime/cuda/cudaloops.cuh"
+#include "core/runtime/cuda/cudaops.h"
+#include "core/runtime/kernelregistry.h"
+
+#include <algorithm>
+
+namespace ps {
+namespace {
+
+using namespace cuda;
+using Shape = std::vector<int64_t>;
+
+void requireFloating(const Tensor &t, std::string_view what)
+{
+    if (!isFloatingType(t.dtype()))
+        throw RuntimeError(std::string(what) + " expects a floating-point tensor, got " + t.describe());
+}
+
+void requireNumeric(const Tensor &t, std::string_view what)
+{
+    if (t.dtype() == DataType::Bool)
+        throw RuntimeError(std::string(what) + ": bool tensors are not supported");
+}
+
+/// `shape` padded with 1s to `rank` dims: right-aligned, or with its first dim at `axis` (legacy
+/// elementwise axis >= 0).
+Shape alignShape(const Shape &shape, size_t rank, int64_t axis = -1)
+{
+    if (shape.size() >= rank)
+        return shape;
+    const size_t pad = rank - shape.size();
+    const size_t before = axis < 0 || size_t(axis) > pad ? pad : size_t(axis);
+    Shape out(before, 1);
+    out.insert(out.end(), shape.begin(), shape.end());
+    out.resize(rank, 1);
+    return out;
+}
+
+/// Element strides of a contiguous `in` read through `out` (same rank; 0 where in has 1).
+Shape strideThrough(const Shape &in, const Shape &out)
+{
+    Shape s = contiguousStrides(in);
+    for (size_t d = 0; d < in.size(); ++d)
+        if (in[d] != out[d])
+            s[d] = 0;
+    return s;
+}
+
+/// `grad` (shape `from`, double) summed down to `to` (same rank), cast to `dtype`, shaped `shape`.
+Tensor reduceGrad(CudaRuntime &rt, const Tensor &grad, const Shape &from, const Shape &to, DataType dtype,
+    const Shape &shape)
+{
+    const Tensor summed = sumToShape(rt, grad.reshaped(from), to);
+    Tensor out = rt.allocate(shape, dtype);
+    castInto(rt, summed, out);
+    return out;
+}
+
+// ---- binary grads ----
+
+struct BinaryShapes
+{
+    Shape out, x, y;
+};
+
+BinaryShapes binaryShapes(const KernelContext &ctx, const Tensor &x, const Tensor &y, const Tensor &grad)
+{
+    const int64_t axis = ctx.intAttr("axis", -1);
+    BinaryShapes b;
+    const size_t rank = std::max({ x.rank(), y.rank(), grad.rank() });
+    b.out = alignShape(grad.shape(), rank);
+    b.x = alignShape(x.shape(), rank, x.rank() < y.rank() ? axis : -1);
+    b.y = alignShape(y.shape(), rank, y.rank() < x.rank() ? axis : -1);
+    if (broadcastShape(b.x, b.y, "binary grad") != b.out)
+        throw RuntimeError("out_grad " + grad.describe() + " is not the broadcast of x " + x.describe()
+            + " and y " + y.describe());
+    return b;
+}
+
+struct MultiplyGrad
+{
+    __device__ void operator()(double x, double y, double, double g, double &dx, double &dy) const
+    {
+        dx = g * y;
+        dy = g * x;
+    }
+};
+struct DivideGrad
+{
+    bool haveOut;
+    __device__ void operator()(double x, double y, double out, double g, double &dx, double &dy) const
+    {
+        dx = g / y;
+        dy = -g * (haveOut ? out : x / y) / y;
+    }
+};
+struct MaximumGrad
+{
+    __device__ void operator()(double x, double y, double, double g, double &dx, double &dy) const
+    {
+        dx = x > y ? g : (x == y ? 0.5 * g : 0.0);
+        dy = x < y ? g : (x == y ? 0.5 * g : 0.0);
+    }
+};
+struct MinimumGrad
+{
+    __device__ void operator()(double x, double y, double, double g, double &dx, double &dy) const
+    {
+        dx = x < y ? g : (x == y ? 0.5 * g : 0.0);
+        dy = x > y ? g : (x == y ? 0.5 * g : 0.0);
+    }
+};
+struct PowGrad
+{
+    __device__ void operator()(double x, double y, double, double g, double &dx, double &dy) const
+    {
+        dx = g * y * ::pow(x, y - 1.0);
+        dy = g * ::pow(x, y) * ::log(x);
+    }
+};
+
+template<class T, class Fn>
+void binaryContributions(const CudaRuntime &rt, const BinaryShapes &b, const Tensor &x, const Tensor &y,
+    const Tensor *out, const Tensor &g, double *dx, double *dy, Fn fn)
+{
+    IndexSpace<2> space;
+    space.sizes = b.out;
+    const Shape sx = strideThrough(b.x, b.out), sy = strideThrough(b.y, b.out);
+    for (size_t d = 0; d < b.out.size(); ++d)
+        space.strides.push_back({ sx[d], sy[d] });
+    space.coalesce();
+    const T *px = static_cast<const T *>(x.rawData());
+    const T *py = static_cast<const T *>(y.rawData());
+    const T *po = out ? static_cast<const T *>(out->rawData()) : nullptr;
+    const T *pg = static_cast<const T *>(g.rawData());
+    launchIndexed(
+        rt, space,
+        [=] __device__(int64_t i, Offsets<2> o) {
+            double a, c;
+            fn(double(load(px[o.v[0]])), double(load(py[o.v[1]])), po ? double(load(po[i])) : 0.0,
+                double(load(pg[i])), a, c);
+            if (dx)
+                dx[i] = a;
+            if (dy)
+                dy[i] = c;
+        },
+        "binary grad");
+}
+
+/// Operands (x, y, [out,] out_grad); `outIndex` >= 0 names out's operand.
+template<class Fn> void binaryGrad(KernelContext &ctx, const char *what, int outIndex, bool numeric, Fn fn)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    const size_t gradIndex = outIndex >= 0 ? 3 : 2;
+    const Tensor x = deviceInput(ctx, 0), y = deviceInput(ctx, 1), g = deviceInput(ctx, gradIndex);
+    numeric ? requireNumeric(g, what) : requireFloating(g, what);
+    if (x.dtype() != g.dtype() || y.dtype() != g.dtype())
+        throw RuntimeError(std::string(what) + ": x " + x.describe() + ", y " + y.describe()
+            + " and out_grad " + g.describe() + " differ in dtype");
+    const BinaryShapes b = binaryShapes(ctx, x, y, g);
+    const Tensor out
+        = outIndex >= 0 && ctx.hasInput(size_t(outIndex)) ? deviceInput(ctx, size_t(outIndex)) : Tensor();
+    const bool wantX = wanted(ctx, 0), wantY = wanted(ctx, 1);
+    Tensor dx = wantX ? rt.allocate(b.out, DataType::Float64) : Tensor();
+    Tensor dy = wantY ? rt.allocate(b.out, DataType::Float64) : Tensor();
+    dispatchArithmetic(g.dtype(), what, [&](auto tag) {
+        binaryContributions<decltype(tag)>(rt, b, x, y, out.defined() ? &out : nullptr, g,
+            wantX ? static_cast<double *>(dx.rawData()) : nullptr,
+            wantY ? static_cast<double *>(dy.rawData()) : nullptr, fn);
+    });
+    if (wantX)
+        ctx.setOutput(0, reduceGrad(rt, dx, b.out, b.x, x.dtype(), x.shape()));
+    if (wantY)
+        ctx.setOutput(1, reduceGrad(rt, dy, b.out, b.y, y.dtype(), y.shape()));
+}
+
+/// add_grad / subtract_grad: only shapes matter; dy of subtract is negated.
+void addLikeGrad(KernelContext &ctx)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    const bool subtract = ctx.opName() == "pd_op.subtract_grad";
+    const Tensor x = deviceInput(ctx, 0), y = deviceInput(ctx, 1), g = deviceInput(ctx, 2);
+    requireNumeric(g, subtract ? "subtract_grad" : "add_grad");
+    const BinaryShapes b = binaryShapes(ctx, x, y, g);
+    const Tensor gAligned = g.reshaped(b.out);
+    if (wanted(ctx, 0))
+        ctx.setOutput(0, reduceGrad(rt, gAligned, b.out, b.x, x.dtype(), x.shape()));
+    if (wanted(ctx, 1)) {
+        Tensor dy = reduceGrad(rt, gAligned, b.out, b.y, y.dtype(), y.shape());
+        if (subtract) {
+            Tensor minusOne = rt.allocate({}, dy.dtype());
+            fill(rt, minusOne, -1.0);
+            dy = binary(rt, BinaryOp::Multiply, dy, minusOne);
+        }
+        ctx.setOutput(1, dy);
+    }
+}
+
+void multiplyGrad(KernelContext &ctx)
+{
+    binaryGrad(ctx, "multiply_grad", -1, true, MultiplyGrad {});
+}
+void divideGrad(KernelContext &ctx)
+{
+    binaryGrad(ctx, "divide_grad", 2, false, DivideGrad { ctx.hasInput(2) });
+}
+void maximumGrad(KernelContext &ctx)
+{
+    binaryGrad(ctx, "maximum_grad", -1, true, MaximumGrad {});
+}
+void minimumGrad(KernelContext &ctx)
+{
+    binaryGrad(ctx, "minimum_grad", -1, true, MinimumGrad {});
+}
+void elementwisePowGrad(KernelContext &ctx)
+{
+    binaryGrad(ctx, "elementwise_pow_grad", -1, false, PowGrad {});
+}
+
+template<class T>
+void whereContributions(const CudaRuntime &rt, const Shape &out, const Shape &cs, const Tensor &cond,
+    const Tensor &g, double *dx, double *dy)
+{
+    IndexSpace<1> space;
+    space.sizes = out;
+    for (int64_t s : strideThrough(cs, out))
+        space.strides.push_back({ s });
+    space.coalesce();
+    const bool *pc = static_cast<const bool *>(cond.rawData());
+    const T *pg = static_cast<const T *>(g.rawData());
+    launchIndexed(
+        rt, space,
+        [=] __device__(int64_t i, Offsets<1> o) {
+            const bool take = pc[o.v[0]];
+            const double gv = load(pg[i]);
+            dx[i] = take ? gv : 0.0;
+            dy[i] = take ? 0.0 : gv;
+        },
+        "where_grad");
+}
+
+void whereGrad(KernelContext &ctx)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    const Tensor cond = cast(rt, deviceInput(ctx, 0), DataType::Bool), x = deviceInput(ctx, 1),
+                 y = deviceInput(ctx, 2), g = deviceInput(ctx, 3);
+    requireNumeric(g, "where_grad");
+    const size_t rank = std::max({ cond.rank(), x.rank(), y.rank(), g.rank() });
+    const Shape out = alignShape(g.shape(), rank), cs = alignShape(cond.shape(), rank);
+    Tensor dx = rt.allocate(out, DataType::Float64), dy = rt.allocate(out, DataType::Float64);
+    dispatchArithmetic(g.dtype(), "where_grad", [&](auto tag) {
+        whereContributions<decltype(tag)>(
+            rt, out, cs, cond, g, static_cast<double *>(dx.rawData()), static_cast<double *>(dy.rawData()));
+    });
+    if (wanted(ctx, 0))
+        ctx.setOutput(0, reduceGrad(rt, dx, out, alignShape(x.shape(), rank), x.dtype(), x.shape()));
+    if (wanted(ctx, 1))
+        ctx.setOutput(1, reduceGrad(rt, dy, out, alignShape(y.shape(), rank), y.dtype(), y.shape()));
+}
+
+// ---- reduction grads ----
+
+std::vector<bool> reducedDims(const KernelContext &ctx, size_t axisOperand, int64_t rank, const char *what)
+{
+    const Shape axes
+        = ctx.hasInput(axisOperand) ? ctx.inputAsInts(axisOperand) : ctx.intsAttr("axis", Shape {});
+    const bool all = ctx.boolAttr("reduce_all", false);
+    std::vector<bool> reduced(size_t(rank), axes.empty() || all);
+    if (all)
+        return reduced;
+    for (int64_t a : axes) {
+        if (rank == 0 && (a == 0 || a == -1))
+            continue;
+        reduced[normalizeAxis(a, size_t(rank), what)] = true;
+    }
+    return reduced;
+}
+
+Shape keptShape(const Shape &shape, const std::vector<bool> &reduced)
+{
+    Shape out = shape;
+    for (size_t d = 0; d < out.size(); ++d)
+        if (reduced[d])
+            out[d] = 1;
+    return out;
+}
+
+template<class T>
+void broadcastScaled(const CudaRuntime &rt, const Tensor &g, const Shape &kept, Tensor &dx, double factor)
+{
+    const T *pg = static_cast<const T *>(g.rawData());
+    T *pd = static_cast<T *>(dx.rawData());
+    IndexSpace<1> space;
+    space.sizes = dx.shape();
+    for (int64_t s : strideThrough(kept, dx.shape()))
+        space.strides.push_back({ s });
+    space.coalesce();
+    launchIndexed(
+        rt, space,
+        [=] __device__(int64_t i, Offsets<1> o) { pd[i] = store<T>(double(load(pg[o.v[0]])) * factor); },
+        "reduce grad");
+}
+
+/// sum_grad / mean_grad (x, out_grad, axis): out_grad broadcast back (divided by the count).
+void sumMeanGrad(KernelContext &ctx)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    const bool mean = ctx.opName() == "pd_op.mean_grad";
+    const char *what = mean ? "mean_grad" : "sum_grad";
+    const Tensor &x = ctx.input(0);
+    const Tensor g = deviceInput(ctx, 1);
+    requireNumeric(g, what);
+    const Shape kept = keptShape(x.shape(), reducedDims(ctx, 2, int64_t(x.rank()), what));
+    if (numElementsOf(kept) != g.numElements())
+        throw RuntimeError(std::string(what) + ": out_grad " + g.describe()
+            + " does not match the reduction of " + x.describe());
+    const int64_t outCount = numElementsOf(kept), count = outCount == 0 ? 0 : x.numElements() / outCount;
+    const double factor = mean ? 1.0 / double(std::max<int64_t>(count, 1)) : 1.0;
+    Tensor dx = ctx.allocate(x.shape(), g.dtype());
+    dispatchArithmetic(
+        g.dtype(), what, [&](auto tag) { broadcastScaled<decltype(tag)>(rt, g, kept, dx, factor); });
+    ctx.setOutput(0, dx);
+}
+
+void meanAllGrad(KernelContext &ctx)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    const Tensor &x = ctx.input(0);
+    const Tensor g = deviceInput(ctx, 1);
+    requireFloating(g, "mean_all_grad");
+    if (g.numElements() != 1)
+        throw RuntimeError("mean_all_grad: out_grad must hold one element, got " + g.describe());
+    Tensor dx = ctx.allocate(x.shape(), g.dtype());
+    const double factor = x.numElements() ? 1.0 / double(x.numElements()) : 0.0;
+    dispatchFloating(g.dtype(), "mean_all_grad", [&](auto tag) {
+        broadcastScaled<decltype(tag)>(rt, g.reshaped(Shape(x.rank(), 1)), Shape(x.rank(), 1), dx, factor);
+    });
+    ctx.setOutput(0, dx);
+}
+
+template<class T>
+void extremumTies(const CudaRuntime &rt, const Tensor &x, const Tensor &out, const Shape &kept, double *eq)
+{
+    const T *px = static_cast<const T *>(x.rawData());
+    const T *po = static_cast<const T *>(out.rawData());
+    IndexSpace<1> space;
+    space.sizes = x.shape();
+    for (int64_t s : strideThrough(kept, x.shape()))
+        space.strides.push_back({ s });
+    space.coalesce();
+    launchIndexed(
+        rt, space,
+        [=] __device__(
+            int64_t i, Offsets<1> o) { eq[i] = double(load(px[i])) == double(load(po[o.v[0]])) ? 1.0 : 0.0; },
+        "max_grad");
+}
+
+template<class T>
+void extremumShare(const CudaRuntime &rt, const double *eq, const double *ties, const Tensor &g,
+    const Shape &kept, Tensor &dx)
+{
+    const T *pg = static_cast<const T *>(g.rawData());
+    T *pd = static_cast<T *>(dx.rawData());
+    IndexSpace<1> space;
+    space.sizes = dx.shape();
+    for (int64_t s : strideThrough(kept, dx.shape()))
+        space.strides.push_back({ s });
+    space.coalesce();
+    launchIndexed(
+        rt, space,
+        [=] __device__(int64_t i, Offsets<1> o) {
+            pd[i] = store<T>(eq[i] != 0.0 ? double(load(pg[o.v[0]])) / ties[o.v[0]] : 0.0);
+        },
+        "max_grad");
+}
+
+/// max/min/amax/amin grads (x, out, out_grad, axis): shared evenly by the elements equal to out.
+void extremumGrad(KernelContext &ctx)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    const Tensor x = deviceInput(ctx, 0), out = deviceInput(ctx, 1), g = deviceInput(ctx, 2);
+    requireNumeric(g, "max_grad");
+    const std::vector<bool> reduced = reducedDims(ctx, 3, int64_t(x.rank()), "max_grad");
+    const Shape kept = keptShape(x.shape(), reduced);
+    if (numElementsOf(kept) != g.numElements() || out.numElements() != g.numElements()
+        || x.dtype() != out.dtype())
+        throw RuntimeError("max_grad: out " + out.describe() + " / out_grad " + g.describe()
+            + " do not match the reduction of " + x.describe());
+    Tensor eq = rt.allocate(x.shape(), DataType::Float64);
+    Tensor ties = rt.allocate(kept, DataType::Float64);
+    Tensor dx = ctx.allocate(x.shape(), g.dtype());
+    dispatchArithmetic(x.dtype(), "max_grad", [&](auto tag) {
+        extremumTies<decltype(tag)>(rt, x, out, kept, static_cast<double *>(eq.rawData()));
+    });
+    reduceInto(rt, eq, reduced, ReduceOp::Sum, ties);
+    dispatchArithmetic(g.dtype(), "max_grad", [&](auto tag) {
+        extremumShare<decltype(tag)>(rt, static_cast<const double *>(eq.rawData()),
+            static_cast<const double *>(ties.rawData()), g, kept, dx);
+    });
+    ctx.setOutput(0, dx);
+}
+
+template<class T>
+void prodShare(
+    const CudaRuntime &rt, const Tensor &x, const Tensor &out, const Tensor &g, const Shape &kept, Tensor &dx)
+{
+    const T *px = static_cast<const T *>(x.rawData());
+    const T *po = static_cast<const T *>(out.rawData());
+    const T *pg = static_cast<const T *>(g.rawData());
+    T *pd = static_cast<T *>(dx.rawData());
+    IndexSpace<1> space;
+    space.sizes = x.shape();
+    for (int64_t s : strideThrough(kept, x.shape()))
+        space.strides.push_back({ s });
+    space.coalesce();
+    launchIndexed(
+        rt, space,
+        [=] __device__(int64_t i, Offsets<1> o) {
+            pd[i] = store<T>(double(load(pg[o.v[0]])) * double(load(po[o.v[0]])) / double(load(px[i])));
+        },
+        "prod_grad");
+}
+
+/// prod_grad (x, out, out_grad, axis): out_grad * out / x, as Paddle's ProdGradFunctor (an x of
+/// 0 gives 0 / 0 = NaN, as in Paddle and the CPU oracle).
+void prodGrad(KernelContext &ctx)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    const Tensor x = deviceInput(ctx, 0), out = deviceInput(ctx, 1), g = deviceInput(ctx, 2);
+    requireNumeric(g, "prod_grad");
+    const Shape kept = keptShape(x.shape(), reducedDims(ctx, 3, int64_t(x.rank()), "prod_grad"));
+    if (numElementsOf(kept) != g.numElements() || out.numElements() != g.numElements()
+        || x.dtype() != g.dtype() || out.dtype() != g.dtype())
+        throw RuntimeError("prod_grad: out " + out.describe() + " / out_grad " + g.describe()
+            + " do not match the reduction of " + x.describe());
+    Tensor dx = ctx.allocate(x.shape(), g.dtype());
+    dispatchArithmetic(
+        g.dtype(), "prod_grad", [&](auto tag) { prodShare<decltype(tag)>(rt, x, out, g, kept, dx); });
+    ctx.setOutput(0, dx);
+}
+
+// ---- layout grads ----
+
+/// reshape/flatten/squeeze/unsqueeze grads (x or xshape, out_grad): out_grad copied to x's shape.
+void reshapeLikeGrad(KernelContext &ctx)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    const Tensor &x = ctx.input(0);
+    const Tensor g = deviceInput(ctx, 1);
+    Shape shape = x.shape();
+    if (numElementsOf(shape) != g.numElements() && !shape.empty() && shape[0] == 0)
+        shape.erase(shape.begin());
+    if (numElementsOf(shape) != g.numElements())
+        throw RuntimeError(
+            shortName(ctx) + ": out_grad " + g.describe() + " does not reshape to " + shapeText(shape));
+    ctx.setOutput(0, cuda::copy(rt, g).reshaped(shape));
+}
+
+void transposeGrad(KernelContext &ctx)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    const Tensor g = deviceInput(ctx, 0);
+    const Shape perm = ctx.intsAttr("perm");
+    if (perm.size() != g.rank())
+        throw RuntimeError(
+            "transpose_grad: perm has " + std::to_string(perm.size()) + " entries for " + g.describe());
+    Shape inverse(perm.size());
+    for (size_t i = 0; i < perm.size(); ++i)
+        inverse[normalizeAxis(perm[i], perm.size(), "perm entry")] = int64_t(i);
+    ctx.setOutput(0, permute(rt, g, inverse));
+}
+
+int64_t scalarAxis(const KernelContext &ctx, size_t operand, int64_t fallback)
+{
+    if (ctx.hasInput(operand))
+        return ctx.inputAsInts(operand).at(0);
+    return ctx.intAttr("axis", fallback);
+}
+
+/// Pieces of `g` along `axis` with the given shapes (strided gathers).
+std::vector<Tensor> splitAlong(
+    CudaRuntime &rt, const Tensor &g, size_t axis, const std::vector<Shape> &shapes)
+{
+    std::vector<Tensor> pieces;
+    const Shape strides = contiguousStrides(g.shape());
+    int64_t offset = 0;
+    for (const Shape &s : shapes) {
+        Tensor piece = rt.allocate(s, g.dtype());
+        gatherInto(rt, g, piece, s, strides, offset * strides[axis]);
+        offset += s[axis];
+        pieces.push_back(std::move(piece));
+    }
+    if (offset != g.dim(axis))
+        throw RuntimeError("the pieces cover " + std::to_string(offset) + " of " + g.describe()
+            + " along axis " + std::to_string(axis));
+    return pieces;
+}
+
+void concatGrad(KernelContext &ctx)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    const std::vector<Tensor> &xs = ctx.inputList(0);
+    const Tensor g = deviceInput(ctx, 1);
+    const size_t axis = normalizeAxis(scalarAxis(ctx, 2, 0), g.rank(), "axis");
+    std::vector<Shape> shapes;
+    for (const Tensor &x : xs) {
+        if (x.rank() != g.rank())
+            throw RuntimeError("concat_grad: x " + x.describe() + " does not match out_grad " + g.describe());
+        shapes.push_back(x.shape());
+    }
+    ctx.setOutputList(0, splitAlong(rt, g, axis, shapes));
+}
+
+void splitGrad(KernelContext &ctx)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    std::vector<Tensor> pieces;
+    for (const Tensor &p : ctx.inputList(0))
+        pieces.push_back(deviceTensor(ctx, p));
+    if (pieces.empty())
+        throw RuntimeError("split_grad needs at least one out_grad");
+    const Tensor &first = pieces.front();
+    const size_t axis = normalizeAxis(scalarAxis(ctx, 1, -1), first.rank(), "axis");
+    Shape shape = first.shape();
+    shape[axis] = 0;
+    for (const Tensor &p : pieces) {
+        if (p.dtype() != first.dtype() || p.rank() != first.rank())
+            throw RuntimeError("split_grad: pieces " + first.describe() + " and " + p.describe() + " differ");
+        shape[axis] += p.dim(axis);
+    }
+    Tensor out = ctx.allocate(shape, first.dtype());
+    const Shape strides = contiguousStrides(shape);
+    int64_t offset = 0;
+    for (const Tensor &p : pieces) {
+        scatterInto(rt, p, out, p.shape(), strides, offset * strides[axis]);
+        offset += p.dim(axis);
+    }
+    ctx.setOutput(0, out);
+}
+
+void stackGrad(KernelContext &ctx)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    const std::vector<Tensor> &xs = ctx.inputList(0);
+    const Tensor g = deviceInput(ctx, 1);
+    const size_t axis = normalizeAxis(ctx.intAttr("axis", 0), g.rank(), "axis");
+    if (g.rank() == 0 || g.dim(axis) != int64_t(xs.size()))
+        throw RuntimeError("stack_grad: out_grad " + g.describe() + " does not stack "
+            + std::to_string(xs.size()) + " tensors along axis " + std::to_string(axis));
+    Shape pieceShape = g.shape();
+    pieceShape[axis] = 1;
+    std::vector<Tensor> pieces = splitAlong(rt, g, axis, std::vector<Shape>(xs.size(), pieceShape));
+    for (size_t i = 0; i < pieces.size(); ++i)
+        pieces[i] = pieces[i].reshaped(xs[i].shape());
+    ctx.setOutputList(0, std::move(pieces));
+}
+
+/// slice_grad (input, out_grad, starts, ends): zeros with out_grad written into the region.
+void sliceGrad(KernelContext &ctx)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    const Tensor &x = ctx.input(0);
+    const Tensor g = deviceInput(ctx, 1);
+    const Shape axes = ctx.intsAttr("axes");
+    const Shape starts = ctx.hasInput(2) ? ctx.inputAsInts(2) : ctx.intsAttr("starts");
+    const Shape ends = ctx.hasInput(3) ? ctx.inputAsInts(3) : ctx.intsAttr("ends");
+    if (starts.size() != axes.size() || ends.size() != axes.size())
+        throw RuntimeError("slice_grad: axes, starts and ends differ in length");
+    Shape region = x.shape();
+    const Shape strides = contiguousStrides(x.shape());
+    int64_t base = 0;
+    for (size_t i = 0; i < axes.size(); ++i) {
+        const size_t a = normalizeAxis(axes[i], x.rank(), "axes entry");
+        const int64_t dim = x.dim(a);
+        int64_t s = starts[i] < 0 ? starts[i] + dim : starts[i], e = ends[i] < 0 ? ends[i] + dim : ends[i];
+        s = std::clamp<int64_t>(s, 0, dim);
+        e = std::max(s, std::clamp<int64_t>(e, 0, dim));
+        base += s * strides[a];
+        region[a] = e - s;
+    }
+    if (numElementsOf(region) != g.numElements())
+        throw RuntimeError("slice_grad: out_grad " + g.describe() + " does not fill the slice "
+            + shapeText(region) + " of " + x.describe());
+    Tensor out = ctx.allocate(x.shape(), g.dtype());
+    fill(rt, out, 0.0);
+    scatterInto(rt, g, out, region, strides, base);
+    ctx.setOutput(0, out);
+}
+
+/// The strided region set_value wrote: start, step and length per dim (Python slicing).
+struct StridedRegion
+{
+    Shape start, step, shape;
+};
+
+StridedRegion setValueRegion(const KernelContext &ctx, const Shape &xShape, size_t startsOperand)
+{
+    const Shape axes = ctx.intsAttr("axes");
+    const Shape starts = ctx.inputAsInts(startsOperand), ends = ctx.inputAsInts(startsOperand + 1);
+    const Shape steps
+        = ctx.hasInput(startsOperand + 2) ? ctx.inputAsInts(startsOperand + 2) : Shape(axes.size(), 1);
+    if (starts.size() != axes.size() || ends.size() != axes.size() || steps.size() != axes.size())
+        throw RuntimeError("set_value grad: axes, starts, ends and steps differ in length");
+    StridedRegion r { Shape(xShape.size(), 0), Shape(xShape.size(), 1), xShape };
+    for (size_t i = 0; i < axes.size(); ++i) {
+        const size_t a = normalizeAxis(axes[i], xShape.size(), "axes entry");
+        const int64_t dim = xShape[a], st = steps[i];
+        if (st == 0)
+            throw RuntimeError("set_value grad: step 0");
+        int64_t b = starts[i] < 0 ? starts[i] + dim : starts[i];
+        int64_t e = ends[i] < 0 ? ends[i] + dim : ends[i];
+        int64_t count;
+        if (st > 0) {
+            b = std::clamp<int64_t>(b, 0, dim);
+            e = std::clamp<int64_t>(e, 0, dim);
+            count = e > b ? (e - b + st - 1) / st : 0;
+        } else {
+            b = std::clamp<int64_t>(b, -1, dim - 1);
+            e = std::clamp<int64_t>(e, -1, dim - 1);
+            count = b > e ? (b - e - st - 1) / -st : 0;
+        }
+        r.start[a] = b;
+        r.step[a] = st;
+        r.shape[a] = count;
+    }
+    return r;
+}
+
+/// out_grad with the region set_value overwrote set to zero.
+Tensor zeroRegion(CudaRuntime &rt, const Tensor &g, const StridedRegion &r)
+{
+    Tensor out = cuda::copy(rt, g);
+    Tensor zeros = rt.allocate(r.shape, g.dtype());
+    fill(rt, zeros, 0.0);
+    const Shape strides = contiguousStrides(g.shape());
+    Shape stepped(strides.size());
+    int64_t base = 0;
+    for (size_t d = 0; d < strides.size(); ++d) {
+        stepped[d] = strides[d] * r.step[d];
+        base += r.start[d] * strides[d];
+    }
+    scatterInto(rt, zeros, out, r.shape, stepped, base);
+    return out;
+}
+
+/// set_value_grad: Paddle 3.3.1's static form (out_grad) is a plain copy; the dygraph form
+/// (out_grad, starts, ends, steps) zeroes the written region.
+void setValueGrad(KernelContext &ctx)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    const Tensor g = deviceInput(ctx, 0);
+    ctx.setOutput(
+        0, ctx.hasInput(1) ? zeroRegion(rt, g, setValueRegion(ctx, g.shape(), 1)) : cuda::copy(rt, g));
+}
+
+void castGrad(KernelContext &ctx)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    const Tensor &x = ctx.input(0);
+    const Tensor g = deviceInput(ctx, 1);
+    ctx.setOutput(0, x.dtype() == g.dtype() ? cuda::copy(rt, g) : cast(rt, g, x.dtype()));
+}
+
+/// expand_grad / expand_as_grad (x, out_grad): out_grad summed back to x's shape.
+void expandGrad(KernelContext &ctx)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    const Tensor &x = ctx.input(0);
+    const Tensor g = deviceInput(ctx, 1);
+    requireNumeric(g, "expand_grad");
+    ctx.setOutput(0, reduceGrad(rt, g, g.shape(), alignShape(x.shape(), g.rank()), g.dtype(), x.shape()));
+}
+
+/// tile_grad (x, out_grad, repeat_times): out_grad viewed as [r0, d0, r1, d1, ...] summed over
+/// the repeat dims.
+void tileGrad(KernelContext &ctx)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    const Tensor &x = ctx.input(0);
+    const Tensor g = deviceInput(ctx, 1);
+    requireNumeric(g, "tile_grad");
+    const Shape xs = alignShape(x.shape(), g.rank());
+    Shape split;
+    std::vector<bool> reduce;
+    for (size_t d = 0; d < xs.size(); ++d) {
+        if (xs[d] == 0 || g.dim(d) % xs[d] != 0)
+            throw RuntimeError("tile_grad: out_grad " + g.describe() + " is not a tiling of " + x.describe());
+        split.insert(split.end(), { g.dim(d) / xs[d], xs[d] });
+        reduce.insert(reduce.end(), { true, false });
+    }
+    Tensor out = ctx.allocate(x.shape(), g.dtype());
+    reduceInto(rt, g.reshaped(split), reduce, ReduceOp::Sum, out);
+    ctx.setOutput(0, out);
+}
+
+template<class I, class T>
+void embeddingScatter(const CudaRuntime &rt, const Tensor &ids, const Tensor &g, double *dw, int64_t vocab,
+    int64_t width, int64_t padding)
+{
+    const I *pi = static_cast<const I *>(ids.rawData());
+    const T *pg = static_cast<const T *>(g.rawData());
+    volatile uint32_t *err = rt.deviceError;
+    launchFlat(
+        rt, g.numElements(),
+        [=] __device__(int64_t i) {
+            const int64_t row = i / width, col = i - row * width, id = int64_t(pi[row]);
+            if (padding != -1 && id == padding)
+                return;
+            if (id < 0 || id >= vocab) {
+                *err = uint32_t(CudaDeviceError::IndexOutOfRange);
+                return;
+            }
+            atomicAdd(dw + id * width + col, double(load(pg[i])));
+        },
+        "embedding_grad");
+}
+
+/// embedding_grad (ids, weight, out_grad): rows of out_grad added into the weight gradient in
+/// double (atomics: duplicate ids sum in any order), rounded once.
+void embeddingGrad(KernelContext &ctx)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    const char *what = "embedding_grad";
+    const Tensor ids = deviceInput(ctx, 0), g = deviceInput(ctx, 2);
+    const Tensor &w = ctx.input(1);
+    requireFloating(g, what);
+    if (w.rank() != 2)
+        throw RuntimeError(std::string(what) + ": weight must be 2-D, got " + w.describe());
+    const int64_t vocab = w.dim(0), width = w.dim(1);
+    if (g.numElements() != ids.numElements() * width)
+        throw RuntimeError(std::string(what) + ": out_grad " + g.describe() + " does not match ids "
+            + ids.describe() + " and weight " + w.describe());
+    Tensor dw = rt.allocate(w.shape(), DataType::Float64);
+    fill(rt, dw, 0.0);
+    const int64_t padding = ctx.intAttr("padding_idx", -1);
+    dispatchIndex(ids.dtype(), what, [&](auto itag) {
+        dispatchFloating(g.dtype(), what, [&](auto tag) {
+            embeddingScatter<decltype(itag), decltype(tag)>(
+                rt, ids, g, static_cast<double *>(dw.rawData()), vocab, width, padding);
+        });
+    });
+    Tensor out = ctx.allocate(w.shape(), w.dtype());
+    castInto(rt, dw, out);
+    ctx.setOutput(0, out);
+}
+
+} // namespace
+
+void registerCudaGradKernels(KernelRegistry &registry)
+{
+    registry.add("pd_op.add_grad", &addLikeGrad);
+    registry.add("pd_op.subtract_grad", &addLikeGrad);
+    registry.add("pd_op.multiply_grad", &multiplyGrad);
+    registry.add("pd_op.divide_grad", &divideGrad);
+    registry.add("pd_op.maximum_grad", &maximumGrad);
+    registry.add("pd_op.minimum_grad", &minimumGrad);
+    registry.add("pd_op.elementwise_pow_grad", &elementwisePowGrad);
+    registry.add("pd_op.where_grad", &whereGrad);
+    registry.add("pd_op.sum_grad", &sumMeanGrad);
+    registry.add("pd_op.mean_grad", &sumMeanGrad);
+    registry.add("pd_op.mean_all_grad", &meanAllGrad);
+    for (const char *name : { "pd_op.max_grad", "pd_op.min_grad", "pd_op.amax_grad", "pd_op.amin_grad" })
+        registry.add(name, &extremumGrad);
+
+    for (const char *name : { "pd_op.reshape_grad", "pd_op.flatten_grad", "pd_op.squeeze_grad",
+             "pd_op.unsqueeze_grad", "pd_op.legacy_reshape_grad" })
+        registry.add(name, &reshapeLikeGrad);
+    registry.add("pd_op.transpose_grad", &transposeGrad);
+    registry.add("pd_op.concat_grad", &concatGrad);
+    registry.add("pd_op.split_grad", &splitGrad);
+    registry.add("pd_op.split_with_num_grad", &splitGrad);
+    registry.add("pd_op.stack_grad", &stackGrad);
+    registry.add("pd_op.slice_grad", &sliceGrad);
+    registry.add("pd_op.cast_grad", &castGrad);
+    registry.add("pd_op.set_value_grad", &setValueGrad);
+    registry.add("pd_op.prod_grad", &prodGrad);
+    registry.add("pd_op.expand_grad", &expandGrad);
+    registry.add("pd_op.expand_as_grad", &expandGrad);
+    registry.add("pd_op.tile_grad", &tileGrad);
+    registry.add("pd_op.embedding_grad", &embeddingGrad);
+}
+
+} // namespace ps

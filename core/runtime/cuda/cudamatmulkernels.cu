@@ -1,0 +1,377 @@
+// matmul, bmm and their grads through cuBLAS, and the cuda::gemm / cuda::matmul helpers the
+// convolution kernels share. Row-major operands are handed to column-major cuBLAS as their
+// transposes (C^T = op(B)^T op(A)^T). float32 runs in full float32 (CUBLAS_COMPUTE_32F) unless
+// the backend allows TF32; float16/bfloat16 accumulate in float32; int32/int64 use a plain
+// kernel with int64 accumulation, as the CPU loops do. Semantics follow
+// core/runtime/cpu/cpumatmulkernels.cpp and cpugradmatmulkernels.cpp.
+
+#include "core/runtime/cuda/cudadtype.cuh"
+#include "core/runtime/cuda/cudakernels.h"
+#include "core/runtime/cuda/cudakernelutil.h"
+#include "core/runtime/cuda/cudaloops.cuh"
+#include "core/runtime/cuda/cudaops.h"
+#include "core/runtime/kernelregistry.h"
+
+#include <climits>
+
+namespace ps {
+namespace {
+
+using namespace cuda;
+
+int checkedInt(int64_t v, const char *what)
+{
+    if (v < 0 || v > INT_MAX)
+        throw RuntimeError(
+            std::string("matmul: ") + what + " " + std::to_string(v) + " exceeds cuBLAS's int range");
+    return int(v);
+}
+
+template<class T>
+void integerGemm(const CudaRuntime &rt, bool ta, bool tb, int64_t M, int64_t N, int64_t K, const void *a,
+    int64_t sa, const void *b, int64_t sb, void *c, int64_t sc, int64_t batch)
+{
+    const T *pa = static_cast<const T *>(a);
+    const T *pb = static_cast<const T *>(b);
+    T *pc = static_cast<T *>(c);
+    launchFlat(
+        rt, batch * M * N,
+        [=] __device__(int64_t idx) {
+            const int64_t bi = idx / (M * N), rem = idx - bi * M * N, i = rem / N, j = rem - i * N;
+            const T *ab = pa + bi * sa;
+            const T *bb = pb + bi * sb;
+            int64_t acc = 0;
+            for (int64_t q = 0; q < K; ++q)
+                acc += int64_t(ta ? ab[q * M + i] : ab[i * K + q])
+                    * int64_t(tb ? bb[j * K + q] : bb[q * N + j]);
+            pc[bi * sc + i * N + j] = T(acc);
+        },
+        "integer matmul");
+}
+
+/// Matrix strides of an operand's batch dims (aligned to `outBatch`, size 1 = broadcast), or -1
+/// when they do not reduce to a single stride (0 or one matrix per output batch entry).
+int64_t uniformStride(const std::vector<int64_t> &dims, const std::vector<int64_t> &outBatch, int64_t matrix)
+{
+    int64_t own = 1, full = 1;
+    for (size_t i = 0; i < dims.size(); ++i) {
+        own *= dims[i];
+        full *= outBatch[i];
+    }
+    if (own == 1)
+        return 0;
+    if (own == full)
+        return matrix;
+    return -1;
+}
+
+/// Matrix offset of out-batch entry `b` in an operand with aligned batch `dims`.
+int64_t batchOffset(int64_t b, const std::vector<int64_t> &dims, const std::vector<int64_t> &outBatch)
+{
+    int64_t offset = 0, stride = 1;
+    for (size_t i = outBatch.size(); i-- > 0;) {
+        const int64_t idx = b % outBatch[i];
+        b /= outBatch[i];
+        if (dims[i] != 1)
+            offset += idx * stride;
+        stride *= dims[i];
+    }
+    return offset;
+}
+
+std::vector<int64_t> aligned(const std::vector<int64_t> &batch, size_t rank)
+{
+    std::vector<int64_t> out(rank - batch.size(), 1);
+    out.insert(out.end(), batch.begin(), batch.end());
+    return out;
+}
+
+/// C_b[M,N] = op(A_b) op(B_b) over the out batch `outBatch`, with A's and B's batch dims
+/// broadcast (aligned dims of size 1). One strided-batched call when each operand's batch is
+/// whole or absent, else one call per batch entry.
+void batchedProduct(CudaRuntime &rt, DataType dtype, bool ta, bool tb, int64_t M, int64_t N, int64_t K,
+    const void *A, const std::vector<int64_t> &aDims, const void *B, const std::vector<int64_t> &bDims,
+    void *C, const std::vector<int64_t> &outBatch)
+{
+    const int64_t batches = numElementsOf(outBatch);
+    const int64_t sa = uniformStride(aDims, outBatch, M * K), sb = uniformStride(bDims, outBatch, K * N);
+    if (sa >= 0 && sb >= 0) {
+        if (sb == 0 && sa != 0 && !ta) // [batch * M, K] x [K, N]: one GEMM for every row
+            return gemm(rt, dtype, false, tb, batches * M, N, K, A, 0, B, 0, C, 0, 1);
+        return gemm(rt, dtype, ta, tb, M, N, K, A, sa, B, sb, C, M * N, batches);
+    }
+    const size_t bytes = byteSize(dtype);
+    for (int64_t b = 0; b < batches; ++b)
+        gemm(rt, dtype, ta, tb, M, N, K,
+            static_cast<const char *>(A) + batchOffset(b, aDims, outBatch) * M * K * bytes, 0,
+            static_cast<const char *>(B) + batchOffset(b, bDims, outBatch) * K * N * bytes, 0,
+            static_cast<char *>(C) + b * M * N * bytes, 0, 1);
+}
+
+struct MatmulShapes
+{
+    std::vector<int64_t> xs, ys; ///< after 1-D promotion
+    bool tx = false, ty = false;
+    int64_t m = 1, n = 1, k = 1;
+    std::vector<int64_t> outBatch, xDims, yDims; ///< batch dims, operands aligned to outBatch
+    std::vector<int64_t> outShape;
+};
+
+MatmulShapes planMatmul(const Tensor &x, const Tensor &y, bool tx, bool ty, const std::string &label)
+{
+    auto fail = [&](const std::string &why) {
+        throw RuntimeError(label + ": x " + shapeText(x.shape()) + (tx ? " (transposed)" : "") + " and y "
+            + shapeText(y.shape()) + (ty ? " (transposed)" : "") + " do not fit: " + why);
+    };
+    if (x.rank() == 0 || y.rank() == 0)
+        fail("operands must have at least one dimension");
+    MatmulShapes p;
+    p.xs = x.shape();
+    p.ys = y.shape();
+    const bool xVector = p.xs.size() == 1, yVector = p.ys.size() == 1;
+    p.tx = tx && !xVector;
+    p.ty = ty && !yVector;
+    if (xVector)
+        p.xs = { 1, p.xs[0] };
+    if (yVector)
+        p.ys = { p.ys[0], 1 };
+    const size_t xr = p.xs.size(), yr = p.ys.size();
+    p.m = p.tx ? p.xs[xr - 1] : p.xs[xr - 2];
+    p.k = p.tx ? p.xs[xr - 2] : p.xs[xr - 1];
+    const int64_t ky = p.ty ? p.ys[yr - 1] : p.ys[yr - 2];
+    p.n = p.ty ? p.ys[yr - 2] : p.ys[yr - 1];
+    if (p.k != ky)
+        fail("contracted dims " + std::to_string(p.k) + " and " + std::to_string(ky) + " differ");
+    const std::vector<int64_t> xb(p.xs.begin(), p.xs.end() - 2), yb(p.ys.begin(), p.ys.end() - 2);
+    const size_t nb = std::max(xb.size(), yb.size());
+    p.xDims = aligned(xb, nb);
+    p.yDims = aligned(yb, nb);
+    p.outBatch.resize(nb);
+    for (size_t i = 0; i < nb; ++i) {
+        if (p.xDims[i] != p.yDims[i] && p.xDims[i] != 1 && p.yDims[i] != 1)
+            fail("batch dims " + std::to_string(p.xDims[i]) + " and " + std::to_string(p.yDims[i])
+                + " do not broadcast");
+        p.outBatch[i] = p.xDims[i] == 1 ? p.yDims[i] : p.xDims[i];
+    }
+    p.outShape = p.outBatch;
+    if (!xVector)
+        p.outShape.push_back(p.m);
+    if (!yVector)
+        p.outShape.push_back(p.n);
+    return p;
+}
+
+Tensor matmulTensors(
+    CudaRuntime &rt, const Tensor &x, const Tensor &y, bool tx, bool ty, const std::string &label)
+{
+    if (x.dtype() != y.dtype())
+        throw RuntimeError(
+            label + ": x " + x.describe() + " and y " + y.describe() + " have different dtypes");
+    const MatmulShapes p = planMatmul(x, y, tx, ty, label);
+    Tensor out = rt.allocate(p.outShape, x.dtype());
+    if (out.numElements() == 0)
+        return out;
+    batchedProduct(rt, x.dtype(), p.tx, p.ty, p.m, p.n, p.k, x.rawData(), p.xDims, y.rawData(), p.yDims,
+        out.rawData(), p.outBatch);
+    return out;
+}
+
+void matmulKernel(KernelContext &ctx)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    const Tensor x = deviceInput(ctx, 0), y = deviceInput(ctx, 1);
+    ctx.setOutput(0,
+        matmulTensors(rt, x, y, ctx.boolAttr("transpose_x", false), ctx.boolAttr("transpose_y", false),
+            shortName(ctx)));
+}
+
+void bmmKernel(KernelContext &ctx)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    const Tensor x = deviceInput(ctx, 0), y = deviceInput(ctx, 1);
+    if (x.rank() != 3 || y.rank() != 3 || x.dim(0) != y.dim(0))
+        throw RuntimeError(shortName(ctx) + ": x " + shapeText(x.shape()) + " and y " + shapeText(y.shape())
+            + " must be 3-D with equal batch");
+    ctx.setOutput(0, matmulTensors(rt, x, y, false, false, shortName(ctx)));
+}
+
+/// One operand's gradient: computed per out-batch entry into [outBatch, rows, cols], then
+/// summed over the batch dims the operand broadcast, then shaped like the operand.
+Tensor reduceBatch(CudaRuntime &rt, const Tensor &full, const std::vector<int64_t> &outBatch,
+    const std::vector<int64_t> &dims, int64_t rows, int64_t cols, const std::vector<int64_t> &shape)
+{
+    std::vector<int64_t> target = dims;
+    target.insert(target.end(), { rows, cols });
+    std::vector<int64_t> from = outBatch;
+    from.insert(from.end(), { rows, cols });
+    return sumToShape(rt, full.reshaped(from), target).reshaped(shape);
+}
+
+/// x_grad and y_grad of out = op(x) @ op(y) (CPU formulas): dx = g op(y)^T or op(y) g^T,
+/// dy = op(x)^T g or g^T op(x). A single y shared by a whole batch of x rows folds the batch
+/// into the GEMM rows (dx) or into the contraction (dy), as linear layers need.
+void matmulGradImpl(KernelContext &ctx, bool tx, bool ty, const char *what)
+{
+    CudaRuntime &rt = cudaRuntime(ctx);
+    const Tensor x = deviceInput(ctx, 0), y = deviceInput(ctx, 1), g = deviceInput(ctx, 2);
+    if (!isFloatingType(g.dtype()))
+        throw RuntimeError(std::string(what) + " expects a floating-point tensor, got " + g.describe());
+    if (x.dtype() != g.dtype() || y.dtype() != g.dtype())
+        throw RuntimeError(std::string(what) + ": x " + x.describe() + ", y " + y.describe()
+            + " and out_grad " + g.describe() + " differ in dtype");
+    const MatmulShapes p = planMatmul(x, y, tx, ty, what);
+    const int64_t batches = numElementsOf(p.outBatch), m = p.m, n = p.n, k = p.k;
+    if (g.numElements() != batches * m * n)
+        throw RuntimeError(std::string(what) + ": out_grad " + g.describe() + " does not match x "
+            + x.describe() + " and y " + y.describe());
+    const DataType dtype = g.dtype();
+    const bool ySingle = uniformStride(p.yDims, p.outBatch, 1) == 0;
+    const bool xFull = uniformStride(p.xDims, p.outBatch, 1) == 1 || batches == 1;
+    std::vector<int64_t> gDims = p.outBatch;
+    if (wanted(ctx, 0)) {
+        Tensor dx;
+        if (ySingle && xFull && !p.tx) {
+            dx = rt.allocate(x.shape(), dtype);
+            gemm(rt, dtype, false, !p.ty, batches * m, k, n, g.rawData(), 0, y.rawData(), 0, dx.rawData(), 0,
+                1);
+        } else {
+            const int64_t rows = p.tx ? k : m, cols = p.tx ? m : k;
+            std::vector<int64_t> shape = p.outBatch;
+            shape.insert(shape.end(), { rows, cols });
+            Tensor full = rt.allocate(shape, dtype);
+            if (!p.tx)
+                batchedProduct(rt, dtype, false, !p.ty, m, k, n, g.rawData(), gDims, y.rawData(), p.yDims,
+                    full.rawData(), p.outBatch);
+            else
+                batchedProduct(rt, dtype, p.ty, true, k, m, n, y.rawData(), p.yDims, g.rawData(), gDims,
+                    full.rawData(), p.outBatch);
+            dx = reduceBatch(rt, full, p.outBatch, p.xDims, rows, cols, x.shape());
+        }
+        ctx.setOutput(0, dx);
+    }
+    if (wanted(ctx, 1)) {
+        Tensor dy;
+        if (ySingle && xFull && !p.tx && batches > 1) {
+            dy = rt.allocate(y.shape(), dtype);
+            if (!p.ty)
+                gemm(rt, dtype, true, false, k, n, batches * m, x.rawData(), 0, g.rawData(), 0, dy.rawData(),
+                    0, 1);
+            else
+                gemm(rt, dtype, true, false, n, k, batches * m, g.rawData(), 0, x.rawData(), 0, dy.rawData(),
+                    0, 1);
+        } else {
+            const int64_t rows = p.ty ? n : k, cols = p.ty ? k : n;
+            std::vector<int64_t> shape = p.outBatch;
+            shape.insert(shape.end(), { rows, cols });
+            Tensor full = rt.allocate(shape, dtype);
+            if (!p.ty)
+                batchedProduct(rt, dtype, !p.tx, false, k, n, m, x.rawData(), p.xDims, g.rawData(), gDims,
+                    full.rawData(), p.outBatch);
+            else
+                batchedProduct(rt, dtype, true, p.tx, n, k, m, g.rawData(), gDims, x.rawData(), p.xDims,
+                    full.rawData(), p.outBatch);
+            dy = reduceBatch(rt, full, p.outBatch, p.yDims, rows, cols, y.shape());
+        }
+        ctx.setOutput(1, dy);
+    }
+}
+
+void matmulGradKernel(KernelContext &ctx)
+{
+    matmulGradImpl(
+        ctx, ctx.boolAttr("transpose_x", false), ctx.boolAttr("transpose_y", false), "matmul_grad");
+}
+
+void bmmGradKernel(KernelContext &ctx)
+{
+    if (ctx.input(0).rank() != 3 || ctx.input(1).rank() != 3)
+        throw RuntimeError(
+            "bmm_grad needs 3-D x and y, got " + ctx.input(0).describe() + " and " + ctx.input(1).describe());
+    matmulGradImpl(ctx, false, false, "bmm_grad");
+}
+
+} // namespace
+
+namespace cuda {
+
+void gemm(CudaRuntime &rt, DataType dtype, bool transA, bool transB, int64_t M, int64_t N, int64_t K,
+    const void *A, int64_t strideA, const void *B, int64_t strideB, void *C, int64_t strideC, int64_t batch,
+    double alpha, double beta)
+{
+    if (M == 0 || N == 0 || batch == 0)
+        return;
+    if (K == 0) { // an empty contraction: C = beta * C, and beta is 0 wherever K can be 0
+        if (beta != 0.0)
+            throw RuntimeError("matmul: empty contraction with beta != 0");
+        const size_t bytes = byteSize(dtype);
+        for (int64_t b = 0; b < batch; ++b)
+            checkCuda(cudaMemsetAsync(
+                          static_cast<char *>(C) + b * strideC * bytes, 0, size_t(M * N) * bytes, rt.stream),
+                "matmul zero fill");
+        return;
+    }
+    if (dtype == DataType::Int32 || dtype == DataType::Int64) {
+        if (alpha != 1.0 || beta != 0.0)
+            throw RuntimeError("integer matmul supports only alpha 1, beta 0");
+        if (dtype == DataType::Int32)
+            integerGemm<int32_t>(rt, transA, transB, M, N, K, A, strideA, B, strideB, C, strideC, batch);
+        else
+            integerGemm<int64_t>(rt, transA, transB, M, N, K, A, strideA, B, strideB, C, strideC, batch);
+        return;
+    }
+    cudaDataType_t type;
+    cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+    switch (dtype) {
+    case DataType::Float32:
+        type = CUDA_R_32F;
+        compute = rt.allowTf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+        break;
+    case DataType::Float64:
+        type = CUDA_R_64F;
+        compute = CUBLAS_COMPUTE_64F;
+        break;
+    case DataType::Float16:
+        type = CUDA_R_16F;
+        break;
+    case DataType::BFloat16:
+        type = CUDA_R_16BF;
+        break;
+    default:
+        throw RuntimeError("matmul: the CUDA kernel supports float32/64/16, bfloat16, int32 and int64, got "
+            + std::string(phiName(dtype)));
+    }
+    const float alphaF = float(alpha), betaF = float(beta);
+    const void *alphaP = compute == CUBLAS_COMPUTE_64F ? static_cast<const void *>(&alpha) : &alphaF;
+    const void *betaP = compute == CUBLAS_COMPUTE_64F ? static_cast<const void *>(&beta) : &betaF;
+    const int m = checkedInt(M, "M"), n = checkedInt(N, "N"), k = checkedInt(K, "K");
+    const int lda = checkedInt(transA ? M : K, "lda"), ldb = checkedInt(transB ? K : N, "ldb");
+    const cublasOperation_t opA = transA ? CUBLAS_OP_T : CUBLAS_OP_N,
+                            opB = transB ? CUBLAS_OP_T : CUBLAS_OP_N;
+    // Column-major view: C^T[N,M] = op(B)^T[N,K] op(A)^T[K,M].
+    if (batch == 1)
+        checkCublas(cublasGemmEx(rt.cublas, opB, opA, n, m, k, alphaP, B, type, ldb, A, type, lda, betaP, C,
+                        type, n, compute, CUBLAS_GEMM_DEFAULT),
+            "cublasGemmEx");
+    else
+        checkCublas(cublasGemmStridedBatchedEx(rt.cublas, opB, opA, n, m, k, alphaP, B, type, ldb, strideB, A,
+                        type, lda, strideA, betaP, C, type, n, strideC, checkedInt(batch, "batch"), compute,
+                        CUBLAS_GEMM_DEFAULT),
+            "cublasGemmStridedBatchedEx");
+}
+
+Tensor matmul(CudaRuntime &rt, const Tensor &x, const Tensor &y, bool transX, bool transY)
+{
+    return matmulTensors(rt, x, y, transX, transY, "matmul");
+}
+
+} // namespace cuda
+
+void registerCudaMatmulKernels(KernelRegistry &registry)
+{
+    registry.add("pd_op.matmul", &matmulKernel);
+    registry.add("pd_op.bmm", &bmmKernel);
+    registry.add("pd_op.matmul_grad", &matmulGradKernel);
+    registry.add("pd_op.bmm_grad", &bmmGradKernel);
+}
+
+} // namespace ps

@@ -1,0 +1,343 @@
+// Interpreter: executing one op (kernels, builtin ops, control flow, records and checks).
+
+#include "core/analysis/valuenames.h"
+#include "core/io/valuenumbering.h"
+#include "core/ir/block.h"
+#include "core/ir/operation.h"
+#include "core/ir/region.h"
+#include "core/runtime/backend.h"
+#include "core/runtime/interpreter.h"
+#include "core/runtime/runtimeerror.h"
+#include "core/runtime/tensorstack.h"
+
+#include <chrono>
+
+namespace ps {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point a, Clock::time_point b)
+{
+    return std::chrono::duration<double>(b - a).count();
+}
+
+bool isFloating(DataType t)
+{
+    return t == DataType::Float32 || t == DataType::Float64 || t == DataType::Float16
+        || t == DataType::BFloat16;
+}
+
+std::string describeValue(const RuntimeValue *v)
+{
+    if (!v)
+        return "<no value>";
+    if (v->isNull())
+        return "<none>";
+    if (v->isTensor())
+        return v->tensor().defined() ? v->tensor().describe() : "<undefined tensor>";
+    if (v->isList()) {
+        std::string s = "[";
+        for (size_t i = 0; i < v->list().size(); ++i)
+            s += (i ? ", " : "") + (v->list()[i].defined() ? v->list()[i].describe() : std::string("<none>"));
+        return s + "]";
+    }
+    return "stack of " + std::to_string(v->stack()->size());
+}
+
+} // namespace
+
+std::string OpError::toString() const
+{
+    std::string s = opName + " at " + position.toString();
+    if (!results.empty()) {
+        s += " (results ";
+        for (size_t i = 0; i < results.size(); ++i)
+            s += (i ? ", " : "") + results[i];
+        s += ")";
+    }
+    s += ": " + message;
+    if (!operands.empty()) {
+        s += "; operands: ";
+        for (size_t i = 0; i < operands.size(); ++i)
+            s += (i ? ", " : "") + operands[i];
+    }
+    return s;
+}
+
+// --- Values -------------------------------------------------------------------------------------
+
+const RuntimeValue &Interpreter::operandValue(const Operation &op, unsigned i) const
+{
+    static const RuntimeValue kNull;
+    const Value v = op.operand(i);
+    if (v.isNull())
+        return kNull;
+    auto it = m_values.find(v.impl());
+    if (it != m_values.end())
+        return it->second;
+    std::string why = "operand " + std::to_string(i) + " (" + valueLabel(v) + ") has no value";
+    if (v.isKeywordArgument()) {
+        why += ": '" + v.keyword() + "' is not in the scope";
+        if (const FreedVariable *f = m_scope.freedInfo(v.keyword()))
+            why += " (freed: " + std::string(freeReasonText(f->reason)) + ")";
+    }
+    throw RuntimeError(why);
+}
+
+void Interpreter::setResults(const Operation &op, std::vector<RuntimeValue> results)
+{
+    for (unsigned i = 0; i < op.numResults(); ++i) {
+        if (i < results.size())
+            m_values[op.result(i).impl()] = std::move(results[i]);
+        else
+            m_values.erase(op.result(i).impl());
+    }
+}
+
+bool Interpreter::condition(const RuntimeValue &value, const Operation &op) const
+{
+    if (!value.isTensor() || !value.tensor().defined() || value.tensor().numElements() < 1)
+        throw RuntimeError(std::string(op.name()) + " condition is not a tensor: " + describeValue(&value));
+    return m_backend.toHost(value.tensor()).valueAsDouble(0) != 0;
+}
+
+OpRecord Interpreter::newRecord(const Operation &op, OpRecord::Kind kind)
+{
+    OpRecord r;
+    r.sequence = m_sequence++;
+    r.position = position().value_or(ProgramPosition {});
+    r.op = &op;
+    r.kind = kind;
+    for (auto it = m_frames.rbegin(); it != m_frames.rend(); ++it) {
+        if (it->owner && it->owner->name() == "pd_op.while") {
+            r.iteration = it->iteration;
+            break;
+        }
+    }
+    return r;
+}
+
+void Interpreter::commitRecord(OpRecord record)
+{
+    const Operation &op = *record.op;
+    for (unsigned i = 0; i < op.numResults(); ++i) {
+        const RuntimeValue *v = valueOf(op.result(i));
+        const bool tensor = v && v->isTensor() && v->tensor().defined();
+        record.outputShapes.push_back(tensor ? v->tensor().shape() : std::vector<int64_t> {});
+        record.outputDtypes.push_back(tensor ? v->tensor().dtype() : DataType::Undefined);
+    }
+    if (m_records.size() >= std::max<size_t>(m_options.recordLimit, 2))
+        m_records.erase(m_records.begin(), m_records.begin() + long(m_records.size() / 2));
+    checkOutputs(record, m_records.size());
+    m_records.push_back(std::move(record));
+    for (InterpreterObserver *o : m_observers)
+        o->opExecuted(m_records.back());
+}
+
+void Interpreter::checkOutputs(OpRecord &record, size_t index)
+{
+    const Operation &op = *record.op;
+    const int nanBreakpoint = m_breakpoints.nanInfBreakpoint();
+    if ((m_options.checkNanInf || nanBreakpoint >= 0) && record.kind != OpRecord::Kind::ControlFlow) {
+        record.checkedFinite = true;
+        auto check = [&](const Tensor &t) {
+            if (t.defined() && isFloating(t.dtype()) && !m_backend.stats(t, 0).allFinite())
+                record.hasNanInf = true;
+        };
+        for (unsigned i = 0; i < op.numResults(); ++i) {
+            const RuntimeValue *v = valueOf(op.result(i));
+            if (v && v->isTensor())
+                check(v->tensor());
+            else if (v && v->isList())
+                for (const Tensor &t : v->list())
+                    check(t);
+        }
+        if (record.hasNanInf && nanBreakpoint >= 0 && !m_pendingStop)
+            m_pendingStop = StopInfo { StopReason::NanInf, std::nullopt, index, nanBreakpoint,
+                std::string(op.name()) + " at " + record.position.toString()
+                    + " produced a NaN or an infinity" };
+    }
+    if (record.diverged && m_options.stopOnDivergence && !m_pendingStop)
+        m_pendingStop = StopInfo { StopReason::Divergence, std::nullopt, index, -1,
+            std::string(op.name()) + " at " + record.position.toString() + " differs from "
+                + (m_reference ? m_reference->name() : std::string("the reference")) + ": "
+                + record.comparison };
+    if (!m_pendingStop && m_breakpoints.hasNameBreakpoints()) {
+        for (unsigned i = 0; i < op.numResults() && !m_pendingStop; ++i) {
+            const Value result = op.result(i);
+            std::vector<std::string> names = ValueNames::allNameStrings(result);
+            if (const ValueNumbering *n = numberingOf(result))
+                names.push_back(n->name(result));
+            for (const std::string &name : names) {
+                const int id = m_breakpoints.matchName(name);
+                if (id >= 0) {
+                    m_pendingStop = StopInfo { StopReason::NameMatch, std::nullopt, index, id,
+                        std::string(op.name()) + " at " + record.position.toString() + " wrote '" + name
+                            + "'" };
+                    break;
+                }
+            }
+        }
+    }
+}
+
+void Interpreter::fail(const Operation &op, const std::string &message, bool missingKernel)
+{
+    OpError e;
+    e.position = position().value_or(ProgramPosition {});
+    e.op = &op;
+    e.opName = std::string(op.name());
+    e.message = message;
+    e.missingKernel = missingKernel;
+    for (unsigned i = 0; i < op.numOperands(); ++i) {
+        const Value v = op.operand(i);
+        e.operands.push_back(
+            v.isNull() ? std::string("<null>") : valueLabel(v) + " " + describeValue(valueOf(v)));
+    }
+    for (unsigned i = 0; i < op.numResults(); ++i)
+        e.results.push_back(valueLabel(op.result(i)));
+    m_error = e;
+    for (InterpreterObserver *o : m_observers)
+        o->errorRaised(*m_error);
+}
+
+// --- Ops ----------------------------------------------------------------------------------------
+
+bool Interpreter::executeOp(const Operation &op)
+{
+    const bool builtin = isBuiltinOp(op.name());
+    OpRecord record = newRecord(op, builtin ? OpRecord::Kind::Builtin : OpRecord::Kind::Kernel);
+    std::vector<RuntimeValue> results(op.numResults());
+    try {
+        if (builtin) {
+            const auto t0 = Clock::now();
+            runBuiltin(op, results);
+            record.hostSeconds = record.deviceSeconds = seconds(t0, Clock::now());
+        } else {
+            const KernelFn fn = m_backend.kernels().find(op.name());
+            if (!fn) {
+                fail(op, "no kernel for '" + std::string(op.name()) + "' on " + m_backend.name(), true);
+                return false;
+            }
+            runKernel(op, fn, results, record);
+        }
+    } catch (const std::exception &e) {
+        fail(op, e.what(), false);
+        return false;
+    }
+    setResults(op, std::move(results));
+    commitRecord(std::move(record));
+    advance();
+    return true;
+}
+
+void Interpreter::runProvided(const Operation &op, const std::vector<RuntimeValue> &values)
+{
+    OpRecord record = newRecord(op, OpRecord::Kind::Provided);
+    std::vector<RuntimeValue> results;
+    for (const RuntimeValue &v : values) {
+        if (v.isTensor() && v.tensor().defined())
+            results.emplace_back(m_backend.toDevice(v.tensor()));
+        else
+            results.push_back(v);
+    }
+    setResults(op, std::move(results));
+    commitRecord(std::move(record));
+    advance();
+}
+
+// --- Control flow -------------------------------------------------------------------------------
+
+void Interpreter::enterIf(const Operation &op)
+{
+    const bool branch = condition(operandValue(op, 0), op);
+    const unsigned region = branch ? 0 : 1;
+    if (region >= op.numRegions() || op.region(region).empty() || op.region(region).block(0).empty()) {
+        // No such branch (or an empty one): the results stay empty.
+        OpRecord record = newRecord(op, OpRecord::Kind::ControlFlow);
+        setResults(op, {});
+        commitRecord(std::move(record));
+        advance();
+        return;
+    }
+    ActiveFrame f;
+    f.block = &op.region(region).block(0);
+    f.owner = &op;
+    f.region = region;
+    f.entered = Clock::now();
+    m_frames.push_back(f);
+}
+
+void Interpreter::enterWhile(const Operation &op)
+{
+    if (op.numOperands() < 1 || op.numRegions() < 1 || op.region(0).empty())
+        throw RuntimeError("pd_op.while needs a condition operand and a body region");
+    const bool run = condition(operandValue(op, 0), op);
+    std::vector<RuntimeValue> values;
+    for (unsigned i = 1; i < op.numOperands(); ++i)
+        values.push_back(operandValue(op, i));
+    if (!run) {
+        OpRecord record = newRecord(op, OpRecord::Kind::ControlFlow);
+        setResults(op, std::move(values));
+        commitRecord(std::move(record));
+        advance();
+        return;
+    }
+    const Block &body = op.region(0).block(0);
+    bindArguments(body, values);
+    ActiveFrame f;
+    f.block = &body;
+    f.owner = &op;
+    f.entered = Clock::now();
+    m_frames.push_back(f);
+}
+
+void Interpreter::bindArguments(const Block &body, std::vector<RuntimeValue> &values)
+{
+    if (body.numArguments() != values.size())
+        throw RuntimeError("the loop body has " + std::to_string(body.numArguments()) + " arguments, "
+            + std::to_string(values.size()) + " values given");
+    for (size_t i = 0; i < values.size(); ++i)
+        m_values[body.argument(i).impl()] = std::move(values[i]);
+}
+
+void Interpreter::yieldFrame(const Operation &yield)
+{
+    ActiveFrame &f = m_frames.back();
+    if (!f.owner)
+        throw RuntimeError("cf.yield outside a region");
+    std::vector<RuntimeValue> values;
+    for (unsigned i = 0; i < yield.numOperands(); ++i)
+        values.push_back(operandValue(yield, i));
+    if (f.owner->name() == "pd_op.while") {
+        if (values.empty())
+            throw RuntimeError("the loop body's cf.yield has no condition");
+        const bool again = condition(values.front(), yield);
+        values.erase(values.begin());
+        if (again) {
+            bindArguments(*f.block, values);
+            f.next = 0;
+            ++f.iteration;
+            return;
+        }
+    }
+    leaveFrame(std::move(values));
+}
+
+void Interpreter::leaveFrame(std::vector<RuntimeValue> results)
+{
+    const ActiveFrame f = m_frames.back();
+    const Operation &owner = *f.owner;
+    if (results.size() != owner.numResults())
+        throw RuntimeError(std::string(owner.name()) + " has " + std::to_string(owner.numResults())
+            + " results, its region yields " + std::to_string(results.size()));
+    m_frames.pop_back();
+    OpRecord record = newRecord(owner, OpRecord::Kind::ControlFlow);
+    record.hostSeconds = record.deviceSeconds = seconds(f.entered, Clock::now());
+    setResults(owner, std::move(results));
+    commitRecord(std::move(record));
+    advance();
+}
+
+} // namespace ps

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ps {
+
+class Tensor;
+
+/// How two host tensors differ. Elements match when |a - e| <= atol + rtol * |e|; NaN matches
+/// NaN and an infinity matches the same infinity; integer and bool tensors must be equal
+/// (atol/rtol apply to their values converted to double).
+struct TensorComparison
+{
+    bool shapesMatch = true;
+    bool dtypesMatch = true;
+    int64_t count = 0;
+    int64_t mismatches = 0;
+    /// Row-major index of the worst element (largest excess over the tolerance), -1 when none.
+    int64_t worstIndex = -1;
+    double worstActual = 0;
+    double worstExpected = 0;
+    double maxAbsError = 0;
+    /// max |a - e| / |e| over the elements with |e| > atol (smaller ones are judged by atol alone;
+    /// their relative error says nothing).
+    double maxRelError = 0;
+
+    bool ok() const { return shapesMatch && dtypesMatch && mismatches == 0; }
+    /// "ok (max abs 1e-7, max rel 3e-6)" or "3 of 24 elements differ; worst at 5: 1.5 vs 1.2 ...".
+    std::string summary() const;
+
+    /// Compares `actual` with `expected`; both must be host tensors. A dtype difference is
+    /// reported (dtypesMatch false) but the values are still compared.
+    static TensorComparison compare(const Tensor &actual, const Tensor &expected, double rtol, double atol);
+};
+
+} // namespace ps

@@ -1,0 +1,63 @@
+#pragma once
+
+#include "core/ir/type.h"
+#include "core/runtime/tensor.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace ps {
+
+class Program;
+
+/// Where ProgramRunner takes input or parameter tensors from (host tensors):
+///  * NpyDirectory: `<dir>/<name>.npy` (the layout of a trace bundle's inputs/ and params/);
+///  * Pdiparams: a combined `.pdiparams` file, named by the program's sorted parameter names;
+///  * Random: float types N(0, 1) * 0.02, integer types uniform in {0, 1, 2}, bool uniform; the
+///    generator is std::mt19937_64 seeded with `seed` xor a hash of the name, so a tensor does not
+///    depend on the order of the requests. Non-trainable parameters (running statistics such as
+///    batch-norm mean/variance) get ones, which keeps variances positive;
+///  * Zeros, Ones.
+/// Dynamic (-1) dims of the declared type become `dynamicDim`.
+class TensorSource
+{
+public:
+    enum class Kind : unsigned char { NpyDirectory, Pdiparams, Random, Zeros, Ones };
+
+    TensorSource() = default;
+    static TensorSource random(uint64_t seed);
+    static TensorSource zeros() { return TensorSource(Kind::Zeros); }
+    static TensorSource ones() { return TensorSource(Kind::Ones); }
+    static TensorSource npyDirectory(std::string dir);
+    static TensorSource pdiparams(std::string file);
+    /// "random", "zeros", "ones", a directory or a `.pdiparams` file; nullopt with `error` set
+    /// when the path does not exist.
+    static std::optional<TensorSource> fromText(const std::string &text, uint64_t seed, std::string &error);
+
+    Kind kind() const { return m_kind; }
+    const std::string &path() const { return m_path; }
+    /// "random (seed 0)", "npy files in DIR", ...
+    std::string describe() const;
+    void setDynamicDim(int64_t d) { m_dynamicDim = d; }
+
+    /// Pdiparams: reads the file for `program`'s parameters; a no-op for the other kinds.
+    bool prepare(const Program &program, std::string &error);
+    /// The tensor for `name`, declared as `type` (its dtype and static dims are checked for files).
+    /// An undefined tensor with `error` set when it is not available.
+    Tensor get(const std::string &name, Type type, bool trainable, std::string &error) const;
+
+private:
+    explicit TensorSource(Kind kind)
+        : m_kind(kind)
+    {
+    }
+    Kind m_kind = Kind::Random;
+    std::string m_path;
+    uint64_t m_seed = 0;
+    int64_t m_dynamicDim = 1;
+    std::map<std::string, Tensor> m_loaded;
+};
+
+} // namespace ps

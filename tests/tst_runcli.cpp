@@ -1,0 +1,253 @@
+#include "core/runtime/backend.h"
+#include "core/runtime/npyio.h"
+
+#include <QtTest>
+
+namespace {
+
+struct CliRun
+{
+    int exitCode = -1;
+    QProcess::ExitStatus status = QProcess::CrashExit;
+    QByteArray out;
+    QByteArray err;
+};
+
+CliRun runCli(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(PIRSCOPE_CLI_PATH), args);
+    CliRun r;
+    if (!p.waitForFinished(120000))
+        return r;
+    r.exitCode = p.exitCode();
+    r.status = p.exitStatus();
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+QString bundle(const char *model)
+{
+    return QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/") + QLatin1String(model);
+}
+
+QString example(const char *file)
+{
+    return QStringLiteral(PIRSCOPE_SOURCE_DIR "/resources/examples/") + QLatin1String(file);
+}
+
+QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &content)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(content);
+    return path;
+}
+
+bool copyTree(const QString &from, const QString &to)
+{
+    QDir().mkpath(to);
+    for (const QFileInfo &e : QDir(from).entryInfoList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const QString target = to + "/" + e.fileName();
+        if (e.isDir() ? !copyTree(e.filePath(), target) : !QFile::copy(e.filePath(), target))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+/// `pirscope-cli run`, `verify --numerics` and `bench run` on golden bundles and small programs.
+class TestRunCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void runBundleAsJson()
+    {
+        if (!QFileInfo::exists(bundle("mlp_ce")))
+            QSKIP("golden bundle missing");
+        const CliRun r = runCli({ "run", bundle("mlp_ce"), "--json" });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["status"].toString(), QString("finished"));
+        QCOMPARE(o["segments"].toArray().size(), 2);
+        QCOMPARE(o["ops_executed"].toInt(), 33);
+        const QJsonArray outputs = o["outputs"].toArray();
+        QCOMPARE(outputs.size(), 1);
+        QCOMPARE(outputs[0].toObject()["dtype"].toString(), QString("float32"));
+        QCOMPARE(o["input_grads"].toArray().size(), 2);
+        QVERIFY(o["input_grads"].toArray()[1].toObject()["tensor"].isNull()); // the int label
+        QCOMPARE(o["param_grads"].toArray().size(), 4);
+        QCOMPARE(o["freed"].toArray().size(), 5);
+    }
+
+    void runDumpsOutputsAndGradients()
+    {
+        if (!QFileInfo::exists(bundle("nested_output")))
+            QSKIP("golden bundle missing");
+        QTemporaryDir dir;
+        const CliRun r = runCli({ "run", bundle("nested_output"), "--dump", dir.path() });
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("finished"));
+        std::string error;
+        const ps::Tensor ours
+            = ps::NpyIO::read(dir.filePath("grads/params/linear_0.w_0.npy").toStdString(), error);
+        const ps::Tensor paddle = ps::NpyIO::read(
+            (bundle("nested_output") + "/grads/params/linear_0.w_0.npy").toStdString(), error);
+        QVERIFY2(ours.defined() && paddle.defined(), error.c_str());
+        QCOMPARE(ours.shape(), paddle.shape());
+        const std::vector<double> a = ours.toDoubles(), b = paddle.toDoubles();
+        for (size_t i = 0; i < a.size(); ++i)
+            QVERIFY(std::fabs(a[i] - b[i]) <= 1e-5 + 1e-4 * std::fabs(b[i]));
+        QVERIFY(QFileInfo::exists(dir.filePath("outputs/output_2.npy")));
+        QVERIFY(QFileInfo::exists(dir.filePath("grads/inputs/_jst.0.x.0.npy")));
+    }
+
+    void runStopsAtABreakpoint()
+    {
+        if (!QFileInfo::exists(bundle("control_flow")))
+            QSKIP("golden bundle missing");
+        const CliRun r = runCli({ "run", bundle("control_flow"), "--break", "0:17/0:3" });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.out.contains("breakpoint at 0:17/0:3 before pd_op.add"), r.out.constData());
+        QVERIFY(r.out.contains("operand 1"));
+        const CliRun byName = runCli({ "run", bundle("control_flow"), "--break", "^middle_5$" });
+        QCOMPARE(byName.exitCode, 2);
+        QVERIFY2(byName.out.contains("wrote 'middle_5'"), byName.out.constData());
+    }
+
+    void runReportsNaN()
+    {
+        QTemporaryDir dir;
+        const QString path = writeFile(dir, "log.txt", R"({
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(cpu),shape:[2,3],stop_gradient:[false]} : () -> tensor<2x3xf32>
+    (%1) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[1],value:-1} : () -> tensor<1xf32>
+    (%2) = "pd_op.scale" (%0, %1) {bias:0,bias_after_scale:true} : (tensor<2x3xf32>, tensor<1xf32>) -> tensor<2x3xf32>
+    (%3) = "pd_op.log" (%2) {} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    (%4) = "pd_op.relu" (%3) {} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    () = "builtin.shadow_output" (%4) {output_name:"out"} : (tensor<2x3xf32>) -> 
+}
+)");
+        const CliRun clean = runCli({ "run", path, "--inputs", "zeros" });
+        QCOMPARE(clean.exitCode, 0); // log(-0) = -inf, but nobody asked
+        const CliRun r = runCli({ "run", path, "--inputs", "ones", "--check-nan" });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.out.contains("nan/inf at 0:4 after pd_op.log"), r.out.constData());
+        QVERIFY2(r.out.contains("nan 6"), r.out.constData());
+    }
+
+    void runMissingKernel()
+    {
+        QTemporaryDir dir;
+        const QString path = writeFile(dir, "mystery.txt", R"({
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(cpu),shape:[2],stop_gradient:[false]} : () -> tensor<2xf32>
+    (%1) = "pd_op.mystery" (%0) {} : (tensor<2xf32>) -> tensor<2xf32>
+}
+)");
+        const CliRun r = runCli({ "run", path });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("no kernel for 'pd_op.mystery'"), r.err.constData());
+        QVERIFY2(r.err.contains("at 0:1"), r.err.constData());
+    }
+
+    void runWithPdiparams()
+    {
+        const CliRun r = runCli(
+            { "run", example("lenet_bn.json"), "--params", example("lenet_bn.pdiparams"), "--json" });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["status"].toString(), QString("finished"));
+        QCOMPARE(o["outputs"].toArray()[0].toObject()["shape"].toArray(), QJsonArray({ 1, 10 }));
+        // A truncated copy: the error names the byte offset.
+        QTemporaryDir dir;
+        QFile f(example("lenet_bn.pdiparams"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString broken = writeFile(dir, "broken.pdiparams", f.read(1000));
+        const CliRun bad = runCli({ "run", example("lenet_bn.json"), "--params", broken });
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains("byte "), bad.err.constData());
+        QVERIFY2(bad.err.contains("parameter '"), bad.err.constData());
+    }
+
+    void runUserErrors()
+    {
+        QCOMPARE(runCli({ "run" }).exitCode, 1);
+        const CliRun badInputs = runCli({ "run", example("lenet_bn.json"), "--inputs", "/nonexistent/dir" });
+        QCOMPARE(badInputs.exitCode, 1);
+        QVERIFY(badInputs.err.contains("--inputs"));
+        const CliRun badBreak = runCli({ "run", example("lenet_bn.json"), "--break", "0:999" });
+        QCOMPARE(badBreak.exitCode, 1);
+        QVERIFY(badBreak.err.contains("no op at 0:999"));
+        const CliRun badDevice = runCli({ "run", example("lenet_bn.json"), "--device", "tpu" });
+        QCOMPARE(badDevice.exitCode, 1);
+    }
+
+    void runOnCudaWithoutCuda()
+    {
+        std::string reason;
+        if (ps::createCudaBackend(0, reason))
+            QSKIP("this machine has CUDA");
+        const CliRun r = runCli({ "run", example("lenet_bn.json"), "--device", "cuda" });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QByteArray::fromStdString(reason)), r.err.constData());
+    }
+
+    void verifyBundleNumerics()
+    {
+        if (!QFileInfo::exists(bundle("transformer_encoder")))
+            QSKIP("golden bundle missing");
+        const CliRun r = runCli({ "verify", bundle("transformer_encoder") });
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("numerics: ok"), r.out.constData());
+        QCOMPARE(r.out.count("ok (max abs"), 18); // the output and 17 gradients
+    }
+
+    void verifyDetectsAWrongReference()
+    {
+        if (!QFileInfo::exists(bundle("mlp_ce")))
+            QSKIP("golden bundle missing");
+        QTemporaryDir dir;
+        const QString copy = dir.filePath("mlp_ce");
+        QVERIFY(copyTree(bundle("mlp_ce"), copy));
+        // Paddle's loss, plus 1%.
+        std::string error;
+        ps::Tensor loss = ps::NpyIO::read((copy + "/outputs/0.npy").toStdString(), error);
+        QVERIFY(loss.defined());
+        loss.data<float>()[0] *= 1.01f;
+        QVERIFY(ps::NpyIO::write((copy + "/outputs/0.npy").toStdString(), loss, error));
+        const CliRun r = runCli({ "verify", copy });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("MISMATCH"), r.out.constData());
+        QVERIFY2(r.out.contains("numerics: FAILED"), r.out.constData());
+    }
+
+    void verifyProgramNumerics()
+    {
+        const CliRun plain = runCli({ "verify", example("lenet_bn.json") });
+        QCOMPARE(plain.exitCode, 0);
+        QVERIFY(!plain.out.contains("numerics"));
+        const CliRun r = runCli({ "verify", example("lenet_bn.json"), "--numerics" });
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("numerics: ok"), r.out.constData());
+    }
+
+    void benchRun()
+    {
+        if (!QFileInfo::exists(bundle("mlp_ce")))
+            QSKIP("golden bundle missing");
+        const CliRun r = runCli({ "bench", "run", bundle("mlp_ce"), "--runs", "3", "--json" });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["ops_per_run"].toInt(), 33);
+        QVERIFY(o["median_seconds"].toDouble() > 0);
+        QVERIFY(o["median_op_seconds"].toDouble() <= o["median_seconds"].toDouble());
+        QVERIFY(!o["ops"].toArray().isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunCli)
+#include "tst_runcli.moc"

@@ -1,0 +1,294 @@
+// DebugEngine: backends, building the runner, running commands and breakpoints.
+
+#include "ui/debugger/debugengine.h"
+
+#include "core/io/tracebundle.h"
+#include "core/io/valuenumbering.h"
+#include "core/runtime/backend.h"
+#include "core/runtime/npyio.h"
+#include "core/runtime/programrunner.h"
+
+namespace ps {
+
+DebugEngine::DebugEngine(RecordSink sink)
+    : m_sink(std::move(sink))
+{
+}
+
+DebugEngine::~DebugEngine()
+{
+    teardown();
+}
+
+Backend &DebugEngine::cpu()
+{
+    std::unique_ptr<Backend> &b = m_backends[Device::cpu().name()];
+    if (!b)
+        b = createCpuBackend();
+    return *b;
+}
+
+Backend *DebugEngine::backendFor(Device device, std::string &error)
+{
+    if (device.isCpu())
+        return &cpu();
+    std::unique_ptr<Backend> &b = m_backends[device.name()];
+    if (!b) {
+        std::string reason;
+        b = createCudaBackend(device.index, reason);
+        if (!b) {
+            m_backends.erase(device.name());
+            error = "CUDA:" + std::to_string(device.index) + " is not available: " + reason;
+            return nullptr;
+        }
+    }
+    return b.get();
+}
+
+std::vector<DeviceOption> DebugEngine::probeDevices()
+{
+    std::vector<DeviceOption> out;
+    out.push_back({ Device::cpu(), QString::fromStdString(cpu().name()), true, {} });
+    // Devices are numbered densely: the first index that fails ends the list.
+    for (int i = 0; i < 16; ++i) {
+        std::unique_ptr<Backend> &cached = m_backends[Device::cuda(i).name()];
+        if (!cached) {
+            std::string reason;
+            cached = createCudaBackend(i, reason);
+            if (!cached) {
+                m_backends.erase(Device::cuda(i).name());
+                if (i == 0)
+                    out.push_back({ Device::cuda(0), QStringLiteral("CUDA (unavailable)"), false,
+                        QString::fromStdString(reason) });
+                break;
+            }
+        }
+        out.push_back({ Device::cuda(i), QString::fromStdString(cached->name()), true, {} });
+    }
+    return out;
+}
+
+std::string DebugEngine::build(
+    const DebugTarget &target, Device device, const DebugSources &sources, bool compareWithCpu)
+{
+    teardown();
+    if (!target.valid())
+        return "nothing to debug: no program is open";
+    std::string error;
+    Backend *backend = backendFor(device, error);
+    if (!backend)
+        return error;
+    auto runner = target.pipeline ? std::make_unique<ProgramRunner>(*target.pipeline, *backend)
+                                  : std::make_unique<ProgramRunner>(target.program, *backend);
+    ProgramRunner::Options options;
+    options.inputs = TensorSource::random(sources.seed);
+    options.params = TensorSource::random(sources.seed);
+    const TraceBundle *bundle = target.bundle.get();
+    if (bundle && sources.inputs == DebugSources::Kind::Bundle) {
+        options.inputs = TensorSource::npyDirectory(bundle->filePath("inputs"));
+        for (const auto &[index, file] : bundle->outputGradFiles())
+            options.outputGradFiles[index] = bundle->filePath(file);
+    }
+    if (bundle && sources.params == DebugSources::Kind::Bundle)
+        options.params = TensorSource::npyDirectory(bundle->filePath("params"));
+    else if (sources.params == DebugSources::Kind::Pdiparams && !target.pdiparamsPath.isEmpty())
+        options.params = TensorSource::pdiparams(target.pdiparamsPath.toStdString());
+    if (!runner->prepare(options, error))
+        return error;
+    Interpreter &interpreter = runner->interpreter();
+    interpreter.addObserver(this);
+    if (compareWithCpu && !backend->device().isCpu())
+        interpreter.setReferenceBackend(&cpu());
+    {
+        std::lock_guard lock(m_mutex);
+        m_runner = std::move(runner);
+        m_interpreter = &interpreter;
+        m_coreIds.clear();
+        for (const auto &[id, breakpoint] : m_breakpoints)
+            install(breakpoint);
+    }
+    m_target = target;
+    m_numberings.clear();
+    m_numberings.resize(interpreter.segments().size());
+    m_valuesByName.clear();
+    m_namesIndexed = false;
+    m_cause.clear();
+    ++m_epoch;
+    return {};
+}
+
+void DebugEngine::teardown()
+{
+    std::unique_ptr<ProgramRunner> old;
+    {
+        std::lock_guard lock(m_mutex);
+        old = std::move(m_runner);
+        m_interpreter = nullptr;
+        m_coreIds.clear();
+    }
+    old.reset();
+    m_numberings.clear();
+    m_valuesByName.clear();
+    m_namesIndexed = false;
+    m_cause.clear();
+    m_target = DebugTarget {};
+}
+
+bool DebugEngine::run(Command command, const std::optional<ProgramPosition> &cursor, uint64_t sequence)
+{
+    if (!m_interpreter)
+        return false;
+    m_cause.clear();
+    m_runningSequence.store(sequence);
+    // A stop requested before this run started (Interpreter::run resets its own flag).
+    if (sequence <= m_stopUpTo.load())
+        return false;
+    StopInfo info;
+    switch (command) {
+    case Command::Continue:
+        info = m_interpreter->continueRun();
+        break;
+    case Command::StepOver:
+        info = m_interpreter->step();
+        break;
+    case Command::StepInto:
+        info = m_interpreter->stepInto();
+        break;
+    case Command::StepOut:
+        info = m_interpreter->stepOut();
+        break;
+    case Command::RunToCursor:
+        info = cursor ? m_interpreter->runToCursor(*cursor) : m_interpreter->step();
+        break;
+    }
+    if (info.reason == StopReason::NanInf && info.record && *info.record < m_interpreter->records().size())
+        m_cause = nanCause(m_interpreter->records()[*info.record]);
+    return true;
+}
+
+void DebugEngine::restart()
+{
+    if (!m_interpreter)
+        return;
+    m_interpreter->restart();
+    m_cause.clear();
+    ++m_epoch;
+}
+
+bool DebugEngine::provideOutputs(const std::vector<std::string> &files, std::string &error)
+{
+    if (!m_interpreter || !m_interpreter->position()) {
+        error = "the debugger is not paused at an op";
+        return false;
+    }
+    std::vector<RuntimeValue> values;
+    for (const std::string &file : files) {
+        Tensor t = NpyIO::read(file, error);
+        if (!t.defined())
+            return false;
+        values.emplace_back(std::move(t));
+    }
+    return m_interpreter->provideOutputs(*m_interpreter->position(), std::move(values), error);
+}
+
+void DebugEngine::setCompareWithCpu(bool on)
+{
+    if (!m_interpreter)
+        return;
+    Backend &backend = m_interpreter->backend();
+    m_interpreter->setReferenceBackend(on && !backend.device().isCpu() ? &cpu() : nullptr);
+}
+
+DebugEngine::Snapshot DebugEngine::snapshot() const
+{
+    Snapshot s;
+    s.epoch = m_epoch;
+    if (!m_interpreter)
+        return s;
+    s.active = true;
+    s.state = m_interpreter->state();
+    s.position = m_interpreter->position();
+    s.currentOp = m_interpreter->currentOp();
+    s.frames = m_interpreter->frames();
+    s.stop = m_interpreter->lastStop();
+    s.error = m_interpreter->error();
+    s.cause = m_cause;
+    s.records = m_interpreter->records().size();
+    s.opSeconds = m_interpreter->opSeconds();
+    s.backendName = m_interpreter->backend().name();
+    std::lock_guard lock(m_mutex);
+    for (const auto &[id, core] : m_coreIds)
+        if (core == s.stop.breakpointId)
+            s.breakpointId = id;
+    return s;
+}
+
+void DebugEngine::opExecuted(const OpRecord &record)
+{
+    if (m_sink)
+        m_sink(m_epoch, record);
+    if (m_interpreter && m_runningSequence.load() <= m_stopUpTo.load())
+        m_interpreter->requestStop();
+}
+
+// --- Thread-safe ----------------------------------------------------------------------------------
+
+void DebugEngine::requestStop(uint64_t sequence)
+{
+    uint64_t current = m_stopUpTo.load();
+    while (current < sequence && !m_stopUpTo.compare_exchange_weak(current, sequence)) { }
+    std::lock_guard lock(m_mutex);
+    if (m_interpreter)
+        m_interpreter->requestStop();
+}
+
+void DebugEngine::setBreakpoint(const DebugBreakpoint &breakpoint)
+{
+    std::lock_guard lock(m_mutex);
+    m_breakpoints[breakpoint.id] = breakpoint;
+    if (m_interpreter)
+        install(breakpoint);
+}
+
+void DebugEngine::removeBreakpoint(int id)
+{
+    std::lock_guard lock(m_mutex);
+    m_breakpoints.erase(id);
+    auto it = m_coreIds.find(id);
+    if (it == m_coreIds.end())
+        return;
+    if (m_interpreter)
+        m_interpreter->breakpoints().remove(it->second);
+    m_coreIds.erase(it);
+}
+
+void DebugEngine::install(const DebugBreakpoint &breakpoint)
+{
+    BreakpointSet &set = m_interpreter->breakpoints();
+    auto it = m_coreIds.find(breakpoint.id);
+    if (it != m_coreIds.end()) {
+        set.remove(it->second);
+        m_coreIds.erase(it);
+    }
+    int core = -1;
+    switch (breakpoint.kind) {
+    case DebugBreakpoint::Kind::Op:
+        core = set.addOp(breakpoint.position);
+        break;
+    case DebugBreakpoint::Kind::NanInf:
+        core = set.addNanInf();
+        break;
+    case DebugBreakpoint::Kind::NameRegex: {
+        std::string error;
+        core = set.addNameRegex(breakpoint.pattern.toStdString(), error);
+        break;
+    }
+    }
+    if (core < 0)
+        return;
+    if (!breakpoint.enabled)
+        set.setEnabled(core, false);
+    m_coreIds[breakpoint.id] = core;
+}
+
+} // namespace ps

@@ -1,0 +1,143 @@
+#pragma once
+
+#include "core/runtime/interpreter.h"
+#include "core/runtime/tensorstats.h"
+#include "ui/debugger/debugbreakpoint.h"
+#include "ui/debugger/debugsources.h"
+#include "ui/debugger/debugtarget.h"
+#include "ui/debugger/deviceoption.h"
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ps {
+
+class Backend;
+class ProgramRunner;
+class ValueNumbering;
+
+/// The worker-thread half of DebugSession: owns the backends and the ProgramRunner (scope and
+/// interpreter) and makes every interpreter call. Not a QObject and not thread-safe: DebugSession
+/// calls it from its worker thread only, except requestStop() and the breakpoint edits, which
+/// must reach an interpreter that is running.
+class DebugEngine : public InterpreterObserver
+{
+public:
+    enum class Command { Continue, StepOver, StepInto, StepOut, RunToCursor };
+
+    /// The interpreter's state after a command, copied out for the UI thread.
+    struct Snapshot
+    {
+        bool active = false; ///< a session (runner + interpreter) exists
+        Interpreter::State state = Interpreter::State::Ready;
+        std::optional<ProgramPosition> position;
+        const Operation *currentOp = nullptr;
+        std::vector<Interpreter::Frame> frames;
+        StopInfo stop;
+        /// The DebugBreakpoint id of the breakpoint that fired, or -1.
+        int breakpointId = -1;
+        std::optional<OpError> error;
+        /// NaN/Inf stops: which operand carried the non-finite values, or that all were finite.
+        std::string cause;
+        size_t records = 0;
+        double opSeconds = 0;
+        /// Incremented by every build and restart: records of an older epoch are stale.
+        uint64_t epoch = 0;
+        std::string backendName;
+    };
+
+    /// One watched name's value now.
+    struct WatchValue
+    {
+        enum class State { Missing, Live, Freed };
+        std::string name;
+        State state = State::Missing;
+        std::vector<int64_t> shape;
+        DataType dtype = DataType::Undefined;
+        TensorStats stats;
+    };
+
+    /// Receives every executed op on the worker thread, tagged with the epoch.
+    using RecordSink = std::function<void(uint64_t epoch, const OpRecord &record)>;
+
+    explicit DebugEngine(RecordSink sink);
+    ~DebugEngine() override;
+
+    /// CPU plus every CUDA device that initialises; a CUDA that does not is listed unavailable
+    /// with createCudaBackend's reason. The backends created stay cached for build().
+    std::vector<DeviceOption> probeDevices();
+    /// Creates the runner on `device` and prepares its scope; "" on success, else why not.
+    std::string build(
+        const DebugTarget &target, Device device, const DebugSources &sources, bool compareWithCpu);
+    void teardown();
+    bool active() const { return m_runner != nullptr; }
+
+    /// Runs `command` unless a stop was requested up to `sequence` meanwhile; false when it did
+    /// not run.
+    bool run(Command command, const std::optional<ProgramPosition> &cursor, uint64_t sequence);
+    void restart();
+    /// The current op's results from `.npy` files (one per result); steps past it.
+    bool provideOutputs(const std::vector<std::string> &files, std::string &error);
+    /// Differential mode against the CPU backend (no-op on the CPU).
+    void setCompareWithCpu(bool on);
+    Snapshot snapshot() const;
+
+    // --- Values (worker thread, interpreter idle) -----------------------------------------------
+
+    /// A watched name: a value id of the current segment ("%5"), a scope variable or a Paddle
+    /// value name of any segment.
+    std::vector<WatchValue> watch(const std::vector<std::string> &names);
+    /// A deep host copy of what `value` holds now (a list: its first tensor); undefined if none.
+    Tensor hostValue(Value value) const;
+    /// "float32[2, 3] on cuda:0", "not computed", "list of 3", "freed (no_need_buffer)".
+    std::string describe(Value value) const;
+    /// Recomputes `value`'s op on the CPU backend from host copies of its operands' current values.
+    Tensor cpuValue(Value value, std::string &error);
+    /// `%5 (relu_0.tmp_0)`.
+    std::string label(Value value) const;
+
+    // --- Thread-safe -----------------------------------------------------------------------------
+
+    /// Stops the run in progress and skips queued runs whose sequence is <= `sequence`.
+    void requestStop(uint64_t sequence);
+    /// Adds or updates a breakpoint (also in later builds).
+    void setBreakpoint(const DebugBreakpoint &breakpoint);
+    void removeBreakpoint(int id);
+
+    void opExecuted(const OpRecord &record) override;
+
+private:
+    Backend *backendFor(Device device, std::string &error);
+    Backend &cpu();
+    /// Must hold m_mutex.
+    void install(const DebugBreakpoint &breakpoint);
+    std::string nanCause(const OpRecord &record) const;
+    const RuntimeValue *resolve(const std::string &name, bool &freed);
+    const ValueNumbering &numbering(size_t segment);
+
+    RecordSink m_sink;
+    std::map<std::string, std::unique_ptr<Backend>> m_backends; ///< by Device::name()
+    std::unique_ptr<ProgramRunner> m_runner;
+    Interpreter *m_interpreter = nullptr;
+    DebugTarget m_target;
+    std::vector<std::unique_ptr<ValueNumbering>> m_numberings;
+    std::map<std::string, Value> m_valuesByName;
+    bool m_namesIndexed = false;
+    std::string m_cause;
+    uint64_t m_epoch = 0;
+
+    std::atomic<uint64_t> m_stopUpTo { 0 };
+    std::atomic<uint64_t> m_runningSequence { 0 };
+    /// Guards m_interpreter against replacement while the UI thread edits breakpoints or stops.
+    mutable std::mutex m_mutex;
+    std::map<int, DebugBreakpoint> m_breakpoints;
+    std::map<int, int> m_coreIds; ///< DebugBreakpoint id -> BreakpointSet id
+};
+
+} // namespace ps

@@ -1,0 +1,115 @@
+#pragma once
+
+#include "core/ir/value.h"
+
+#include <QWidget>
+
+class QFrame;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTabWidget;
+class QTableView;
+
+namespace ps {
+
+class BreakpointsModel;
+class DebugSession;
+class ExecutedOpsModel;
+class FramesModel;
+class OpValuesModel;
+class Operation;
+class TensorInspector;
+class WatchModel;
+
+/// The debugger dock's content. Left: the stop status, an error box (the failed op with its
+/// operands, and "Provide outputs from .npy…" for a missing kernel; for a NaN/Inf stop, which
+/// input caused it) and tabs for the executed-op timeline, the call stack, the breakpoints and
+/// the watches. Right: the operands and results of the op last executed (or chosen) and the
+/// tensor inspector of the value selected there, with "Compare with Paddle" when the trace bundle
+/// has the tensor and "Compare with CPU" on a CUDA device.
+class DebuggerPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit DebuggerPanel(DebugSession *session, QWidget *parent = nullptr);
+
+    /// Lists `op`'s operands and results (the values pane).
+    void showOp(const Operation *op);
+    /// Shows `value` in the inspector (also lists its op) and keeps it there across stops; false
+    /// when it holds no tensor now. Without a chosen value the inspector follows the run (the
+    /// first result of the op that just ran).
+    bool inspectValue(Value value);
+    Value inspectedValue() const { return m_inspected; }
+
+    bool compareWithReference();
+    bool compareWithCpu();
+    /// Interactive: asks for one .npy per result of the failed op.
+    void provideOutputsInteractive();
+
+    DebugSession *session() const { return m_session; }
+    ExecutedOpsModel *executedOpsModel() const { return m_executed; }
+    FramesModel *framesModel() const { return m_frames; }
+    BreakpointsModel *breakpointsModel() const { return m_breakpoints; }
+    WatchModel *watchModel() const { return m_watches; }
+    OpValuesModel *valuesModel() const { return m_values; }
+    TensorInspector *inspector() const { return m_inspector; }
+    QTableView *executedView() const { return m_executedView; }
+    QTableView *valuesView() const { return m_valuesView; }
+    QTabWidget *tabs() const { return m_tabs; }
+    QLabel *statusLabel() const { return m_status; }
+    QFrame *errorBox() const { return m_errorBox; }
+    QLabel *errorLabel() const { return m_errorLabel; }
+    QPushButton *provideButton() const { return m_provide; }
+    QPushButton *compareReferenceButton() const { return m_compareReference; }
+    QPushButton *compareCpuButton() const { return m_compareCpu; }
+
+signals:
+    /// The user picked an op in the timeline, call stack or breakpoints.
+    void opActivated(const ps::Operation *op);
+
+private:
+    QWidget *buildLeft();
+    QWidget *buildRight();
+    QWidget *buildBreakpointsTab();
+    QWidget *buildWatchesTab();
+    /// `onlyTensors`: leave the inspector as it is when `value` holds no tensor.
+    bool inspect(Value value, bool onlyTensors = false);
+    void onStopped();
+    void updateStatus();
+    void updateErrorBox();
+    void updateCompareButtons();
+    void updateWatches();
+    void addWatch();
+    void addNameBreakpoint();
+
+    DebugSession *m_session;
+    ExecutedOpsModel *m_executed;
+    FramesModel *m_frames;
+    BreakpointsModel *m_breakpoints;
+    WatchModel *m_watches;
+    OpValuesModel *m_values;
+    Value m_inspected;
+    /// The user chose m_inspected: keep it across stops instead of following the last op.
+    bool m_pinned = false;
+
+    QLabel *m_status;
+    QFrame *m_errorBox;
+    QLabel *m_errorLabel;
+    QPushButton *m_provide;
+    QTabWidget *m_tabs;
+    QTableView *m_executedView;
+    QTableView *m_framesView;
+    QTableView *m_breakpointsView;
+    QLineEdit *m_breakpointPattern;
+    QTableView *m_watchesView;
+    QLineEdit *m_watchName;
+    QLabel *m_valuesTitle;
+    QTableView *m_valuesView;
+    QPushButton *m_compareReference;
+    QPushButton *m_compareCpu;
+    TensorInspector *m_inspector;
+};
+
+} // namespace ps

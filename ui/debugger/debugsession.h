@@ -1,0 +1,227 @@
+#pragma once
+
+#include "core/runtime/interpreter.h"
+#include "core/runtime/oprecord.h"
+#include "ui/debugger/debugbreakpoint.h"
+#include "ui/debugger/debugengine.h"
+#include "ui/debugger/debugsources.h"
+#include "ui/debugger/debugtarget.h"
+#include "ui/debugger/deviceoption.h"
+#include "ui/debugger/referencefiles.h"
+
+#include <QObject>
+#include <QStringList>
+#include <QThread>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+class QTemporaryDir;
+
+namespace ps {
+
+/// One debugging session over a program or a dy2static pipeline (forward + backward as one
+/// timeline): the backend, scope and interpreter live in a DebugEngine on a dedicated worker
+/// thread, which makes every interpreter call, so the UI stays responsive during a long run and
+/// Stop works at the next op boundary. Commands are the usual debugger ones (F5, F10, F11, ...);
+/// a step command with no session starts one and stops at the first op, Continue and Run to
+/// cursor start one and run. Breakpoints, device and sources belong to the session object and
+/// outlive the runs; changing the device or sources ends the run in progress.
+///
+/// State queries (position, frames, records, values) answer for the last stop; value reads go to
+/// the worker and return nothing while a command runs.
+class DebugSession : public QObject
+{
+    Q_OBJECT
+
+public:
+    enum class State {
+        NotStarted, ///< no interpreter (never started, or stopped)
+        Running, ///< a command is in progress on the worker
+        Paused, ///< between ops
+        Finished, ///< the last op ran; values stay readable
+        Error, ///< paused at an op that failed
+    };
+    Q_ENUM(State)
+
+    explicit DebugSession(QObject *parent = nullptr);
+    /// Stops the run in progress and joins the worker.
+    ~DebugSession() override;
+
+    // --- Target ----------------------------------------------------------------------------------
+
+    /// One program (one segment). `path` is its file (":/" resources too): a `.pdiparams` next to
+    /// it can provide the parameters. Ends a running session; op breakpoints on ops of other
+    /// programs are dropped.
+    void setProgram(std::shared_ptr<const Program> program, const QString &path = {},
+        std::shared_ptr<const TraceBundle> bundle = {});
+    /// The forward (and, when not empty, backward) program of a pipeline as one timeline.
+    void setPipeline(std::shared_ptr<const PipelineResult> pipeline,
+        std::shared_ptr<const TraceBundle> bundle = {}, const QString &programPath = {});
+    void clearTarget();
+    const DebugTarget &target() const { return m_target; }
+    bool hasTarget() const { return m_target.valid(); }
+    /// The programs of the timeline, in segment order.
+    std::vector<const Program *> segmentPrograms() const;
+    static std::vector<const Program *> programsOf(const DebugTarget &target);
+    /// "program", "forward", "backward".
+    QString segmentName(size_t segment) const;
+    /// The position of `op` on the timeline; nullopt when it is in none of its programs.
+    std::optional<ProgramPosition> positionOf(const Operation *op) const;
+    const Operation *opAt(const ProgramPosition &position) const;
+
+    // --- Configuration ---------------------------------------------------------------------------
+
+    /// CPU first; CUDA devices once probed on the worker (devicesChanged()), an unavailable CUDA
+    /// with the reason.
+    const std::vector<DeviceOption> &devices() const { return m_devices; }
+    int deviceIndex() const { return m_device; }
+    /// False (no change) for an unavailable or unknown entry.
+    bool setDeviceIndex(int index);
+    const DebugSources &sources() const { return m_sources; }
+    void setSources(const DebugSources &sources);
+    /// Bundle needs a trace bundle; Pdiparams (parameters only) a `.pdiparams` file.
+    bool sourceAvailable(DebugSources::Kind kind) const;
+    /// Differential mode: every kernel also runs on the CPU and the run stops where they differ.
+    void setCompareWithCpu(bool on);
+    bool compareWithCpu() const { return m_compareWithCpu; }
+
+    // --- Breakpoints (may be edited while running) -----------------------------------------------
+
+    const std::vector<DebugBreakpoint> &breakpoints() const { return m_breakpoints; }
+    /// Adds or removes the op breakpoint at `position`; true when one is set afterwards.
+    bool toggleBreakpoint(const ProgramPosition &position);
+    bool toggleBreakpointAt(const Operation *op);
+    /// The id of the op breakpoint at `position`, or -1.
+    int breakpointAt(const ProgramPosition &position) const;
+    int addNameBreakpoint(const QString &pattern, QString *error = nullptr);
+    bool removeBreakpoint(int id);
+    bool setBreakpointEnabled(int id, bool enabled);
+    /// The NaN/Inf breakpoint: stop after the first op producing a NaN or an infinity.
+    void setBreakOnNanInf(bool on);
+    bool breakOnNanInf() const;
+
+    // --- State (of the last stop) ----------------------------------------------------------------
+
+    State state() const { return m_state; }
+    bool isRunning() const { return m_state == State::Running; }
+    /// A session exists (any state but NotStarted).
+    bool isActive() const { return m_state != State::NotStarted; }
+    std::optional<ProgramPosition> position() const { return m_snapshot.position; }
+    const Operation *currentOp() const { return m_snapshot.currentOp; }
+    const std::vector<Interpreter::Frame> &frames() const { return m_snapshot.frames; }
+    const std::vector<OpRecord> &records() const { return m_records; }
+    const std::optional<OpError> &currentError() const { return m_snapshot.error; }
+    const StopInfo &lastStop() const { return m_snapshot.stop; }
+    /// "breakpoint", "nan/inf: pd_op.log at 0:3 produced ... Cause: ...".
+    QString stopText() const;
+    /// NaN/Inf stops: which operand carried the values, or that the op made them.
+    QString causeText() const { return QString::fromStdString(m_snapshot.cause); }
+    QString backendName() const { return QString::fromStdString(m_snapshot.backendName); }
+    /// Sum of the executed ops' device times.
+    double opSeconds() const { return m_snapshot.opSeconds; }
+
+    // --- Values (read on the worker; empty while running) ----------------------------------------
+
+    /// A deep host copy of what `value` holds now.
+    Tensor hostValue(Value value) const;
+    QString describe(Value value) const;
+    QString valueLabel(Value value) const;
+    /// `value`'s op recomputed on the CPU from its operands' current values.
+    Tensor cpuValue(Value value, QString *error = nullptr) const;
+    /// Paddle's `.npy` for `value` in the trace bundle, or empty.
+    QString referenceFile(Value value) const;
+
+    /// Watched names: value ids ("%5"), scope variables or Paddle value names.
+    void setWatches(const QStringList &names);
+    const QStringList &watches() const { return m_watchNames; }
+    /// Parallel to watches() after the last stop (or setWatches()).
+    const std::vector<DebugEngine::WatchValue> &watchValues() const { return m_watchValues; }
+
+    /// Error state at a missing kernel: the op's results from `.npy` files (one per result), then
+    /// a step past it. False with `error` when not paused at an op.
+    bool provideOutputs(const QStringList &files, QString *error = nullptr);
+
+public slots:
+    /// Starts a session paused at the first op (no-op when one exists).
+    void start();
+    void continueRun();
+    void stepOver();
+    void stepInto();
+    void stepOut();
+    void runToCursor(const ps::ProgramPosition &position);
+    /// Interrupts a running command after the current op; the session stays.
+    void pause();
+    /// Interrupts a running command and ends the session.
+    void stop();
+    /// Back to the first op (values and records cleared), paused.
+    void restart();
+
+signals:
+    void stateChanged(ps::DebugSession::State state);
+    /// After every command of a session: the next op (invalid when finished) and why it stopped.
+    void stoppedAt(const ps::ProgramPosition &position, const QString &reason);
+    /// Each executed op, in order (delivered in batches while running).
+    void opExecuted(const ps::ProgramPosition &position, double wallSeconds, double deviceSeconds);
+    /// records() grew by `count` rows from `first`.
+    void recordsAppended(int first, int count);
+    void recordsReset();
+    /// A failed op ("pd_op.foo at 0:12 (results %5): message; operands: ...") or a failed start.
+    void error(const QString &message);
+    void valuesChanged();
+    void breakpointsChanged();
+    void devicesChanged();
+    void sourcesChanged();
+    void targetChanged();
+    void watchesUpdated();
+
+private:
+    void post(std::function<void()> fn);
+    template<class F> auto onWorker(F &&fn) const;
+    void command(DebugEngine::Command command, std::optional<ProgramPosition> cursor);
+    /// Queues `work` (worker thread) followed by a snapshot for finishCommand().
+    void queue(std::function<QString(DebugEngine &, bool &ran)> work);
+    void finishCommand(const DebugEngine::Snapshot &snapshot, std::vector<DebugEngine::WatchValue> watches,
+        const QString &error, bool ran);
+    void flushRecords();
+    void setState(State state);
+    void setTarget(DebugTarget target);
+    void endSession();
+    int addBreakpoint(DebugBreakpoint breakpoint);
+    void sendBreakpoint(const DebugBreakpoint &breakpoint);
+    void findPdiparams(DebugTarget &target);
+
+    QThread m_thread;
+    QObject *m_context; ///< lives in m_thread: queued lambdas run there
+    std::unique_ptr<DebugEngine> m_engine;
+
+    DebugTarget m_target;
+    ReferenceFiles m_references;
+    std::unique_ptr<QTemporaryDir> m_tempDir;
+    std::vector<DeviceOption> m_devices;
+    int m_device = 0;
+    DebugSources m_sources;
+    bool m_compareWithCpu = false;
+
+    std::vector<DebugBreakpoint> m_breakpoints;
+    int m_nextBreakpointId = 1;
+
+    State m_state = State::NotStarted;
+    bool m_built = false; ///< a build was queued and no teardown since
+    int m_pending = 0; ///< queued commands not yet finished
+    uint64_t m_sequence = 0;
+    DebugEngine::Snapshot m_snapshot;
+    std::vector<OpRecord> m_records;
+    uint64_t m_epoch = 0;
+    QStringList m_watchNames;
+    std::vector<DebugEngine::WatchValue> m_watchValues;
+
+    std::mutex m_recordsMutex;
+    std::vector<std::pair<uint64_t, OpRecord>> m_incoming;
+    bool m_flushQueued = false;
+};
+
+} // namespace ps
+
+Q_DECLARE_METATYPE(ps::ProgramPosition)

@@ -1,0 +1,321 @@
+// DebugSession: what to debug, the device and sources, and the breakpoints.
+
+#include "core/io/tracebundle.h"
+#include "core/ir/block.h"
+#include "core/ir/operation.h"
+#include "core/ir/program.h"
+#include "core/transform/pipelineresult.h"
+#include "ui/debugger/debugsession.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <algorithm>
+#include <regex>
+
+namespace ps {
+
+// --- Target ---------------------------------------------------------------------------------------
+
+void DebugSession::setProgram(
+    std::shared_ptr<const Program> program, const QString &path, std::shared_ptr<const TraceBundle> bundle)
+{
+    DebugTarget t;
+    t.program = std::move(program);
+    t.bundle = std::move(bundle);
+    t.programPath = path;
+    setTarget(std::move(t));
+}
+
+void DebugSession::setPipeline(std::shared_ptr<const PipelineResult> pipeline,
+    std::shared_ptr<const TraceBundle> bundle, const QString &programPath)
+{
+    DebugTarget t;
+    t.pipeline = std::move(pipeline);
+    t.bundle = std::move(bundle);
+    t.programPath = programPath;
+    setTarget(std::move(t));
+}
+
+void DebugSession::clearTarget()
+{
+    setTarget(DebugTarget {});
+}
+
+void DebugSession::setTarget(DebugTarget target)
+{
+    if (m_built)
+        stop();
+    // Op breakpoints on ops of the new programs stay (re-positioned); the others go. The old
+    // target still owns its programs here, so the breakpoints' op pointers are valid.
+    const std::vector<const Program *> programs = programsOf(target);
+    bool changed = false;
+    for (auto it = m_breakpoints.begin(); it != m_breakpoints.end();) {
+        if (it->kind != DebugBreakpoint::Kind::Op) {
+            ++it;
+            continue;
+        }
+        const Program *program = it->op && it->op->parentBlock() ? it->op->parentBlock()->program() : nullptr;
+        const auto found = std::find(programs.begin(), programs.end(), program);
+        if (found != programs.end()) {
+            const ProgramPosition position = ProgramPosition::of(it->op, size_t(found - programs.begin()));
+            if (position != it->position) {
+                it->position = position;
+                m_engine->setBreakpoint(*it);
+                changed = true;
+            }
+            ++it;
+            continue;
+        }
+        m_engine->removeBreakpoint(it->id);
+        it = m_breakpoints.erase(it);
+        changed = true;
+    }
+    m_target = std::move(target);
+    findPdiparams(m_target);
+    m_references = ReferenceFiles();
+    if (m_target.bundle && m_target.pipeline)
+        m_references = ReferenceFiles::forPipeline(*m_target.bundle, *m_target.pipeline);
+    else if (m_target.bundle && m_target.program)
+        m_references = ReferenceFiles::forProgram(*m_target.bundle, *m_target.program);
+
+    DebugSources sources = m_sources;
+    sources.inputs = m_target.bundle ? DebugSources::Kind::Bundle : DebugSources::Kind::Random;
+    sources.params = m_target.bundle        ? DebugSources::Kind::Bundle
+        : !m_target.pdiparamsPath.isEmpty() ? DebugSources::Kind::Pdiparams
+                                            : DebugSources::Kind::Random;
+    m_sources = sources;
+    if (changed)
+        emit breakpointsChanged();
+    emit sourcesChanged();
+    emit targetChanged();
+}
+
+void DebugSession::findPdiparams(DebugTarget &target)
+{
+    target.pdiparamsPath.clear();
+    if (target.programPath.isEmpty())
+        return;
+    const QFileInfo program(target.programPath);
+    const QString candidate = program.path() + QLatin1Char('/') + program.completeBaseName() + ".pdiparams";
+    if (!QFile::exists(candidate))
+        return;
+    if (!candidate.startsWith(QLatin1Char(':'))) {
+        target.pdiparamsPath = candidate;
+        return;
+    }
+    // A resource: the core reads files, so copy it out once.
+    if (!m_tempDir)
+        m_tempDir = std::make_unique<QTemporaryDir>();
+    const QString copy = m_tempDir->filePath(QFileInfo(candidate).fileName());
+    if (QFile::exists(copy) || QFile::copy(candidate, copy))
+        target.pdiparamsPath = copy;
+}
+
+std::vector<const Program *> DebugSession::programsOf(const DebugTarget &target)
+{
+    if (target.pipeline) {
+        std::vector<const Program *> out { target.pipeline->forward.get() };
+        if (target.pipeline->backward && target.pipeline->backward->numOps() > 0)
+            out.push_back(target.pipeline->backward.get());
+        return out;
+    }
+    if (target.program)
+        return { target.program.get() };
+    return {};
+}
+
+std::vector<const Program *> DebugSession::segmentPrograms() const
+{
+    return programsOf(m_target);
+}
+
+QString DebugSession::segmentName(size_t segment) const
+{
+    if (segmentPrograms().size() < 2)
+        return tr("program");
+    return segment == 0 ? tr("forward") : tr("backward");
+}
+
+std::optional<ProgramPosition> DebugSession::positionOf(const Operation *op) const
+{
+    if (!op || !op->parentBlock())
+        return std::nullopt;
+    const Program *program = op->parentBlock()->program();
+    const std::vector<const Program *> programs = segmentPrograms();
+    for (size_t i = 0; i < programs.size(); ++i) {
+        if (programs[i] != program)
+            continue;
+        ProgramPosition p = ProgramPosition::of(op, i);
+        if (p.valid())
+            return p;
+    }
+    return std::nullopt;
+}
+
+const Operation *DebugSession::opAt(const ProgramPosition &position) const
+{
+    const std::vector<const Program *> programs = segmentPrograms();
+    return position.segment < programs.size() ? position.resolve(*programs[position.segment]) : nullptr;
+}
+
+// --- Configuration --------------------------------------------------------------------------------
+
+bool DebugSession::setDeviceIndex(int index)
+{
+    if (index < 0 || size_t(index) >= m_devices.size() || !m_devices[size_t(index)].available)
+        return false;
+    if (index == m_device)
+        return true;
+    if (m_built)
+        stop();
+    m_device = index;
+    emit devicesChanged();
+    return true;
+}
+
+void DebugSession::setSources(const DebugSources &sources)
+{
+    if (sources == m_sources)
+        return;
+    if (m_built)
+        stop();
+    m_sources = sources;
+    emit sourcesChanged();
+}
+
+bool DebugSession::sourceAvailable(DebugSources::Kind kind) const
+{
+    switch (kind) {
+    case DebugSources::Kind::Bundle:
+        return m_target.bundle != nullptr;
+    case DebugSources::Kind::Pdiparams:
+        return !m_target.pdiparamsPath.isEmpty();
+    case DebugSources::Kind::Random:
+        break;
+    }
+    return true;
+}
+
+void DebugSession::setCompareWithCpu(bool on)
+{
+    if (on == m_compareWithCpu)
+        return;
+    m_compareWithCpu = on;
+    if (m_built)
+        queue([on](DebugEngine &engine, bool &) {
+            engine.setCompareWithCpu(on);
+            return QString();
+        });
+}
+
+// --- Breakpoints ----------------------------------------------------------------------------------
+
+int DebugSession::addBreakpoint(DebugBreakpoint breakpoint)
+{
+    breakpoint.id = m_nextBreakpointId++;
+    m_breakpoints.push_back(breakpoint);
+    m_engine->setBreakpoint(breakpoint);
+    emit breakpointsChanged();
+    return breakpoint.id;
+}
+
+int DebugSession::breakpointAt(const ProgramPosition &position) const
+{
+    for (const DebugBreakpoint &b : m_breakpoints)
+        if (b.kind == DebugBreakpoint::Kind::Op && b.position == position)
+            return b.id;
+    return -1;
+}
+
+bool DebugSession::toggleBreakpoint(const ProgramPosition &position)
+{
+    const int existing = breakpointAt(position);
+    if (existing >= 0) {
+        removeBreakpoint(existing);
+        return false;
+    }
+    const Operation *op = opAt(position);
+    if (!op)
+        return false;
+    DebugBreakpoint b;
+    b.kind = DebugBreakpoint::Kind::Op;
+    b.position = position;
+    b.op = op;
+    addBreakpoint(b);
+    return true;
+}
+
+bool DebugSession::toggleBreakpointAt(const Operation *op)
+{
+    const std::optional<ProgramPosition> position = positionOf(op);
+    return position && toggleBreakpoint(*position);
+}
+
+int DebugSession::addNameBreakpoint(const QString &pattern, QString *error)
+{
+    try {
+        std::regex check(pattern.toStdString(), std::regex::ECMAScript);
+    } catch (const std::regex_error &e) {
+        if (error)
+            *error = tr("invalid regular expression: %1").arg(QString::fromLatin1(e.what()));
+        return -1;
+    }
+    DebugBreakpoint b;
+    b.kind = DebugBreakpoint::Kind::NameRegex;
+    b.pattern = pattern;
+    return addBreakpoint(b);
+}
+
+bool DebugSession::removeBreakpoint(int id)
+{
+    auto it = std::find_if(
+        m_breakpoints.begin(), m_breakpoints.end(), [id](const auto &b) { return b.id == id; });
+    if (it == m_breakpoints.end())
+        return false;
+    m_breakpoints.erase(it);
+    m_engine->removeBreakpoint(id);
+    emit breakpointsChanged();
+    return true;
+}
+
+bool DebugSession::setBreakpointEnabled(int id, bool enabled)
+{
+    for (DebugBreakpoint &b : m_breakpoints) {
+        if (b.id != id)
+            continue;
+        if (b.enabled != enabled) {
+            b.enabled = enabled;
+            m_engine->setBreakpoint(b);
+            emit breakpointsChanged();
+        }
+        return true;
+    }
+    return false;
+}
+
+void DebugSession::setBreakOnNanInf(bool on)
+{
+    auto it = std::find_if(m_breakpoints.begin(), m_breakpoints.end(),
+        [](const auto &b) { return b.kind == DebugBreakpoint::Kind::NanInf; });
+    if (it == m_breakpoints.end()) {
+        if (on) {
+            DebugBreakpoint b;
+            b.kind = DebugBreakpoint::Kind::NanInf;
+            addBreakpoint(b);
+        }
+        return;
+    }
+    if (on)
+        setBreakpointEnabled(it->id, true);
+    else
+        removeBreakpoint(it->id);
+}
+
+bool DebugSession::breakOnNanInf() const
+{
+    return std::any_of(m_breakpoints.begin(), m_breakpoints.end(),
+        [](const auto &b) { return b.kind == DebugBreakpoint::Kind::NanInf && b.enabled; });
+}
+
+} // namespace ps

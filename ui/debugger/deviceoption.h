@@ -1,0 +1,21 @@
+#pragma once
+
+#include "core/runtime/device.h"
+
+#include <QString>
+
+namespace ps {
+
+/// One entry of the debugger's device list: a device the session can run on, or one that is
+/// shown disabled with the reason (the CUDA backend's message).
+struct DeviceOption
+{
+    Device device;
+    /// "CPU (OpenBLAS)", "CUDA:0 NVIDIA H200", "CUDA (unavailable)".
+    QString label;
+    bool available = true;
+    /// Why it is unavailable; empty otherwise.
+    QString reason;
+};
+
+} // namespace ps

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <QAbstractTableModel>
+
+namespace ps {
+
+class DebugSession;
+struct OpRecord;
+
+/// The timeline of a debug session: one row per executed op (sequence, marks, op, position,
+/// segment, wall and device milliseconds, output shapes), then, while paused, a row for the op the
+/// session stands at ("next", or the failed op). Marks: ● breakpoint, NaN for a non-finite
+/// result, ≠ for a divergence from the CPU, ▶ the current op, ✖ the failed op. Rows grow in
+/// batches while the session runs. OpRole gives the op.
+class ExecutedOpsModel : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column {
+        SequenceColumn,
+        MarksColumn,
+        OpColumn,
+        PositionColumn,
+        SegmentColumn,
+        WallColumn,
+        DeviceColumn,
+        OutputsColumn,
+        ColumnCount
+    };
+
+    explicit ExecutedOpsModel(DebugSession *session, QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    /// Rows for executed ops (the trailing current-op row excluded).
+    int recordRows() const { return m_count; }
+    /// The row of the op the session stands at, or -1 (running, finished, not started).
+    int currentRow() const { return m_current ? m_count : -1; }
+    /// "●", "NaN ▶", ... as shown in the Marks column.
+    QString marks(int row) const;
+
+private:
+    void onAppended(int first, int count);
+    void onReset();
+    void updateCurrentRow();
+    QVariant recordData(const OpRecord &record, int column, int role) const;
+    QVariant currentData(int column, int role) const;
+
+    DebugSession *m_session;
+    int m_count = 0;
+    bool m_current = false;
+};
+
+} // namespace ps

@@ -1,0 +1,66 @@
+#include "ui/debugger/graphmarks.h"
+
+#include "ui/debugger/debugsession.h"
+
+#include <QTimer>
+
+namespace ps {
+
+GraphMarks::GraphMarks(DebugSession *session, QObject *parent)
+    : QObject(parent)
+    , m_session(session)
+{
+    connect(session, &DebugSession::stateChanged, this, &GraphMarks::schedule);
+    connect(session, &DebugSession::stoppedAt, this, &GraphMarks::schedule);
+    connect(session, &DebugSession::breakpointsChanged, this, &GraphMarks::schedule);
+    connect(session, &DebugSession::recordsReset, this, &GraphMarks::schedule);
+    connect(session, &DebugSession::targetChanged, this, &GraphMarks::schedule);
+}
+
+NodeMarks GraphMarks::marksOf(const Operation *op) const
+{
+    auto it = m_marks.find(op);
+    return it == m_marks.end() ? NodeMarks {} : it->second;
+}
+
+void GraphMarks::schedule()
+{
+    if (m_scheduled)
+        return;
+    m_scheduled = true;
+    QTimer::singleShot(0, this, &GraphMarks::recompute);
+}
+
+void GraphMarks::recompute()
+{
+    m_scheduled = false;
+    OpMarks marks;
+    for (const OpRecord &r : m_session->records()) {
+        if (!r.op)
+            continue;
+        NodeMarks &m = marks[r.op];
+        m.milliseconds = r.hostSeconds * 1000.0;
+        m.deviceMilliseconds = r.deviceSeconds * 1000.0;
+        m.nonFinite = m.nonFinite || r.hasNanInf;
+    }
+    for (const DebugBreakpoint &b : m_session->breakpoints()) {
+        if (b.kind != DebugBreakpoint::Kind::Op || !b.op)
+            continue;
+        NodeMarks &m = marks[b.op];
+        m.breakpoint = true;
+        m.breakpointDisabled = !b.enabled;
+    }
+    const DebugSession::State state = m_session->state();
+    if (const Operation *current = m_session->currentOp();
+        current && (state == DebugSession::State::Paused || state == DebugSession::State::Error)) {
+        NodeMarks &m = marks[current];
+        m.current = true;
+        m.error = state == DebugSession::State::Error;
+    }
+    if (marks == m_marks)
+        return;
+    m_marks = std::move(marks);
+    emit marksChanged();
+}
+
+} // namespace ps

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "ui/nodemarks.h"
+
+#include <QObject>
+
+namespace ps {
+
+class DebugSession;
+
+/// What the graph views show of a debug session, as NodeMarks per op: the op the session stands
+/// at (current, or failed), the ops with op breakpoints, the ops that produced NaN/Inf and each
+/// executed op's latest wall and device time. Recomputed once per stop (not per op while
+/// running); marksChanged() tells the views to apply marks() (GraphScene::setOpMarks).
+class GraphMarks : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit GraphMarks(DebugSession *session, QObject *parent = nullptr);
+
+    const OpMarks &marks() const { return m_marks; }
+    /// No marks for `op` gives an empty NodeMarks.
+    NodeMarks marksOf(const Operation *op) const;
+    /// Recomputes now (normally done on the next event-loop turn after a change).
+    void recompute();
+
+signals:
+    void marksChanged();
+
+private:
+    void schedule();
+
+    DebugSession *m_session;
+    OpMarks m_marks;
+    bool m_scheduled = false;
+};
+
+} // namespace ps

@@ -1,0 +1,87 @@
+#include "ui/debugger/referencefiles.h"
+
+#include "core/analysis/valuenames.h"
+#include "core/io/tracebundle.h"
+#include "core/ir/block.h"
+#include "core/ir/operation.h"
+#include "core/ir/program.h"
+#include "core/transform/pipelineresult.h"
+
+namespace ps {
+
+void ReferenceFiles::addInputsAndParameters(const TraceBundle &bundle)
+{
+    for (const TraceBundle::Tensor &t : bundle.inputs())
+        if (!t.file.empty())
+            m_byName.emplace(t.name, bundle.filePath(t.file));
+    for (const TraceBundle::Tensor &t : bundle.parameters())
+        if (!t.file.empty())
+            m_byName.emplace(t.name, bundle.filePath(t.file));
+}
+
+ReferenceFiles ReferenceFiles::forProgram(const TraceBundle &bundle, const Program &origin)
+{
+    ReferenceFiles r;
+    r.addInputsAndParameters(bundle);
+    const Block &top = origin.block();
+    for (const TraceBundle::Output &o : bundle.outputs()) {
+        if (o.file.empty() || o.opIndex >= top.size() || o.resultIndex >= top.op(o.opIndex)->numResults())
+            continue;
+        r.m_byValue.emplace(
+            top.op(o.opIndex)->result(unsigned(o.resultIndex)).impl(), bundle.filePath(o.file));
+    }
+    return r;
+}
+
+ReferenceFiles ReferenceFiles::forPipeline(const TraceBundle &bundle, const PipelineResult &pipeline)
+{
+    ReferenceFiles r;
+    r.addInputsAndParameters(bundle);
+    for (const TraceBundle::Output &o : bundle.outputs()) {
+        if (o.file.empty())
+            continue;
+        for (const std::string &name : { o.name, o.foName })
+            if (!name.empty())
+                r.m_byName.emplace(name, bundle.filePath(o.file));
+    }
+    // Gradients: bx_g[k] is the gradient of fx[k], bp_g[k] of fp[k].
+    const SplitNames &names = pipeline.attributeNames;
+    auto addGrads = [&](SplitKey of, SplitKey grad, const std::vector<TraceBundle::Tensor> &tensors) {
+        const std::vector<std::string> &keys = names[of];
+        const std::vector<std::string> &grads = names[grad];
+        for (size_t k = 0; k < keys.size() && k < grads.size(); ++k) {
+            for (const TraceBundle::Tensor &t : tensors)
+                if (t.name == keys[k] && !t.gradFile.empty() && !grads[k].empty())
+                    r.m_byName.emplace(grads[k], bundle.filePath(t.gradFile));
+        }
+    };
+    addGrads(SplitKey::Fx, SplitKey::BxG, bundle.inputs());
+    addGrads(SplitKey::Fp, SplitKey::BpG, bundle.parameters());
+    r.m_byName.erase(bundle.fakeValueName());
+    return r;
+}
+
+std::string ReferenceFiles::fileForName(const std::string &name) const
+{
+    auto it = m_byName.find(name);
+    return it == m_byName.end() ? std::string() : it->second;
+}
+
+std::string ReferenceFiles::fileFor(Value value) const
+{
+    if (!value)
+        return {};
+    auto it = m_byValue.find(value.impl());
+    if (it != m_byValue.end())
+        return it->second;
+    if (value.isKeywordArgument())
+        return fileForName(value.keyword());
+    for (const std::string &name : ValueNames::allNameStrings(value)) {
+        std::string file = fileForName(name);
+        if (!file.empty())
+            return file;
+    }
+    return {};
+}
+
+} // namespace ps

@@ -1,0 +1,445 @@
+#include "ui/inspector/tensorinspector.h"
+
+#include "core/runtime/npyio.h"
+#include "ui/inspector/comparepanel.h"
+#include "ui/inspector/histogramwidget.h"
+#include "ui/inspector/slicecontrols.h"
+#include "ui/inspector/tensorheatmap.h"
+#include "ui/inspector/tensorslicemodel.h"
+#include "ui/inspector/tensorstatspanel.h"
+
+#include <QCheckBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <exception>
+
+namespace ps {
+
+namespace {
+
+struct StatsOutcome
+{
+    TensorStats stats;
+    QString error;
+};
+
+QString describe(const Tensor &t)
+{
+    return QString::fromUtf8(phiName(t.dtype())) + QString::fromStdString(shapeText(t.shape()));
+}
+
+} // namespace
+
+TensorInspector::TensorInspector(QWidget *parent)
+    : QWidget(parent)
+    , m_header(new QLabel(this))
+    , m_footer(new QLabel(this))
+    , m_statsPanel(new TensorStatsPanel(this))
+    , m_sliceControls(new SliceControls(this))
+    , m_tabs(new QTabWidget(this))
+    , m_model(new TensorSliceModel(this))
+{
+    m_header->setTextFormat(Qt::RichText);
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *exportButton = new QPushButton(tr("Export .npy…"), this);
+    auto *compareButton = new QPushButton(tr("Compare with .npy…"), this);
+    exportButton->setObjectName(QStringLiteral("exportButton"));
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_header, 1);
+    top->addWidget(exportButton);
+    top->addWidget(compareButton);
+
+    m_tabs->addTab(buildTableTab(), tr("Table"));
+    m_tabs->addTab(buildHeatmapTab(), tr("Heatmap"));
+    m_tabs->addTab(buildHistogramTab(), tr("Histogram"));
+    m_comparePanel = new ComparePanel(this);
+    m_tabs->addTab(m_comparePanel, tr("Compare"));
+
+    auto *right = new QWidget(this);
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(m_sliceControls);
+    rightLayout->addWidget(m_tabs, 1);
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_statsPanel);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(1, 1);
+    splitter->setChildrenCollapsible(false);
+
+    m_footer->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addLayout(top);
+    layout->addWidget(splitter, 1);
+    layout->addWidget(m_footer);
+
+    connect(exportButton, &QPushButton::clicked, this, &TensorInspector::exportInteractive);
+    connect(compareButton, &QPushButton::clicked, this, &TensorInspector::compareWithFileInteractive);
+    connect(m_comparePanel, &ComparePanel::compareFileRequested, this,
+        &TensorInspector::compareWithFileInteractive);
+    connect(m_comparePanel, &ComparePanel::tolerancesChanged, this, &TensorInspector::rerunCompare);
+    connect(m_sliceControls, &SliceControls::axesChanged, this, [this](int row, int column) {
+        m_model->setAxes(row, column, m_sliceControls->fixedIndices());
+        sliceChanged();
+    });
+    connect(m_sliceControls, &SliceControls::fixedIndexChanged, this, [this](int axis, int64_t index) {
+        m_model->setFixedIndex(axis, index);
+        sliceChanged();
+    });
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] { refreshHeatmap(); });
+    clear();
+}
+
+TensorInspector::~TensorInspector() = default;
+
+QWidget *TensorInspector::buildTableTab()
+{
+    m_tableStack = new QStackedWidget(this);
+    m_table = new QTableView(m_tableStack);
+    m_table->setModel(m_model);
+    m_table->setWordWrap(false);
+    m_table->setCornerButtonEnabled(false);
+    const QFontMetrics fm = m_table->fontMetrics();
+    m_table->verticalHeader()->setDefaultSectionSize(fm.height() + 6);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->horizontalHeader()->setDefaultSectionSize(
+        fm.horizontalAdvance(QStringLiteral("-0.000123457")) + 14);
+    m_tableMessage = new QLabel(m_tableStack);
+    m_tableMessage->setAlignment(Qt::AlignCenter);
+    m_tableMessage->setWordWrap(true);
+    m_tableMessage->setObjectName(QStringLiteral("tableMessage"));
+    m_tableStack->addWidget(m_table);
+    m_tableStack->addWidget(m_tableMessage);
+    return m_tableStack;
+}
+
+QWidget *TensorInspector::buildHeatmapTab()
+{
+    auto *page = new QWidget(this);
+    m_heatmap = new TensorHeatmap(page);
+    m_diverging = new QCheckBox(tr("Diverging scale (symmetric around 0)"), page);
+    m_diverging->setObjectName(QStringLiteral("divergingScale"));
+    auto *layout = new QVBoxLayout(page);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_diverging);
+    layout->addWidget(m_heatmap, 1);
+    connect(m_diverging, &QCheckBox::toggled, this, [this](bool on) {
+        m_heatmap->setColorMap(on ? ColorMap::Kind::Diverging : ColorMap::Kind::Sequential);
+    });
+    return page;
+}
+
+QWidget *TensorInspector::buildHistogramTab()
+{
+    auto *page = new QWidget(this);
+    m_histogram = new HistogramWidget(page);
+    auto *log = new QCheckBox(tr("Logarithmic counts"), page);
+    log->setObjectName(QStringLiteral("logCounts"));
+    auto *layout = new QVBoxLayout(page);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(log);
+    layout->addWidget(m_histogram, 1);
+    connect(log, &QCheckBox::toggled, m_histogram, &HistogramWidget::setLogScale);
+    return page;
+}
+
+void TensorInspector::setStatsFunction(StatsFunction fn)
+{
+    m_statsFn = std::move(fn);
+}
+
+void TensorInspector::setHostCopyFunction(HostCopyFunction fn)
+{
+    m_hostCopyFn = std::move(fn);
+}
+
+void TensorInspector::clear()
+{
+    setTensor(Tensor());
+}
+
+void TensorInspector::setTensor(const Tensor &tensor, const QString &name)
+{
+    const TensorSlice previous = m_model->slice();
+    m_tensor = tensor;
+    m_name = name;
+    m_host = Tensor();
+    m_message.clear();
+    m_stats.reset();
+    m_statsError.clear();
+    m_reference = Tensor();
+    m_referenceLabel.clear();
+    m_comparison = TensorCompare::Result();
+    ++m_compareGeneration;
+
+    if (!tensor.defined()) {
+        m_message = tr("no tensor");
+    } else if (tensor.device().isCpu()) {
+        m_host = tensor;
+    } else if (m_hostCopyFn) {
+        try {
+            m_host = m_hostCopyFn(tensor);
+        } catch (const std::exception &e) {
+            m_message = tr("host copy failed: %1").arg(QString::fromUtf8(e.what()));
+        }
+    } else {
+        m_message = tr("device tensor; copy to host to show values");
+    }
+    if (m_host.defined() && !TensorSlice::canRead(m_host)) {
+        m_message = tr("%1 values cannot be displayed").arg(QString::fromUtf8(phiName(m_host.dtype())));
+    }
+
+    QString header
+        = name.isEmpty() ? QString() : QStringLiteral("<b>%1</b>&nbsp;&nbsp;").arg(name.toHtmlEscaped());
+    if (tensor.defined())
+        header += QStringLiteral("%1 &nbsp;·&nbsp; %2")
+                      .arg(describe(tensor).toHtmlEscaped(), QString::fromStdString(tensor.device().name()));
+    m_header->setText(header.isEmpty() ? tr("<i>no tensor</i>") : header);
+    m_statsPanel->setTensor(tensor);
+
+    m_model->setTensor(m_message.isEmpty() ? m_host : Tensor());
+    const TensorSlice &s = m_model->slice();
+    // Stepping through a run shows tensor after tensor of one shape: keep the slice the user chose.
+    if (s.valid() && previous.valid() && previous.tensor().shape() == m_host.shape())
+        m_model->setAxes(previous.rowAxis(), previous.columnAxis(), previous.fixedIndices());
+    m_sliceControls->setShape(s.valid() ? m_host.shape() : std::vector<int64_t>(), s.rowAxis(),
+        s.columnAxis(), s.valid() ? s.fixedIndices() : std::vector<int64_t>());
+    m_tableMessage->setText(m_message);
+    m_tableStack->setCurrentWidget(m_message.isEmpty() ? static_cast<QWidget *>(m_table) : m_tableMessage);
+    m_comparePanel->clear();
+    m_comparePanel->setSliceGeometry(s.rowAxis(), s.columnAxis(), s.fixedIndices());
+    m_heatmapDirty = true;
+    refreshHeatmap();
+    startStats();
+    updateFooter();
+}
+
+const TensorSlice &TensorInspector::slice() const
+{
+    return m_model->slice();
+}
+
+void TensorInspector::setSliceAxes(int rowAxis, int columnAxis)
+{
+    m_sliceControls->setAxes(rowAxis, columnAxis);
+}
+
+void TensorInspector::setFixedIndex(int axis, int64_t index)
+{
+    m_sliceControls->setFixedIndex(axis, index);
+}
+
+void TensorInspector::sliceChanged()
+{
+    const TensorSlice &s = m_model->slice();
+    m_comparePanel->setSliceGeometry(s.rowAxis(), s.columnAxis(), s.fixedIndices());
+    m_heatmapDirty = true;
+    refreshHeatmap();
+    updateFooter();
+}
+
+void TensorInspector::setCurrentTab(Tab tab)
+{
+    m_tabs->setCurrentIndex(int(tab));
+}
+
+TensorInspector::Tab TensorInspector::currentTab() const
+{
+    return Tab(m_tabs->currentIndex());
+}
+
+void TensorInspector::refreshHeatmap()
+{
+    // Rendered only while its tab is shown: a huge tensor costs nothing until then.
+    if (!m_heatmapDirty || currentTab() != Tab::Heatmap)
+        return;
+    m_heatmapDirty = false;
+    if (m_model->slice().valid())
+        m_heatmap->setSlice(m_model->slice());
+    else
+        m_heatmap->clear(m_message);
+}
+
+void TensorInspector::updateFooter()
+{
+    QStringList parts;
+    if (m_model->slice().valid()) {
+        const QLocale c = QLocale::c();
+        parts << tr("slice %1 × %2")
+                     .arg(c.toString(qlonglong(m_model->sliceRows())),
+                         c.toString(qlonglong(m_model->sliceColumns())));
+        if (m_model->truncated())
+            parts << tr("the table shows at most %1 rows and %2 columns; pick other axes to see the rest")
+                         .arg(
+                             c.toString(TensorSliceModel::MaxRows), c.toString(TensorSliceModel::MaxColumns));
+    }
+    if (!m_statsError.isEmpty())
+        parts << tr("statistics: %1").arg(m_statsError);
+    else if (statsPending())
+        parts << tr("computing statistics…");
+    m_footer->setText(parts.join(QStringLiteral("  ·  ")));
+}
+
+void TensorInspector::startStats()
+{
+    const int generation = ++m_statsGeneration;
+    m_histogram->clear();
+    if (!m_tensor.defined())
+        return;
+    Tensor target = m_tensor;
+    StatsFunction fn = m_statsFn;
+    if (!fn) {
+        if (!m_host.defined()) {
+            m_statsError = tr("not available for a device tensor without a host copy");
+            m_statsPanel->setStatsUnavailable(tr("n/a"));
+            m_histogram->clear(m_statsError);
+            return;
+        }
+        target = m_host;
+        fn = [](const Tensor &t, int bins) { return computeStatsHost(t, bins); };
+    }
+    m_histogram->clear(tr("computing statistics…"));
+    ++m_statsPending;
+    auto *watcher = new QFutureWatcher<StatsOutcome>(this);
+    connect(watcher, &QFutureWatcher<StatsOutcome>::finished, this, [this, watcher, generation] {
+        --m_statsPending;
+        watcher->deleteLater();
+        if (generation != m_statsGeneration)
+            return;
+        const StatsOutcome outcome = watcher->result();
+        if (!outcome.error.isEmpty()) {
+            m_statsError = outcome.error;
+            m_statsPanel->setStatsUnavailable(tr("n/a"));
+            m_histogram->clear(outcome.error);
+            updateFooter();
+            emit statsFailed(outcome.error);
+            return;
+        }
+        m_stats = outcome.stats;
+        m_statsPanel->setStats(outcome.stats);
+        m_histogram->setStats(outcome.stats);
+        updateFooter();
+        emit statsReady();
+    });
+    watcher->setFuture(QtConcurrent::run([fn, target] {
+        StatsOutcome out;
+        try {
+            out.stats = fn(target, HistogramBins);
+        } catch (const std::exception &e) {
+            out.error = QString::fromUtf8(e.what());
+        }
+        return out;
+    }));
+}
+
+bool TensorInspector::exportTo(const QString &path, QString *error)
+{
+    std::string message;
+    if (!m_host.defined())
+        message = m_message.isEmpty() ? "no host tensor to export" : m_message.toStdString();
+    else if (NpyIO::write(path.toStdString(), m_host, message))
+        return true;
+    if (error)
+        *error = QString::fromStdString(message);
+    return false;
+}
+
+void TensorInspector::compareWith(const Tensor &reference, const QString &label)
+{
+    m_reference = reference;
+    m_referenceLabel = label.isEmpty() ? tr("reference") : label;
+    if (m_reference.defined() && !m_reference.device().isCpu() && m_hostCopyFn) {
+        try {
+            m_reference = m_hostCopyFn(m_reference);
+        } catch (const std::exception &e) {
+            m_comparePanel->setMessage(
+                tr("host copy of the reference failed: %1").arg(QString::fromUtf8(e.what())));
+            m_reference = Tensor();
+            return;
+        }
+    }
+    setCurrentTab(Tab::Compare);
+    rerunCompare();
+}
+
+void TensorInspector::rerunCompare()
+{
+    if (m_referenceLabel.isEmpty())
+        return;
+    TensorCompare::Options options;
+    options.rtol = m_comparePanel->rtol();
+    options.atol = m_comparePanel->atol();
+    options.nameA = (m_name.isEmpty() ? tr("this") : m_name).toStdString();
+    options.nameB = m_referenceLabel.toStdString();
+    const int generation = ++m_compareGeneration;
+    ++m_comparePending;
+    m_comparePanel->setMessage(tr("comparing with %1…").arg(m_referenceLabel));
+    auto *watcher = new QFutureWatcher<TensorCompare::Result>(this);
+    connect(watcher, &QFutureWatcher<TensorCompare::Result>::finished, this, [this, watcher, generation] {
+        --m_comparePending;
+        watcher->deleteLater();
+        if (generation != m_compareGeneration)
+            return;
+        m_comparison = watcher->result();
+        m_comparePanel->setResult(m_comparison);
+        emit compareFinished();
+    });
+    const Tensor a = m_host, b = m_reference;
+    watcher->setFuture(QtConcurrent::run([a, b, options] { return TensorCompare::compare(a, b, options); }));
+}
+
+bool TensorInspector::compareWithFile(const QString &path, QString *error)
+{
+    std::string message;
+    const Tensor reference = NpyIO::read(path.toStdString(), message);
+    if (!reference.defined()) {
+        const QString text = QString::fromStdString(message);
+        m_comparePanel->setMessage(tr("<b>Cannot read</b> %1").arg(text.toHtmlEscaped()));
+        if (error)
+            *error = text;
+        return false;
+    }
+    compareWith(reference, QFileInfo(path).fileName());
+    return true;
+}
+
+void TensorInspector::setTolerances(double rtol, double atol)
+{
+    m_comparePanel->setTolerances(rtol, atol);
+    rerunCompare();
+}
+
+void TensorInspector::exportInteractive()
+{
+    const QString suggested = (m_name.isEmpty() ? QStringLiteral("tensor") : m_name) + QStringLiteral(".npy");
+    const QString path
+        = QFileDialog::getSaveFileName(this, tr("Export tensor"), suggested, tr("NumPy arrays (*.npy)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    m_footer->setText(
+        exportTo(path, &error) ? tr("exported to %1").arg(path) : tr("export failed: %1").arg(error));
+}
+
+void TensorInspector::compareWithFileInteractive()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Compare with a .npy file"), QString(), tr("NumPy arrays (*.npy);;All files (*)"));
+    if (!path.isEmpty())
+        compareWithFile(path);
+    setCurrentTab(Tab::Compare);
+}
+
+} // namespace ps

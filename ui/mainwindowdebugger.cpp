@@ -1,0 +1,128 @@
+#include "ui/mainwindowdebugger.h"
+
+#include "core/transform/pipelineresult.h"
+#include "ui/debugger/debuggeractions.h"
+#include "ui/debugger/debuggerpanel.h"
+#include "ui/debugger/debuggertoolbar.h"
+#include "ui/debugger/debugsession.h"
+#include "ui/debugger/graphmarks.h"
+#include "ui/graphscene.h"
+#include "ui/graphview.h"
+#include "ui/mainwindow.h"
+#include "ui/pipelinesnapshot.h"
+#include "ui/pipelinesource.h"
+#include "ui/programdocument.h"
+#include "ui/propertiesmodel.h"
+#include "ui/splitview.h"
+
+#include <QDockWidget>
+#include <QMenuBar>
+#include <QStatusBar>
+#include <QTabWidget>
+
+namespace ps {
+
+MainWindowDebugger::MainWindowDebugger(MainWindow *window)
+    : QObject(window)
+    , m_window(window)
+    , m_session(new DebugSession(this))
+    , m_actions(new DebuggerActions(m_session, this))
+    , m_marks(new GraphMarks(m_session, this))
+    , m_toolBar(new DebuggerToolBar(m_session, m_actions, window))
+    , m_panel(new DebuggerPanel(m_session, window))
+    , m_dock(new QDockWidget(tr("Debugger"), window))
+    , m_menu(nullptr)
+{
+    window->addToolBar(m_toolBar);
+    m_dock->setObjectName(QStringLiteral("debuggerDock"));
+    m_dock->setWidget(m_panel);
+    window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
+    // Out of the way until a session starts.
+    m_dock->hide();
+    m_menu = new QMenu(tr("&Debug"), window);
+    m_actions->populate(m_menu);
+    m_menu->addSeparator();
+    m_menu->addAction(m_dock->toggleViewAction());
+    window->menuBar()->addMenu(m_menu);
+
+    m_actions->setCursorProvider([this] { return m_window->propertiesModel()->currentOp(); });
+    connect(m_actions, &DebuggerActions::message, this,
+        [this](const QString &text) { m_window->statusBar()->showMessage(text, 4000); });
+    connect(m_session, &DebugSession::error, this,
+        [this](const QString &text) { m_window->statusBar()->showMessage(text, 8000); });
+    connect(m_session, &DebugSession::stoppedAt, this, &MainWindowDebugger::onStopped);
+    connect(m_session, &DebugSession::stateChanged, this, [this] {
+        if (!m_session->isActive())
+            updateTarget(false);
+        else if (m_dock->isHidden())
+            showDock();
+    });
+    connect(m_marks, &GraphMarks::marksChanged, this, &MainWindowDebugger::applyMarks);
+    connect(
+        m_panel, &DebuggerPanel::opActivated, this, [this](const Operation *op) { m_window->selectOp(op); });
+
+    connect(window, &MainWindow::documentChanged, this, [this] { updateTarget(true); });
+    connect(window, &MainWindow::pipelineChanged, this, [this] {
+        // A pipeline being debugged was replaced (mode or pass switch): its programs are gone
+        // from the views.
+        updateTarget(m_session->target().pipeline != nullptr);
+    });
+    if (auto *tabs = window->findChild<QTabWidget *>(QStringLiteral("centralTabs")))
+        connect(tabs, &QTabWidget::currentChanged, this, [this] { updateTarget(false); });
+    updateTarget(true);
+}
+
+MainWindowDebugger::~MainWindowDebugger()
+{
+    // The window would delete them after the session they show.
+    delete m_dock;
+    delete m_toolBar;
+}
+
+void MainWindowDebugger::showDock()
+{
+    m_dock->show();
+    // A third of the window: the graph keeps most of the height.
+    m_window->resizeDocks({ m_dock }, { qMax(240, m_window->height() / 3) }, Qt::Vertical);
+}
+
+void MainWindowDebugger::updateTarget(bool force)
+{
+    if (m_session->isActive() && !force)
+        return;
+    const std::shared_ptr<const ProgramDocument> document = m_window->document();
+    const std::shared_ptr<const PipelineSource> source = m_window->pipelineSource();
+    const std::shared_ptr<const PipelineSnapshot> snapshot = m_window->snapshot();
+    const std::shared_ptr<const TraceBundle> bundle = source ? source->bundle : nullptr;
+    const QString path = document ? document->path() : QString();
+    const DebugTarget &current = m_session->target();
+    if (m_window->currentTab() == MainWindow::Tab::Split && snapshot && snapshot->ok()) {
+        // The result lives inside the snapshot: share the snapshot's ownership.
+        std::shared_ptr<const PipelineResult> pipeline(snapshot, &snapshot->result);
+        if (current.pipeline != pipeline)
+            m_session->setPipeline(pipeline, bundle, path);
+    } else if (document) {
+        if (current.program != document->sharedProgram() || current.pipeline)
+            m_session->setProgram(document->sharedProgram(), path, bundle);
+    } else if (current.valid()) {
+        m_session->clearTarget();
+    }
+}
+
+void MainWindowDebugger::onStopped()
+{
+    const DebugSession::State state = m_session->state();
+    if ((state == DebugSession::State::Paused || state == DebugSession::State::Error)
+        && m_session->currentOp())
+        m_window->selectOp(m_session->currentOp());
+    m_marks->recompute();
+}
+
+void MainWindowDebugger::applyMarks()
+{
+    for (GraphView *view : { m_window->graphView(), m_window->splitView()->forwardView(),
+             m_window->splitView()->backwardView() })
+        view->graphScene()->setOpMarks(m_marks->marks());
+}
+
+} // namespace ps

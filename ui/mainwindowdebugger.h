@@ -1,0 +1,56 @@
+#pragma once
+
+#include <QObject>
+
+class QDockWidget;
+class QMenu;
+
+namespace ps {
+
+class DebugSession;
+class DebuggerActions;
+class DebuggerPanel;
+class DebuggerToolBar;
+class GraphMarks;
+class MainWindow;
+
+/// Puts the debugger into the main window: the Debug menu, the Debug toolbar and the Debugger
+/// dock. It chooses what to debug while no session runs (the origin program on the Program tab,
+/// the train or infer pipeline's forward + backward programs on the split tab), marks the
+/// current op, breakpoints and op times on the three graph views, selects the current op in the
+/// graph and the op list at every stop, and lets F9 and Run to Cursor act on the op shown in
+/// Properties (the one selected last).
+class MainWindowDebugger : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit MainWindowDebugger(MainWindow *window);
+    ~MainWindowDebugger() override;
+
+    DebugSession *session() const { return m_session; }
+    DebuggerActions *actions() const { return m_actions; }
+    DebuggerToolBar *toolBar() const { return m_toolBar; }
+    DebuggerPanel *panel() const { return m_panel; }
+    GraphMarks *marks() const { return m_marks; }
+    QDockWidget *dock() const { return m_dock; }
+    QMenu *menu() const { return m_menu; }
+
+private:
+    /// Sets the session's target from the window; `force` replaces a running session's target.
+    void updateTarget(bool force);
+    void onStopped();
+    void applyMarks();
+    void showDock();
+
+    MainWindow *m_window;
+    DebugSession *m_session;
+    DebuggerActions *m_actions;
+    GraphMarks *m_marks;
+    DebuggerToolBar *m_toolBar;
+    DebuggerPanel *m_panel;
+    QDockWidget *m_dock;
+    QMenu *m_menu;
+};
+
+} // namespace ps

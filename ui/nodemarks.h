@@ -1,0 +1,30 @@
+#pragma once
+
+#include <unordered_map>
+
+namespace ps {
+
+class Operation;
+
+/// What a debugger shows on one op's node: the op it is paused at, a breakpoint, a failure, a
+/// NaN/Inf result and the time of its latest execution.
+struct NodeMarks
+{
+    bool current = false;
+    bool breakpoint = false;
+    /// The breakpoint exists but is switched off (drawn hollow).
+    bool breakpointDisabled = false;
+    bool error = false;
+    bool nonFinite = false;
+    /// Wall time of the latest execution in milliseconds; negative when not executed.
+    double milliseconds = -1;
+    double deviceMilliseconds = -1;
+
+    bool empty() const { return !current && !breakpoint && !error && !nonFinite && milliseconds < 0; }
+    friend bool operator==(const NodeMarks &, const NodeMarks &) = default;
+};
+
+/// Marks by op; ops without an entry have none.
+using OpMarks = std::unordered_map<const Operation *, NodeMarks>;
+
+} // namespace ps

@@ -1,0 +1,219 @@
+#include "ui/passlistmodel.h"
+
+#include <QColor>
+#include <QFont>
+
+namespace ps {
+
+struct PassListModel::Node
+{
+    QString text[ColumnCount];
+    QString name; ///< pass rows: the Paddle name
+    QString alias;
+    bool checkable = false;
+    bool checked = false;
+    bool removed = false; ///< op rows: a removed op (else an added one)
+    Node *parent = nullptr;
+    int row = 0;
+    std::vector<std::unique_ptr<Node>> children;
+
+    Node *add()
+    {
+        auto node = std::make_unique<Node>();
+        node->parent = this;
+        node->row = int(children.size());
+        children.push_back(std::move(node));
+        return children.back().get();
+    }
+};
+
+namespace {
+
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+/// "forward −3 ops, backward unchanged".
+QString summary(const std::vector<const PassRecord *> &records)
+{
+    if (records.empty())
+        return PassListModel::tr("not run");
+    QStringList parts;
+    for (const PassRecord *r : records) {
+        const long delta = long(r->opsAfter) - long(r->opsBefore);
+        parts << (r->changed() ? PassListModel::tr("%1 %2 ops")
+                                     .arg(qs(r->target))
+                                     .arg(delta > 0      ? QStringLiteral("+%1").arg(delta)
+                                             : delta < 0 ? QStringLiteral("\u2212%1").arg(-delta)
+                                                         : QStringLiteral("\u00b10"))
+                               : PassListModel::tr("%1 unchanged").arg(qs(r->target)));
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+PassListModel::PassListModel(QObject *parent)
+    : QAbstractItemModel(parent)
+    , m_root(std::make_unique<Node>())
+{
+}
+
+PassListModel::~PassListModel() = default;
+
+void PassListModel::clear()
+{
+    beginResetModel();
+    m_root = std::make_unique<Node>();
+    endResetModel();
+}
+
+void PassListModel::setPasses(const std::vector<PassInfo> &passes, const std::vector<PassRecord> &log)
+{
+    beginResetModel();
+    m_root = std::make_unique<Node>();
+    for (const PassInfo &p : passes) {
+        Node *pass = m_root->add();
+        pass->name = qs(p.name);
+        pass->alias = qs(p.alias);
+        pass->checkable = true;
+        pass->checked = p.enabled;
+        pass->text[PassColumn] = qs(p.alias);
+        pass->text[DescriptionColumn] = qs(p.name) + QStringLiteral(": ") + qs(p.description);
+        std::vector<const PassRecord *> records;
+        for (const PassRecord &r : log)
+            if (r.pass == p.name)
+                records.push_back(&r);
+        pass->text[ChangeColumn] = p.enabled ? summary(records) : tr("off");
+        for (const PassRecord *r : records) {
+            Node *run = pass->add();
+            run->text[PassColumn] = qs(r->target);
+            run->text[ChangeColumn] = tr("%1 \u2192 %2 ops").arg(r->opsBefore).arg(r->opsAfter);
+            run->text[DescriptionColumn]
+                = tr("%1 removed, %2 added, %3 rewrites").arg(r->removed).arg(r->added).arg(r->rewrites);
+            for (const std::string &op : r->removedOps) {
+                Node *line = run->add();
+                line->removed = true;
+                line->text[PassColumn] = QStringLiteral("\u2212 ") + qs(op).trimmed();
+            }
+            for (const std::string &op : r->addedOps) {
+                Node *line = run->add();
+                line->text[PassColumn] = QStringLiteral("+ ") + qs(op).trimmed();
+            }
+        }
+    }
+    endResetModel();
+}
+
+int PassListModel::passRow(const QString &nameOrAlias) const
+{
+    for (const auto &pass : m_root->children)
+        if (pass->name == nameOrAlias || pass->alias == nameOrAlias)
+            return pass->row;
+    return -1;
+}
+
+PassListModel::Node *PassListModel::nodeOf(const QModelIndex &index) const
+{
+    return index.isValid() ? static_cast<Node *>(index.internalPointer()) : m_root.get();
+}
+
+QModelIndex PassListModel::index(int row, int column, const QModelIndex &parent) const
+{
+    if (!hasIndex(row, column, parent))
+        return {};
+    return createIndex(row, column, nodeOf(parent)->children[size_t(row)].get());
+}
+
+QModelIndex PassListModel::parent(const QModelIndex &child) const
+{
+    if (!child.isValid())
+        return {};
+    Node *p = nodeOf(child)->parent;
+    return !p || p == m_root.get() ? QModelIndex() : createIndex(p->row, 0, p);
+}
+
+int PassListModel::rowCount(const QModelIndex &parent) const
+{
+    if (parent.isValid() && parent.column() != 0)
+        return 0;
+    return int(nodeOf(parent)->children.size());
+}
+
+int PassListModel::columnCount(const QModelIndex &) const
+{
+    return ColumnCount;
+}
+
+QVariant PassListModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const Node *n = nodeOf(index);
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::ToolTipRole:
+        return n->text[index.column()];
+    case Qt::CheckStateRole:
+        if (n->checkable && index.column() == PassColumn)
+            return n->checked ? Qt::Checked : Qt::Unchecked;
+        return {};
+    case Qt::ForegroundRole:
+        if (n->parent && n->parent->parent && n->parent->parent->parent) // an op line
+            return QColor(n->removed ? 0xb0 : 0x20, n->removed ? 0x30 : 0x80, 0x30);
+        return {};
+    case Qt::FontRole:
+        if (n->checkable) {
+            QFont f;
+            f.setBold(n->checked);
+            return f;
+        }
+        return {};
+    }
+    return {};
+}
+
+bool PassListModel::setData(const QModelIndex &index, const QVariant &value, int role)
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || role != Qt::CheckStateRole)
+        return false;
+    Node *n = nodeOf(index);
+    if (!n->checkable || index.column() != PassColumn)
+        return false;
+    const bool on = value.value<Qt::CheckState>() == Qt::Checked;
+    if (on == n->checked)
+        return true;
+    n->checked = on;
+    n->text[ChangeColumn] = tr("recomputing\u2026");
+    emit dataChanged(index, index.siblingAtColumn(DescriptionColumn));
+    emit passToggled(n->name, on);
+    return true;
+}
+
+Qt::ItemFlags PassListModel::flags(const QModelIndex &index) const
+{
+    if (!index.isValid())
+        return Qt::NoItemFlags;
+    Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    if (nodeOf(index)->checkable && index.column() == PassColumn)
+        f |= Qt::ItemIsUserCheckable;
+    return f;
+}
+
+QVariant PassListModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case PassColumn:
+        return tr("Pass");
+    case ChangeColumn:
+        return tr("Changes");
+    case DescriptionColumn:
+        return tr("Details");
+    }
+    return {};
+}
+
+} // namespace ps

@@ -1,0 +1,42 @@
+#include "ui/passpanel.h"
+
+#include "ui/passlistmodel.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace ps {
+
+PassPanel::PassPanel(QWidget *parent)
+    : QWidget(parent)
+    , m_model(new PassListModel(this))
+    , m_view(new QTreeView(this))
+    , m_status(new QLabel(this))
+{
+    m_view->setObjectName(QStringLiteral("passView"));
+    m_view->setModel(m_model);
+    m_view->setUniformRowHeights(true);
+    m_view->setAlternatingRowColors(true);
+    m_view->setColumnWidth(PassListModel::PassColumn, 90);
+    m_view->setColumnWidth(PassListModel::ChangeColumn, 230);
+    m_view->header()->setStretchLastSection(true);
+    m_status->setObjectName(QStringLiteral("passStatus"));
+    m_status->setWordWrap(true);
+    m_status->setContentsMargins(4, 2, 4, 2);
+    setBusy(false);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(m_status);
+    layout->addWidget(m_view, 1);
+}
+
+void PassPanel::setBusy(bool busy)
+{
+    m_status->setText(busy ? tr("Recomputing the pipeline\u2026")
+                           : tr("Passes on the split programs (apply_pir_program_pass); a switch "
+                                "recomputes the pipeline."));
+}
+
+} // namespace ps

@@ -1,0 +1,96 @@
+#include "ui/pipelinesnapshot.h"
+
+#include "core/ir/block.h"
+#include "core/ir/operation.h"
+#include "core/ir/program.h"
+#include "core/transform/partialprogram.h"
+#include "ui/pipelinesource.h"
+#include "ui/programdocument.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+
+namespace ps {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("ps::PipelineSnapshot", text);
+}
+
+bool hasComputeOps(const Program &program)
+{
+    for (const Operation *op : program.block().ops())
+        if (op->name() != "builtin.shadow_output")
+            return true;
+    return false;
+}
+
+QString noticeFor(const PipelineSource &source, const PipelineSnapshot &s)
+{
+    if (!s.ok()) {
+        const QString why = s.diagnostics.isEmpty() ? tr("unknown error") : s.diagnostics.first();
+        return s.training ? tr("The train program could not be built: %1").arg(why)
+                          : tr("The infer program could not be built: %1").arg(why);
+    }
+    if (!s.training)
+        return source.roles.trainLayout
+            ? tr("This program holds its backward already: infer mode treats the whole program as the "
+                 "forward.")
+            : tr("Infer mode: the forward program alone, no backward. Switch to Train to append the "
+                 "backward and see what crosses.");
+    if (hasComputeOps(*s.result.backward))
+        return QString();
+    if (!source.roles.hasDifferentiable())
+        return tr("Nothing to differentiate: no input or parameter of this program needs a gradient "
+                  "(all are stop_gradient), so the backward program is empty.");
+    return tr("The backward program is empty: no output depends on a value that needs a gradient.");
+}
+
+} // namespace
+
+std::shared_ptr<const PipelineSnapshot> PipelineSnapshot::compute(
+    const PipelineSource &source, bool training, const PassSwitches &passes)
+{
+    QElapsedTimer timer;
+    timer.start();
+    auto s = std::make_shared<PipelineSnapshot>();
+    s->training = training;
+    std::unique_ptr<PartialProgramLayer> layer = source.roles.makeLayer(*source.origin, source.flavour);
+    for (const auto &[name, on] : passes)
+        layer->passManager().setEnabled(name, on);
+    for (const Pass *p : layer->passManager().passes())
+        s->passes.push_back({ std::string(p->name()), std::string(p->alias()), std::string(p->description()),
+            layer->passManager().isEnabled(p->name()) });
+    s->result = layer->snapshot(training);
+    for (const std::string &d : s->result.diagnostics)
+        s->diagnostics << QString::fromStdString(d);
+    if (s->result.ok()) {
+        const QString title = source.title;
+        s->forward = std::make_shared<ProgramDocument>(
+            s->result.forward, tr("%1 \u2014 forward").arg(title), LoadResult::Format::Unknown);
+        s->backward = std::make_shared<ProgramDocument>(
+            s->result.backward, tr("%1 \u2014 backward").arg(title), LoadResult::Format::Unknown);
+        s->cut = ForwardBackwardCut::of(s->result);
+        s->keptBytes = ForwardBackwardCut::keptBytes(s->cut, &s->dynamicValues);
+        const Block &forward = s->result.forward->block();
+        const Block &backward = s->result.backward->block();
+        for (const GradOpLink &link : s->result.splitGradOps) {
+            if (link.forwardOp >= forward.size())
+                continue;
+            const Operation *f = forward.op(link.forwardOp);
+            for (size_t g : link.gradOps) {
+                if (g >= backward.size())
+                    continue;
+                s->gradOpsOf[f].push_back(backward.op(g));
+                s->forwardOpOf[backward.op(g)] = f;
+            }
+        }
+    }
+    s->notice = noticeFor(source, *s);
+    s->seconds = timer.nsecsElapsed() / 1e9;
+    return s;
+}
+
+} // namespace ps

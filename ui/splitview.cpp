@@ -1,0 +1,272 @@
+#include "ui/splitview.h"
+
+#include "core/ir/block.h"
+#include "core/ir/program.h"
+#include "ui/crossingvaluesmodel.h"
+#include "ui/graphnodeitem.h"
+#include "ui/graphscene.h"
+#include "ui/graphview.h"
+#include "ui/pipelinesnapshot.h"
+#include "ui/programdocument.h"
+
+#include <QFrame>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace ps {
+
+namespace {
+
+QLabel *titleLabel(QWidget *parent, const char *objectName)
+{
+    auto *label = new QLabel(parent);
+    label->setObjectName(QLatin1String(objectName));
+    label->setTextFormat(Qt::RichText);
+    label->setContentsMargins(6, 3, 6, 3);
+    return label;
+}
+
+QWidget *pane(QWidget *parent, QLabel *title, QWidget *body, QLabel *notice = nullptr)
+{
+    auto *w = new QWidget(parent);
+    auto *layout = new QVBoxLayout(w);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(title);
+    if (notice)
+        layout->addWidget(notice);
+    layout->addWidget(body, 1);
+    return w;
+}
+
+} // namespace
+
+SplitView::SplitView(QWidget *parent)
+    : QWidget(parent)
+    , m_splitter(new QSplitter(Qt::Horizontal, this))
+    , m_forward(new GraphView(this))
+    , m_backward(new GraphView(this))
+    , m_forwardTitle(titleLabel(this, "forwardTitle"))
+    , m_backwardTitle(titleLabel(this, "backwardTitle"))
+    , m_notice(new QLabel(this))
+    , m_cutPane(new QFrame(this))
+    , m_cutSummary(titleLabel(this, "cutSummary"))
+    , m_cutView(new QTableView(this))
+    , m_cutModel(new CrossingValuesModel(this))
+{
+    m_forward->setObjectName(QStringLiteral("forwardGraph"));
+    m_backward->setObjectName(QStringLiteral("backwardGraph"));
+    m_notice->setObjectName(QStringLiteral("pipelineNotice"));
+    m_notice->setWordWrap(true);
+    m_notice->setContentsMargins(8, 6, 8, 6);
+    m_notice->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; color: #5a4300; }"));
+    m_notice->hide();
+
+    m_cutView->setObjectName(QStringLiteral("cutView"));
+    m_cutView->setModel(m_cutModel);
+    m_cutView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_cutView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_cutView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_cutView->setAlternatingRowColors(true);
+    m_cutView->setWordWrap(false);
+    m_cutView->verticalHeader()->hide();
+    m_cutView->verticalHeader()->setDefaultSectionSize(m_cutView->fontMetrics().height() + 4);
+    m_cutView->horizontalHeader()->setStretchLastSection(true);
+    QHeaderView *header = m_cutView->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    for (int c : { CrossingValuesModel::RoleColumn, CrossingValuesModel::BytesColumn,
+             CrossingValuesModel::NoNeedBufferColumn })
+        header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    m_cutView->setColumnWidth(CrossingValuesModel::NameColumn, 120);
+    m_cutView->setColumnWidth(CrossingValuesModel::TypeColumn, 110);
+
+    // The cut: a pane between the two graphs with dashed edges, like a line cut through the
+    // whole program.
+    m_cutPane->setObjectName(QStringLiteral("cutPane"));
+    m_cutPane->setStyleSheet(QStringLiteral("QFrame#cutPane { border-left: 2px dashed #c2185b; "
+                                            "border-right: 2px dashed #c2185b; }"));
+    auto *cutLayout = new QVBoxLayout(m_cutPane);
+    cutLayout->setContentsMargins(2, 0, 2, 0);
+    cutLayout->setSpacing(0);
+    m_cutSummary->setWordWrap(true);
+    cutLayout->addWidget(m_cutSummary);
+    cutLayout->addWidget(m_cutView, 1);
+
+    m_splitter->setObjectName(QStringLiteral("splitSplitter"));
+    m_splitter->addWidget(pane(this, m_forwardTitle, m_forward));
+    m_splitter->addWidget(m_cutPane);
+    m_splitter->addWidget(pane(this, m_backwardTitle, m_backward, m_notice));
+    m_splitter->setStretchFactor(0, 5);
+    m_splitter->setStretchFactor(1, 3);
+    m_splitter->setStretchFactor(2, 5);
+    m_splitter->setSizes({ 500, 300, 500 });
+    m_splitter->setChildrenCollapsible(false);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_splitter);
+
+    for (GraphView *v : { m_forward, m_backward }) {
+        connect(v, &GraphView::layoutFinished, this, &SplitView::onLayoutEnded);
+        connect(v, &GraphView::layoutFailed, this, &SplitView::onLayoutEnded);
+        connect(v, &GraphView::layoutCanceled, this, &SplitView::onLayoutEnded);
+    }
+    connect(m_forward->graphScene(), &GraphScene::opSelected, this,
+        [this](Operation *op) { onOpSelected(ProgramSide::Forward, op); });
+    connect(m_backward->graphScene(), &GraphScene::opSelected, this,
+        [this](Operation *op) { onOpSelected(ProgramSide::Backward, op); });
+    connect(m_forward->graphScene(), &GraphScene::valueSelected, this, [this](Value v) {
+        selectValue(ProgramSide::Forward, v);
+        emit valueSelected(ProgramSide::Forward, v);
+    });
+    connect(m_backward->graphScene(), &GraphScene::valueSelected, this, [this](Value v) {
+        selectValue(ProgramSide::Backward, v);
+        emit valueSelected(ProgramSide::Backward, v);
+    });
+    connect(m_cutView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        &SplitView::onCutRowChanged);
+    updateHeaders();
+}
+
+SplitView::~SplitView() = default;
+
+GraphView *SplitView::view(ProgramSide side) const
+{
+    return side == ProgramSide::Forward ? m_forward : side == ProgramSide::Backward ? m_backward : nullptr;
+}
+
+void SplitView::setSnapshot(std::shared_ptr<const PipelineSnapshot> snapshot)
+{
+    m_snapshot = std::move(snapshot);
+    m_cutModel->setSnapshot(m_snapshot);
+    updateHeaders();
+    m_layoutWanted = true;
+    if (isVisible())
+        startLayouts();
+}
+
+void SplitView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_layoutWanted)
+        startLayouts();
+}
+
+void SplitView::startLayouts()
+{
+    m_layoutWanted = false;
+    if (!m_snapshot || !m_snapshot->ok()) {
+        m_forward->clearGraph();
+        m_backward->clearGraph();
+        m_layoutsRunning = 0;
+        emit layoutsFinished();
+        return;
+    }
+    m_layoutsRunning = 2;
+    m_forward->showGraph(m_snapshot->forward->graph());
+    m_backward->showGraph(m_snapshot->backward->graph());
+}
+
+void SplitView::onLayoutEnded()
+{
+    if (m_layoutsRunning > 0 && --m_layoutsRunning == 0)
+        emit layoutsFinished();
+}
+
+void SplitView::updateHeaders()
+{
+    const PipelineSnapshot *s = m_snapshot.get();
+    if (!s || !s->ok()) {
+        m_forwardTitle->setText(tr("<b>Forward program</b>"));
+        m_backwardTitle->setText(tr("<b>Backward program</b>"));
+        m_cutSummary->setText(tr("<b>\u2702 Cut</b>"));
+    } else {
+        const Program &f = *s->result.forward;
+        const Program &b = *s->result.backward;
+        m_forwardTitle->setText(tr("<b>Forward program</b> (%1) \u00b7 %2 ops")
+                                    .arg(s->training ? tr("train") : tr("infer"))
+                                    .arg(f.numOpsTotal()));
+        m_backwardTitle->setText(tr("<b>Backward program</b> \u00b7 %1 ops \u00b7 %2 keyword arguments")
+                                     .arg(b.numOpsTotal())
+                                     .arg(b.block().numKwargs()));
+        const auto noBuffer = std::count_if(
+            s->cut.begin(), s->cut.end(), [](const CrossingValue &c) { return c.noNeedBuffer; });
+        QString summary = tr("<b>\u2702 Cut</b> \u00b7 %1 values cross \u00b7 %2 kept")
+                              .arg(s->cut.size())
+                              .arg(CrossingValuesModel::bytesText(s->keptBytes));
+        if (s->dynamicValues)
+            summary += tr(" + %1 of dynamic size").arg(s->dynamicValues);
+        if (noBuffer)
+            summary += tr(" \u00b7 %1 no-need-buffer").arg(noBuffer);
+        m_cutSummary->setText(summary);
+    }
+    m_notice->setText(s ? s->notice : QString());
+    m_notice->setVisible(s && !s->notice.isEmpty());
+}
+
+std::vector<const Operation *> SplitView::linkedOps(ProgramSide side, const Operation *op) const
+{
+    if (!m_snapshot || !op)
+        return {};
+    if (side == ProgramSide::Forward) {
+        auto it = m_snapshot->gradOpsOf.find(op);
+        return it == m_snapshot->gradOpsOf.end() ? std::vector<const Operation *>() : it->second;
+    }
+    auto it = m_snapshot->forwardOpOf.find(op);
+    return it == m_snapshot->forwardOpOf.end() ? std::vector<const Operation *>()
+                                               : std::vector<const Operation *> { it->second };
+}
+
+void SplitView::onOpSelected(ProgramSide side, Operation *op)
+{
+    selectOp(side, op);
+    emit opSelected(side, op);
+}
+
+void SplitView::selectOp(ProgramSide side, const Operation *op)
+{
+    GraphView *own = view(side);
+    GraphView *other = side == ProgramSide::Forward ? m_backward : m_forward;
+    if (!own)
+        return;
+    own->graphScene()->selectOp(op);
+    own->graphScene()->clearHighlight();
+    if (op)
+        own->centerOnOp(op);
+    const std::vector<const Operation *> linked = linkedOps(side, op);
+    other->graphScene()->highlight(linked, {});
+    if (!linked.empty())
+        other->centerOnOp(linked.front());
+}
+
+void SplitView::selectValue(ProgramSide side, Value value)
+{
+    GraphView *own = view(side);
+    if (!own)
+        return;
+    GraphScene *scene = own->graphScene();
+    scene->selectValue(value);
+    scene->highlight({}, { value });
+    if (GraphNodeItem *item = scene->itemForValue(value))
+        own->centerOn(item);
+}
+
+void SplitView::onCutRowChanged(const QModelIndex &current)
+{
+    if (!current.isValid())
+        return;
+    const Value forward = valueFromIndex(current);
+    const Value backward = valueFromIndex(current, BackwardValueRole);
+    selectValue(ProgramSide::Forward, forward);
+    m_backward->graphScene()->selectOp(nullptr);
+    m_backward->graphScene()->highlight({}, { backward });
+    if (GraphNodeItem *item = m_backward->graphScene()->itemForValue(backward))
+        m_backward->centerOn(item);
+    emit valueSelected(ProgramSide::Forward, forward);
+}
+
+} // namespace ps

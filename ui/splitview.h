@@ -1,0 +1,89 @@
+#pragma once
+
+#include "core/ir/operation.h" // complete type for the signals' meta types
+#include "ui/itemroles.h"
+
+#include <QWidget>
+#include <memory>
+
+class QFrame;
+class QLabel;
+class QSplitter;
+class QTableView;
+
+namespace ps {
+
+class CrossingValuesModel;
+class GraphView;
+struct PipelineSnapshot;
+
+/// The split programs side by side: the forward graph, the cut (every value the backward reads
+/// from the forward, with its size and no-need-buffer flag) and the backward graph, in a
+/// QSplitter. Selecting a forward op highlights the grad ops made from it in the backward graph;
+/// selecting a grad op highlights its forward op. Graphs are laid out only while the view is
+/// visible, so a hidden split view costs no Graphviz time.
+class SplitView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit SplitView(QWidget *parent = nullptr);
+    ~SplitView() override;
+
+    /// Shows `snapshot` (null clears); a failed or empty pipeline shows its notice.
+    void setSnapshot(std::shared_ptr<const PipelineSnapshot> snapshot);
+    std::shared_ptr<const PipelineSnapshot> snapshot() const { return m_snapshot; }
+
+    GraphView *forwardView() const { return m_forward; }
+    GraphView *backwardView() const { return m_backward; }
+    /// The graph of a split side; nullptr for Origin.
+    GraphView *view(ProgramSide side) const;
+    QTableView *cutView() const { return m_cutView; }
+    CrossingValuesModel *cutModel() const { return m_cutModel; }
+    QLabel *noticeLabel() const { return m_notice; }
+    QLabel *cutSummaryLabel() const { return m_cutSummary; }
+    QSplitter *splitter() const { return m_splitter; }
+
+    /// Selects `op` in its side's graph and highlights the linked ops on the other side (the
+    /// grad ops of a forward op, the forward op of a grad op). No signal is emitted.
+    void selectOp(ProgramSide side, const Operation *op);
+    /// Selects the node of `value` (its producer, or for a keyword argument the argument node)
+    /// and highlights its edges. No signal is emitted.
+    void selectValue(ProgramSide side, Value value);
+    /// The grad ops made from a forward op / the forward op of a grad op (empty without links).
+    std::vector<const Operation *> linkedOps(ProgramSide side, const Operation *op) const;
+    /// Whether a layout for the current snapshot is still to come.
+    bool isLayoutPending() const { return m_layoutsRunning > 0 || m_layoutWanted; }
+
+signals:
+    void opSelected(ps::ProgramSide side, ps::Operation *op);
+    void valueSelected(ps::ProgramSide side, ps::Value value);
+    /// Both graphs of the current snapshot are laid out (or failed or were canceled).
+    void layoutsFinished();
+
+protected:
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void startLayouts();
+    void onLayoutEnded();
+    void onOpSelected(ProgramSide side, Operation *op);
+    void onCutRowChanged(const QModelIndex &current);
+    void updateHeaders();
+
+    std::shared_ptr<const PipelineSnapshot> m_snapshot;
+    QSplitter *m_splitter;
+    GraphView *m_forward;
+    GraphView *m_backward;
+    QLabel *m_forwardTitle;
+    QLabel *m_backwardTitle;
+    QLabel *m_notice;
+    QFrame *m_cutPane;
+    QLabel *m_cutSummary;
+    QTableView *m_cutView;
+    CrossingValuesModel *m_cutModel;
+    bool m_layoutWanted = false;
+    int m_layoutsRunning = 0;
+};
+
+} // namespace ps
