@@ -53,9 +53,9 @@ private slots:
         const QJsonDocument doc = QJsonDocument::fromJson(r.out, &error);
         QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
         const QJsonObject o = doc.object();
-        for (const char *key :
-            { "kind", "layers", "forward_ops", "train_ops", "forward_program_ops", "backward_program_ops",
-                "seconds", "ratio_total_to_clone", "target_seconds", "forward_ops_per_second" })
+        for (const char *key : { "kind", "layers", "forward_ops", "train_ops", "forward_program_ops",
+                 "backward_program_ops", "seconds", "cpu_seconds", "ratio_total_to_clone", "target_seconds",
+                 "forward_ops_per_second" })
             QVERIFY2(o.contains(QLatin1String(key)), key);
         QCOMPARE(o.value("kind").toString(), kind);
         const int layers = o.value("layers").toInt();
@@ -66,11 +66,13 @@ private slots:
         QCOMPARE(o.value("train_ops").toInt(),
             o.value("forward_ops").toInt() + layers * (trainOpsPerLayer - opsPerLayer) + 5);
         QVERIFY(o.value("backward_program_ops").toInt() > 0);
-        const QJsonObject seconds = o.value("seconds").toObject();
-        for (const char *key : { "clone_baseline", "clone", "backward", "split", "program_name_attr", "total",
-                 "program_attr", "create_program" }) {
-            QVERIFY2(seconds.value(QLatin1String(key)).isDouble(), key);
-            QVERIFY2(seconds.value(QLatin1String(key)).toDouble() > 0, key);
+        for (const char *group : { "seconds", "cpu_seconds" }) {
+            const QJsonObject seconds = o.value(QLatin1String(group)).toObject();
+            for (const char *key : { "clone_baseline", "clone", "backward", "split", "program_name_attr",
+                     "total", "program_attr", "create_program" }) {
+                QVERIFY2(seconds.value(QLatin1String(key)).isDouble(), key);
+                QVERIFY2(seconds.value(QLatin1String(key)).toDouble() > 0, key);
+            }
         }
         QVERIFY(o.value("ratio_total_to_clone").toDouble() > 0);
     }

@@ -14,8 +14,9 @@ the figures can be compared directly. Tracing is excluded; the pieces are Paddle
   program_attr       program_attr after the split (unify_value_names)
   create_program     _create_program() (passes included, CSE on) + program_attr
 
-Each figure is the best of --repeat runs (default 5). Needs PaddlePaddle 3.3.1 (CPU is enough);
-never run in CI.
+Each figure is the best of --repeat runs (default 5), as wall-clock and as thread CPU time. Needs
+PaddlePaddle 3.3.1 (CPU is enough); never run in CI. At 10000 ops one run takes minutes (Paddle's
+backward is Python): use --repeat 1 there.
 
 Usage:
   python3 tools/bench_paddle_create_program.py [--ops 10000] [--kind mlp|transformer] [--json]
@@ -78,70 +79,83 @@ def build_model(kind, layers):
     return model, x
 
 
+def now():
+    """(wall, thread CPU) seconds: on a loaded machine the CPU time shows what the wall clock hides."""
+    return time.perf_counter(), time.thread_time()
+
+
 class Timer:
     """Accumulates the time of every call of a wrapped function (for `grad` inside `_append_backward`)."""
 
     def __init__(self, fn):
         self.fn = fn
-        self.seconds = 0.0
+        self.seconds = (0.0, 0.0)
 
     def __call__(self, *args, **kwargs):
-        t0 = time.perf_counter()
+        t0 = now()
         try:
             return self.fn(*args, **kwargs)
         finally:
-            self.seconds += time.perf_counter() - t0
+            t1 = now()
+            self.seconds = (self.seconds[0] + t1[0] - t0[0], self.seconds[1] + t1[1] - t0[1])
 
 
 def measure(partial, repeat):
+    """Best wall and best CPU time per piece over `repeat` runs: ({piece: s}, {piece: s})."""
     import paddle.jit.dy2static.pir_partial_program as ppp
     from paddle.jit.dy2static.utils import backend_guard
 
     grad_timer = Timer(ppp.grad)
     ppp.grad = grad_timer
-    best = {}
+    wall, cpu = {}, {}
 
-    def keep(name, seconds):
-        best[name] = min(best.get(name, float("inf")), seconds)
+    def keep(name, start, end):
+        wall[name] = min(wall.get(name, float("inf")), end[0] - start[0])
+        cpu[name] = min(cpu.get(name, float("inf")), end[1] - start[1])
 
-    clock = time.perf_counter
     origin = partial.origin_runnable_program
     gc.disable()
     try:
-        for _ in range(repeat):
+        for run in range(repeat):
             with backend_guard(partial._backend):
-                t0 = clock()
+                t0 = now()
                 train = origin.clone()
-                t1 = clock()
-                grad_timer.seconds = 0.0
+                t1 = now()
+                grad_timer.seconds = (0.0, 0.0)
                 train = partial._append_backward(train)
-                t2 = clock()
+                t2 = now()
                 train.forward_program  # noqa: B018 (cached_property: runs split_forward_backward)
-                t3 = clock()
+                t3 = now()
                 train.program_name_attr  # noqa: B018
-                t4 = clock()
+                t4 = now()
                 train.program_attr  # noqa: B018
-                t5 = clock()
-                keep("clone", t1 - t0)
-                keep("backward", t2 - t1)
-                keep("grad", grad_timer.seconds)
-                keep("split", t3 - t2)
-                keep("program_name_attr", t4 - t3)
-                keep("total", t4 - t0)
-                keep("program_attr", t5 - t4)
+                t5 = now()
+                keep("clone", t0, t1)
+                keep("backward", t1, t2)
+                keep("grad", (0.0, 0.0), grad_timer.seconds)
+                keep("split", t2, t3)
+                keep("program_name_attr", t3, t4)
+                keep("total", t0, t4)
+                keep("program_attr", t4, t5)
                 del train
                 gc.collect()
 
-                t0 = clock()
+                t0 = now()
                 whole = partial._create_program()
                 whole.program_attr  # noqa: B018
-                keep("create_program", clock() - t0)
+                keep("create_program", t0, now())
+                print(
+                    f"run {run + 1}/{repeat}: "
+                    + ", ".join(f"{k} {wall[k] * 1e3:.1f} ms (cpu {cpu[k] * 1e3:.1f})" for k in wall),
+                    file=sys.stderr,
+                    flush=True,
+                )
                 del whole
                 gc.collect()
     finally:
         gc.enable()
         ppp.grad = grad_timer.fn
-    return best
+    return wall, cpu
 
 
 def main():
@@ -170,7 +184,7 @@ def main():
         with open(args.dump_program, "w") as f:
             f.write(str(program))
 
-    figures = measure(partial, args.repeat) if args.repeat > 0 else {}
+    figures, cpu = measure(partial, args.repeat) if args.repeat > 0 else ({}, {})
     # Op counts as in `pirscope-cli bench pipeline`: the origin program has the output_0 shadow output.
     result = {
         "kind": args.kind,
@@ -180,6 +194,7 @@ def main():
         "paddle_version": paddle.__version__,
         "trace_seconds": trace_seconds,
         "seconds": figures,
+        "cpu_seconds": cpu,
     }
     if args.json:
         json.dump(result, sys.stdout, indent=2)
@@ -189,9 +204,10 @@ def main():
         f"paddle {paddle.__version__} {args.kind}: {layers} layers, {result['forward_ops']} forward ops "
         f"(trace {trace_seconds * 1e3:.0f} ms)"
     )
+    print(f"  best of {args.repeat} runs          wall           cpu")
     for key in ("clone", "backward", "grad", "split", "program_name_attr", "total", "program_attr", "create_program"):
         if key in figures:
-            print(f"  {key:<20} {figures[key] * 1e3:10.3f} ms")
+            print(f"  {key:<20} {figures[key] * 1e3:10.3f} ms  {cpu[key] * 1e3:10.3f} ms")
 
 
 if __name__ == "__main__":

@@ -68,8 +68,8 @@ std::vector<DeviceOption> DebugEngine::probeDevices()
     return out;
 }
 
-std::string DebugEngine::build(
-    const DebugTarget &target, Device device, const DebugSources &sources, bool compareWithCpu)
+std::string DebugEngine::build(const DebugTarget &target, Device device, const DebugSources &sources,
+    bool compareWithCpu, uint64_t epoch)
 {
     teardown();
     if (!target.valid())
@@ -113,7 +113,7 @@ std::string DebugEngine::build(
     m_valuesByName.clear();
     m_namesIndexed = false;
     m_cause.clear();
-    ++m_epoch;
+    m_epoch = epoch;
     return {};
 }
 
@@ -166,13 +166,13 @@ bool DebugEngine::run(Command command, const std::optional<ProgramPosition> &cur
     return true;
 }
 
-void DebugEngine::restart()
+void DebugEngine::restart(uint64_t epoch)
 {
     if (!m_interpreter)
         return;
+    m_epoch = epoch;
     m_interpreter->restart();
     m_cause.clear();
-    ++m_epoch;
 }
 
 bool DebugEngine::provideOutputs(const std::vector<std::string> &files, std::string &error)

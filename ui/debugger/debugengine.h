@@ -47,7 +47,7 @@ public:
         std::string cause;
         size_t records = 0;
         double opSeconds = 0;
-        /// Incremented by every build and restart: records of an older epoch are stale.
+        /// Given by the session to every build and restart: records of another epoch are stale.
         uint64_t epoch = 0;
         std::string backendName;
     };
@@ -72,16 +72,17 @@ public:
     /// CPU plus every CUDA device that initialises; a CUDA that does not is listed unavailable
     /// with createCudaBackend's reason. The backends created stay cached for build().
     std::vector<DeviceOption> probeDevices();
-    /// Creates the runner on `device` and prepares its scope; "" on success, else why not.
-    std::string build(
-        const DebugTarget &target, Device device, const DebugSources &sources, bool compareWithCpu);
+    /// Creates the runner on `device` and prepares its scope; "" on success, else why not. Records
+    /// are tagged with `epoch` from now on.
+    std::string build(const DebugTarget &target, Device device, const DebugSources &sources,
+        bool compareWithCpu, uint64_t epoch);
     void teardown();
     bool active() const { return m_runner != nullptr; }
 
     /// Runs `command` unless a stop was requested up to `sequence` meanwhile; false when it did
     /// not run.
     bool run(Command command, const std::optional<ProgramPosition> &cursor, uint64_t sequence);
-    void restart();
+    void restart(uint64_t epoch);
     /// The current op's results from `.npy` files (one per result); steps past it.
     bool provideOutputs(const std::vector<std::string> &files, std::string &error);
     /// Differential mode against the CPU backend (no-op on the CPU).

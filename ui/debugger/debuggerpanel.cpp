@@ -80,6 +80,10 @@ DebuggerPanel::DebuggerPanel(DebugSession *session, QWidget *parent)
     });
     connect(session, &DebugSession::watchesUpdated, this, &DebuggerPanel::updateWatches);
     connect(session, &DebugSession::targetChanged, this, [this] {
+        // The inspected value may belong to a program that is about to go.
+        m_inspected = Value();
+        m_pinned = false;
+        m_inspector->clear();
         showOp(nullptr);
         updateStatus();
     });
@@ -356,14 +360,19 @@ void DebuggerPanel::onStopped()
         return;
     }
     showOp(op);
-    // Follow the run (the first result of the op that just ran, or what an output op stored)
-    // unless the user chose a value; a value without a tensor (a stack) leaves the inspector.
-    if (m_pinned && m_inspected)
+    // Follow the run (the first result of the op that just ran holding a tensor, else its first
+    // such operand: what an output op stored, what a failed op read) unless the user chose a
+    // value; nothing of the kind leaves the inspector as it is.
+    if (m_pinned && m_inspected) {
         inspect(m_inspected);
-    else if (op->numResults() > 0)
-        inspect(op->result(0), true);
-    else if (op->numOperands() > 0)
-        inspect(op->operand(0), true);
+        return;
+    }
+    for (unsigned i = 0; i < op->numResults(); ++i)
+        if (inspect(op->result(i), true))
+            return;
+    for (unsigned i = 0; i < op->numOperands(); ++i)
+        if (inspect(op->operand(i), true))
+            return;
 }
 
 void DebuggerPanel::updateStatus()

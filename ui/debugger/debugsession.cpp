@@ -88,11 +88,14 @@ void DebugSession::queue(std::function<QString(DebugEngine &, bool &)> work)
 
 void DebugSession::command(DebugEngine::Command command, std::optional<ProgramPosition> cursor)
 {
-    if (!m_target.valid() || m_pending > 0 || m_state == State::Finished)
+    // While a command runs, further commands are dropped (key repeat must not queue steps); a
+    // session that is ending (m_built false) may already be followed by a new one.
+    if (!m_target.valid() || (m_pending > 0 && m_built) || (m_pending == 0 && m_state == State::Finished))
         return;
     const bool starting = !m_built;
     m_built = true;
     const uint64_t sequence = ++m_sequence;
+    const uint64_t epoch = starting ? ++m_lastEpoch : 0;
     const DebugTarget target = m_target;
     const Device device = m_devices[size_t(m_device)].device;
     const DebugSources sources = m_sources;
@@ -102,7 +105,7 @@ void DebugSession::command(DebugEngine::Command command, std::optional<ProgramPo
         || command == DebugEngine::Command::RunToCursor;
     queue([=](DebugEngine &engine, bool &ran) {
         if (starting) {
-            const std::string error = engine.build(target, device, sources, compare);
+            const std::string error = engine.build(target, device, sources, compare, epoch);
             if (!error.empty())
                 return QString::fromStdString(error);
         }
@@ -170,8 +173,8 @@ void DebugSession::restart()
     if (m_pending > 0)
         m_engine->requestStop(m_sequence);
     ++m_sequence;
-    queue([](DebugEngine &engine, bool &) {
-        engine.restart();
+    queue([epoch = ++m_lastEpoch](DebugEngine &engine, bool &) {
+        engine.restart(epoch);
         return QString();
     });
 }
@@ -199,9 +202,12 @@ void DebugSession::finishCommand(const DebugEngine::Snapshot &snapshot,
 {
     flushRecords();
     --m_pending;
+    if (snapshot.active && snapshot.epoch <= m_staleEpoch)
+        return; // a command of a session whose target was replaced (its teardown follows)
     m_snapshot = snapshot;
     m_watchValues = std::move(watches);
-    if (snapshot.epoch > m_epoch || (!snapshot.active && !m_records.empty())) {
+    // Records of a later command (already flushed) are newer than this snapshot: keep them.
+    if (snapshot.epoch > m_epoch || (!snapshot.active && snapshot.epoch >= m_epoch && !m_records.empty())) {
         m_epoch = std::max(m_epoch, snapshot.epoch);
         m_records.clear();
         emit recordsReset();
@@ -243,7 +249,7 @@ void DebugSession::flushRecords()
     }
     size_t first = m_records.size();
     for (auto &[epoch, record] : incoming) {
-        if (epoch < m_epoch)
+        if (epoch < m_epoch || epoch <= m_staleEpoch)
             continue;
         if (epoch > m_epoch) {
             m_epoch = epoch;

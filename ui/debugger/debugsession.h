@@ -213,7 +213,11 @@ private:
     uint64_t m_sequence = 0;
     DebugEngine::Snapshot m_snapshot;
     std::vector<OpRecord> m_records;
-    uint64_t m_epoch = 0;
+    uint64_t m_epoch = 0; ///< of m_records
+    uint64_t m_lastEpoch = 0; ///< the latest given to a build or restart
+    /// Epochs up to this one belong to programs no longer debugged: their records and stops are
+    /// dropped (their ops may be gone).
+    uint64_t m_staleEpoch = 0;
     QStringList m_watchNames;
     std::vector<DebugEngine::WatchValue> m_watchValues;
 

@@ -46,6 +46,14 @@ void DebugSession::setTarget(DebugTarget target)
 {
     if (m_built)
         stop();
+    // Nothing the UI holds may point into the old programs once they are released.
+    m_staleEpoch = m_lastEpoch;
+    m_snapshot = DebugEngine::Snapshot {};
+    m_snapshot.epoch = m_epoch;
+    if (!m_records.empty()) {
+        m_records.clear();
+        emit recordsReset();
+    }
     // Op breakpoints on ops of the new programs stay (re-positioned); the others go. The old
     // target still owns its programs here, so the breakpoints' op pointers are valid.
     const std::vector<const Program *> programs = programsOf(target);

@@ -14,6 +14,7 @@ FramesModel::FramesModel(DebugSession *session, QObject *parent)
 {
     connect(session, &DebugSession::stateChanged, this, &FramesModel::refresh);
     connect(session, &DebugSession::stoppedAt, this, &FramesModel::refresh);
+    connect(session, &DebugSession::targetChanged, this, &FramesModel::refresh);
     refresh();
 }
 
