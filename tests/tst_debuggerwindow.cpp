@@ -93,6 +93,7 @@ private slots:
             menus << a->text();
         QVERIFY(menus.contains(QStringLiteral("&Debug")));
         QVERIFY(debugger->menu()->actions().contains(debugger->actions()->stepOverAction()));
+        QVERIFY(debugger->menu()->actions().contains(debugger->toolBar()->sourcesAction()));
 
         const Program &program = w.document()->program();
         GraphScene *scene = w.graphView()->graphScene();

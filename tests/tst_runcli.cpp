@@ -154,6 +154,115 @@ private slots:
         QVERIFY2(r.err.contains("at 0:1"), r.err.constData());
     }
 
+    void runProvidesTheOutputsOfAnOpWithoutKernel()
+    {
+        QTemporaryDir dir;
+        const QString path = writeFile(dir, "mystery2.txt", R"({
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(cpu),shape:[2,3],stop_gradient:[false]} : () -> tensor<2x3xf32>
+    (%1) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[1],value:3} : () -> tensor<1xf32>
+    (%2) = "pd_op.mystery" (%0, %1) {} : (tensor<2x3xf32>, tensor<1xf32>) -> tensor<2x3xf32>
+    (%3) = "pd_op.add" (%2, %0) {} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+    () = "builtin.shadow_output" (%3) {output_name:"out"} : (tensor<2x3xf32>) -> 
+}
+)");
+        // Without --provide: the op, its position and the option to use.
+        const CliRun failed = runCli({ "run", path, "--inputs", "ones" });
+        QCOMPARE(failed.exitCode, 1);
+        QVERIFY2(failed.err.contains("pd_op.mystery at 0:2"), failed.err.constData());
+        QVERIFY2(failed.err.contains("no kernel for 'pd_op.mystery'"), failed.err.constData());
+        QVERIFY2(failed.err.contains("--provide 0:2=result0.npy"), failed.err.constData());
+
+        auto filled = [&](const char *name, double value, ps::DataType dtype = ps::DataType::Float32) {
+            const std::vector<double> v(6, value);
+            std::string error;
+            const QString file = dir.filePath(QLatin1String(name));
+            ps::NpyIO::write(file.toStdString(), ps::Tensor::fromDoubles({ 2, 3 }, dtype, v), error);
+            return file;
+        };
+        auto outputOf = [&](const QStringList &provide, double &value) {
+            const QString dump = dir.filePath("dump");
+            QDir(dump).removeRecursively();
+            QStringList args { "run", path, "--inputs", "ones", "--dump", dump };
+            for (const QString &p : provide)
+                args << "--provide" << p;
+            const CliRun r = runCli(args);
+            std::string error;
+            const ps::Tensor out = ps::NpyIO::read((dump + "/outputs/out.npy").toStdString(), error);
+            value = out.defined() ? out.toDoubles().front() : -1;
+            return r;
+        };
+        // out = provided + x (ones): the outputs follow the provided values.
+        double value = 0;
+        CliRun r = outputOf({ "0:2=" + filled("seven.npy", 7.0) }, value);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("finished: 5 ops"), r.out.constData());
+        QCOMPARE(value, 8.0);
+        // By name (the op's name or a result's, as --break names them).
+        r = outputOf({ "pd_op.mystery=" + filled("two.npy", 2.0) }, value);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(value, 3.0);
+        r = outputOf({ "^%2$=" + filled("minus.npy", -1.0) }, value);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(value, 0.0);
+
+        // Mistakes are named.
+        r = outputOf({ "0:2=" + filled("a.npy", 1.0) + "," + filled("b.npy", 1.0) }, value);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("pd_op.mystery at 0:2 has 1 result(s), 2 file(s) given"), r.err.constData());
+        r = outputOf({ "0:2=" + filled("f64.npy", 1.0, ps::DataType::Float64) }, value);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("float64[2, 3], result 0 of pd_op.mystery at 0:2 is float32[2, 3]"),
+            r.err.constData());
+        r = outputOf({ "0:9=" + filled("c.npy", 1.0) }, value);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("no op at 0:9"), r.err.constData());
+        r = outputOf({ "pd_op=" + filled("d.npy", 1.0) }, value);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("matches 4 ops"), r.err.constData());
+        r = outputOf({ "0:2" }, value);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("--provide needs OP=FILE.npy"), r.err.constData());
+        r = outputOf({ "0:2=" + dir.filePath("missing.npy") }, value);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("missing.npy"), r.err.constData());
+    }
+
+    void runWithAnImageInput()
+    {
+        const QString image = QStringLiteral(PIRSCOPE_FIXTURES_DIR "/image/rgb5x4.ppm");
+        const CliRun r = runCli({ "run", example("lenet_bn.json"), "--params", example("lenet_bn.pdiparams"),
+            "--inputs", image, "--json" });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["status"].toString(), QString("finished"));
+        const QString inputs = o["inputs"].toString();
+        QVERIFY2(inputs.contains("rgb5x4.ppm (5x4 RGB), ImageNet mean/std, as 'image'"), qPrintable(inputs));
+        const QJsonObject out = o["outputs"].toArray()[0].toObject();
+        // Not normalised: another input, another output.
+        const CliRun raw = runCli({ "run", example("lenet_bn.json"), "--params",
+            example("lenet_bn.pdiparams"), "--inputs", image, "--image-norm", "none", "--json" });
+        QCOMPARE(raw.exitCode, 0);
+        const QJsonObject rawOut
+            = QJsonDocument::fromJson(raw.out).object()["outputs"].toArray()[0].toObject();
+        QVERIFY(rawOut["max"].toDouble() != out["max"].toDouble());
+
+        // PNG/JPEG: the CLI has no decoder and says what to do.
+        QTemporaryDir dir;
+        const QString png = writeFile(dir, "cat.png", QByteArray("\x89PNG\r\n"));
+        const CliRun noPng = runCli({ "run", example("lenet_bn.json"), "--inputs", png });
+        QCOMPARE(noPng.exitCode, 1);
+        QVERIFY2(noPng.err.contains(
+                     "PNG/JPEG need the GUI or a conversion to .ppm (e.g. `convert in.png out.ppm`)"),
+            noPng.err.constData());
+        const CliRun badNorm = runCli({ "run", example("lenet_bn.json"), "--image-norm", "none" });
+        QCOMPARE(badNorm.exitCode, 1);
+        QVERIFY2(
+            badNorm.err.contains("--image-norm applies to --inputs IMAGE only"), badNorm.err.constData());
+        const CliRun imageParams = runCli({ "run", example("lenet_bn.json"), "--params", image });
+        QCOMPARE(imageParams.exitCode, 1);
+        QVERIFY2(imageParams.err.contains("an image cannot provide parameters"), imageParams.err.constData());
+    }
+
     void runWithPdiparams()
     {
         const CliRun r = runCli(

@@ -1,5 +1,6 @@
 #include "core/runtime/allocator.h"
 #include "core/runtime/npyio.h"
+#include "core/runtime/tensorcomparison.h"
 #include "ui/inspector/colormap.h"
 #include "ui/inspector/comparepanel.h"
 #include "ui/inspector/histogramwidget.h"
@@ -126,6 +127,7 @@ private slots:
     void compareReportsFirstMismatch();
     void compareShapeMismatch();
     void compareNonFinite();
+    void compareAgreesWithTheCore();
     void exportRoundTrip_data();
     void exportRoundTrip();
     void statsArriveAsynchronously();
@@ -520,6 +522,29 @@ void TestTensorInspector::compareNonFinite()
     TensorCompare::Options strict;
     strict.equalNan = false;
     QCOMPARE(TensorCompare::compare(a, b, strict).mismatchCount, int64_t(3));
+}
+
+void TestTensorInspector::compareAgreesWithTheCore()
+{
+    // Values on both sides of the tolerance (atol 1e-3 + rtol 1e-2 * |b|), non-finite pairs and
+    // a zero reference: the inspector and the core (differential mode, verify) count the same.
+    const std::vector<double> b { 1, 1, 100, 100, 0, 0, -50, kNan, kInf, 2 };
+    const std::vector<double> a { 1.0105, 1.0115, 101.0005, 101.002, 0.0009, 0.0011, -50.5, kNan, kInf,
+        kNan };
+    const Tensor ta = tensorOf({ 10 }, a, DataType::Float64), tb = tensorOf({ 10 }, b, DataType::Float64);
+    TensorCompare::Options options;
+    options.rtol = 1e-2;
+    options.atol = 1e-3;
+    const TensorCompare::Result ui = TensorCompare::compare(ta, tb, options);
+    const TensorComparison core = TensorComparison::compare(ta, tb, options.rtol, options.atol);
+    QCOMPARE(ui.mismatchCount, int64_t(4)); // 1.0115, 101.002, 0.0011, NaN vs 2
+    QCOMPARE(core.mismatches, ui.mismatchCount);
+    for (size_t i = 0; i < a.size(); ++i) {
+        const bool one = TensorCompare::compare(tensorOf({ 1 }, { a[i] }, DataType::Float64),
+            tensorOf({ 1 }, { b[i] }, DataType::Float64), options)
+                             .allClose();
+        QCOMPARE(one, TensorComparison::close(a[i], b[i], options.rtol, options.atol));
+    }
 }
 
 void TestTensorInspector::exportRoundTrip_data()

@@ -42,6 +42,7 @@ MainWindowDebugger::MainWindowDebugger(MainWindow *window)
     m_menu = new QMenu(tr("&Debug"), window);
     m_actions->populate(m_menu);
     m_menu->addSeparator();
+    m_menu->addAction(m_toolBar->sourcesAction());
     m_menu->addAction(m_dock->toggleViewAction());
     window->menuBar()->addMenu(m_menu);
 

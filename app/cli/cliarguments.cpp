@@ -19,9 +19,9 @@ bool CliArguments::parse(const std::vector<std::string> &args, const std::set<st
             m_flags.insert(name);
         } else if (valued.count(name)) {
             if (inlineValue) {
-                m_options[name] = *inlineValue;
+                m_options[name].push_back(*inlineValue);
             } else if (i + 1 < args.size()) {
-                m_options[name] = args[++i];
+                m_options[name].push_back(args[++i]);
             } else {
                 error = "option --" + name + " needs a value";
                 return false;
@@ -37,7 +37,13 @@ bool CliArguments::parse(const std::vector<std::string> &args, const std::set<st
 std::optional<std::string> CliArguments::option(const std::string &name) const
 {
     auto it = m_options.find(name);
-    if (it == m_options.end())
+    if (it == m_options.end() || it->second.empty())
         return std::nullopt;
-    return it->second;
+    return it->second.back();
+}
+
+std::vector<std::string> CliArguments::options(const std::string &name) const
+{
+    auto it = m_options.find(name);
+    return it == m_options.end() ? std::vector<std::string>() : it->second;
 }

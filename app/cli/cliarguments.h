@@ -19,10 +19,13 @@ public:
 
     const std::vector<std::string> &positional() const { return m_positional; }
     bool flag(const std::string &name) const { return m_flags.count(name) != 0; }
+    /// The last value given to `--name`.
     std::optional<std::string> option(const std::string &name) const;
+    /// Every value given to `--name`, in order (for repeatable options).
+    std::vector<std::string> options(const std::string &name) const;
 
 private:
     std::vector<std::string> m_positional;
     std::set<std::string> m_flags;
-    std::map<std::string, std::string> m_options;
+    std::map<std::string, std::vector<std::string>> m_options;
 };

@@ -126,6 +126,8 @@ bool ProgramRunner::prepare(const Options &options, std::string &error)
     };
     if (!put(m_inputNames, inputs, "input") || !put(m_paramNames, params, "parameter"))
         return false;
+    m_inputSource = inputs;
+    m_paramSource = params;
 
     m_outputGradFiles.assign(m_outputGradNames.size(), Tensor());
     for (const auto &[k, file] : options.outputGradFiles) {

@@ -73,6 +73,10 @@ public:
     /// Interpreter::continueRun(): to the end, a breakpoint, an error or a stop request.
     StopInfo run() { return m_interpreter->continueRun(); }
 
+    /// The sources as prepare() used them (an image source knows its input then).
+    const TensorSource &inputSource() const { return m_inputSource; }
+    const TensorSource &parameterSource() const { return m_paramSource; }
+
     const std::vector<std::string> &inputNames() const { return m_inputNames; }
     const std::vector<std::string> &parameterNames() const { return m_paramNames; }
     const std::vector<std::string> &outputNames() const { return m_outputNames; }
@@ -107,6 +111,8 @@ private:
     std::vector<std::string> m_noNeedBuffers;
     std::vector<std::pair<std::string, FreeReason>> m_forwardFrees;
     std::vector<Tensor> m_outputGradFiles;
+    TensorSource m_inputSource;
+    TensorSource m_paramSource;
     std::unique_ptr<Interpreter> m_interpreter;
 };
 

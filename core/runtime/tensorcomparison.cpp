@@ -42,9 +42,8 @@ TensorComparison TensorComparison::compare(
     double worstExcess = -1;
     for (size_t i = 0; i < e.size(); ++i) {
         const double x = a[i], y = e[i];
-        if (std::isnan(x) || std::isnan(y) || std::isinf(x) || std::isinf(y)) {
-            const bool same = (std::isnan(x) && std::isnan(y)) || x == y;
-            if (!same) {
+        if (!std::isfinite(x) || !std::isfinite(y)) {
+            if (!close(x, y, rtol, atol)) {
                 ++c.mismatches;
                 if (worstExcess < INFINITY) {
                     worstExcess = INFINITY;
@@ -59,8 +58,8 @@ TensorComparison TensorComparison::compare(
         c.maxAbsError = std::max(c.maxAbsError, diff);
         if (diff > 0 && std::fabs(y) > atol)
             c.maxRelError = std::max(c.maxRelError, diff / std::fabs(y));
-        const double excess = diff - (atol + rtol * std::fabs(y));
-        if (excess > 0) {
+        if (!close(x, y, rtol, atol)) {
+            const double excess = diff - (atol + rtol * std::fabs(y));
             ++c.mismatches;
             if (excess > worstExcess) {
                 worstExcess = excess;

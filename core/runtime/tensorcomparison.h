@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -28,6 +29,19 @@ struct TensorComparison
     bool ok() const { return shapesMatch && dtypesMatch && mismatches == 0; }
     /// "ok (max abs 1e-7, max rel 3e-6)" or "3 of 24 elements differ; worst at 5: 1.5 vs 1.2 ...".
     std::string summary() const;
+
+    /// The element rule, the one definition PIRScope uses (the interpreter's differential mode,
+    /// `verify --numerics`, the inspector's compare): |a - e| <= atol + rtol * |e| for finite
+    /// values (NumPy's allclose, `e` the reference); NaN matches NaN when `equalNan`; an infinity
+    /// matches only the same infinity.
+    static bool close(double actual, double expected, double rtol, double atol, bool equalNan = true)
+    {
+        if (std::isfinite(actual) && std::isfinite(expected))
+            return std::fabs(actual - expected) <= atol + rtol * std::fabs(expected);
+        if (std::isnan(actual) || std::isnan(expected))
+            return equalNan && std::isnan(actual) && std::isnan(expected);
+        return actual == expected;
+    }
 
     /// Compares `actual` with `expected`; both must be host tensors. A dtype difference is
     /// reported (dtypesMatch false) but the values are still compared.

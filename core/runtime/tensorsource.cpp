@@ -1,7 +1,11 @@
 #include "core/runtime/tensorsource.h"
 
 #include "core/io/pdiparams.h"
+#include "core/ir/block.h"
+#include "core/ir/operation.h"
+#include "core/ir/program.h"
 #include "core/runtime/dtypedispatch.h"
+#include "core/runtime/imagefile.h"
 #include "core/runtime/npyio.h"
 
 #include <filesystem>
@@ -59,7 +63,19 @@ TensorSource TensorSource::pdiparams(std::string file)
     return s;
 }
 
-std::optional<TensorSource> TensorSource::fromText(const std::string &text, uint64_t seed, std::string &error)
+TensorSource TensorSource::image(std::string path, std::shared_ptr<const Image> image, uint64_t seed,
+    ImageTensor::Normalization normalization)
+{
+    TensorSource s(Kind::Image);
+    s.m_path = std::move(path);
+    s.m_image = std::move(image);
+    s.m_seed = seed;
+    s.m_normalization = normalization;
+    return s;
+}
+
+std::optional<TensorSource> TensorSource::fromText(
+    const std::string &text, uint64_t seed, std::string &error, const ImageDecoder &decoder)
 {
     if (text == "random")
         return random(seed);
@@ -68,11 +84,17 @@ std::optional<TensorSource> TensorSource::fromText(const std::string &text, uint
     if (text == "ones")
         return ones();
     std::error_code ec;
+    if (ImageFile::isImagePath(text) && !std::filesystem::is_directory(text, ec)) {
+        std::optional<Image> decoded = ImageFile::read(text, decoder, error);
+        if (!decoded)
+            return std::nullopt;
+        return image(text, std::make_shared<const Image>(std::move(*decoded)), seed);
+    }
     if (std::filesystem::is_directory(text, ec))
         return npyDirectory(text);
     if (std::filesystem::is_regular_file(text, ec))
         return pdiparams(text);
-    error = "'" + text + "' is neither random, zeros, ones, a directory nor a .pdiparams file";
+    error = "'" + text + "' is neither random, zeros, ones, an image, a directory nor a .pdiparams file";
     return std::nullopt;
 }
 
@@ -87,6 +109,17 @@ std::string TensorSource::describe() const
         return "random (seed " + std::to_string(m_seed) + ")";
     case Kind::Zeros:
         return "zeros";
+    case Kind::Image: {
+        std::string s = "image " + m_path;
+        if (m_image)
+            s += " (" + std::to_string(m_image->width) + "x" + std::to_string(m_image->height)
+                + (m_image->channels == 1 ? " gray" : " RGB") + ")";
+        s += m_normalization == ImageTensor::Normalization::ImageNet ? ", ImageNet mean/std"
+                                                                     : ", not normalised";
+        if (!m_imageInput.empty())
+            s += ", as '" + m_imageInput + "'";
+        return s + "; other inputs random (seed " + std::to_string(m_seed) + ")";
+    }
     case Kind::Ones:
         break;
     }
@@ -95,10 +128,34 @@ std::string TensorSource::describe() const
 
 bool TensorSource::prepare(const Program &program, std::string &error)
 {
-    if (m_kind != Kind::Pdiparams)
+    if (m_kind == Kind::Pdiparams) {
+        m_loaded = Pdiparams::readForProgram(m_path, program, error);
+        return error.empty();
+    }
+    if (m_kind != Kind::Image)
         return true;
-    m_loaded = Pdiparams::readForProgram(m_path, program, error);
-    return error.empty();
+    if (!m_image || !m_image->valid()) {
+        error = "no image decoded from " + m_path;
+        return false;
+    }
+    m_imageInput.clear();
+    std::string inputs;
+    for (const Operation *op : program.block().ops()) {
+        if ((op->name() != "pd_op.data" && op->name() != "pd_op.feed") || op->numResults() != 1)
+            continue;
+        const std::string name = op->stringAttribute("name");
+        std::string why;
+        if (ImageTensor::layoutOf(op->result(0).type(), why)) {
+            m_imageInput = name;
+            return true;
+        }
+        inputs += (inputs.empty() ? "" : "; ") + name + ": " + why;
+    }
+    error = "image " + m_path
+        + ": no input of the program takes an image (a float tensor of rank 4 with 1 or 3 "
+        + "channels, NCHW or NHWC)"
+        + (inputs.empty() ? std::string(": it has no inputs") : "; inputs: " + inputs);
+    return false;
 }
 
 Tensor TensorSource::get(const std::string &name, Type type, bool trainable, std::string &error) const
@@ -134,6 +191,14 @@ Tensor TensorSource::get(const std::string &name, Type type, bool trainable, std
         error = "'" + name + "' has no tensor type to generate a value from";
         return {};
     }
+    if (m_kind == Kind::Image && name == m_imageInput) {
+        Tensor t = ImageTensor::fromImage(*m_image, type, m_normalization, error);
+        if (!t.defined())
+            error = "'" + name + "' from image " + m_path + ": " + error;
+        return t;
+    }
+    // Image: the other inputs are random.
+    const Kind kind = m_kind == Kind::Image ? Kind::Random : m_kind;
     std::vector<int64_t> shape = type.dims();
     for (int64_t &d : shape)
         if (d < 0)
@@ -141,8 +206,8 @@ Tensor TensorSource::get(const std::string &name, Type type, bool trainable, std
     const DataType dtype = type.dtype();
     const int64_t n = numElementsOf(shape);
     std::vector<double> values(
-        size_t(n), m_kind == Kind::Ones || (m_kind == Kind::Random && !trainable) ? 1.0 : 0.0);
-    if (m_kind == Kind::Random && trainable) {
+        size_t(n), kind == Kind::Ones || (kind == Kind::Random && !trainable) ? 1.0 : 0.0);
+    if (kind == Kind::Random && trainable) {
         std::mt19937_64 generator(m_seed ^ fnv1a(name));
         if (isFloating(dtype)) {
             std::normal_distribution<double> normal(0.0, 1.0);

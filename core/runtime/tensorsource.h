@@ -1,10 +1,13 @@
 #pragma once
 
 #include "core/ir/type.h"
+#include "core/runtime/image.h"
+#include "core/runtime/imagetensor.h"
 #include "core/runtime/tensor.h"
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -19,12 +22,16 @@ class Program;
 ///    generator is std::mt19937_64 seeded with `seed` xor a hash of the name, so a tensor does not
 ///    depend on the order of the requests. Non-trainable parameters (running statistics such as
 ///    batch-norm mean/variance) get ones, which keeps variances positive;
-///  * Zeros, Ones.
-/// Dynamic (-1) dims of the declared type become `dynamicDim`.
+///  * Zeros, Ones;
+///  * Image: a decoded image becomes the first input (program order) that is image-shaped
+///    (ImageTensor: float, rank 4, 1 or 3 channels), resized and normalised by ImageTensor; the
+///    other inputs are random as with Random.
+/// Dynamic (-1) dims of the declared type become `dynamicDim` (an image input's take the image's
+/// size).
 class TensorSource
 {
 public:
-    enum class Kind : unsigned char { NpyDirectory, Pdiparams, Random, Zeros, Ones };
+    enum class Kind : unsigned char { NpyDirectory, Pdiparams, Random, Zeros, Ones, Image };
 
     TensorSource() = default;
     static TensorSource random(uint64_t seed);
@@ -32,17 +39,29 @@ public:
     static TensorSource ones() { return TensorSource(Kind::Ones); }
     static TensorSource npyDirectory(std::string dir);
     static TensorSource pdiparams(std::string file);
-    /// "random", "zeros", "ones", a directory or a `.pdiparams` file; nullopt with `error` set
-    /// when the path does not exist.
-    static std::optional<TensorSource> fromText(const std::string &text, uint64_t seed, std::string &error);
+    /// `image` (decoded from `path`) for the image input; the other inputs random with `seed`.
+    static TensorSource image(std::string path, std::shared_ptr<const Image> image, uint64_t seed,
+        ImageTensor::Normalization normalization = ImageTensor::Normalization::ImageNet);
+    /// "random", "zeros", "ones", an image file (ImageFile::isImagePath: netpbm read here, other
+    /// formats through `decoder`), a directory or a `.pdiparams` file; nullopt with `error` set
+    /// when the path does not exist or the image cannot be read.
+    static std::optional<TensorSource> fromText(
+        const std::string &text, uint64_t seed, std::string &error, const ImageDecoder &decoder = {});
 
     Kind kind() const { return m_kind; }
     const std::string &path() const { return m_path; }
     /// "random (seed 0)", "npy files in DIR", ...
     std::string describe() const;
     void setDynamicDim(int64_t d) { m_dynamicDim = d; }
+    /// Image: the decoded image (null for the other kinds).
+    const std::shared_ptr<const Image> &image() const { return m_image; }
+    ImageTensor::Normalization imageNormalization() const { return m_normalization; }
+    void setImageNormalization(ImageTensor::Normalization n) { m_normalization = n; }
+    /// Image, after prepare(): the name of the input that gets the image.
+    const std::string &imageInput() const { return m_imageInput; }
 
-    /// Pdiparams: reads the file for `program`'s parameters; a no-op for the other kinds.
+    /// Pdiparams: reads the file for `program`'s parameters. Image: chooses the image input (an
+    /// error when no input is image-shaped). A no-op for the other kinds.
     bool prepare(const Program &program, std::string &error);
     /// The tensor for `name`, declared as `type` (its dtype and static dims are checked for files).
     /// An undefined tensor with `error` set when it is not available.
@@ -58,6 +77,9 @@ private:
     uint64_t m_seed = 0;
     int64_t m_dynamicDim = 1;
     std::map<std::string, Tensor> m_loaded;
+    std::shared_ptr<const Image> m_image;
+    ImageTensor::Normalization m_normalization = ImageTensor::Normalization::ImageNet;
+    std::string m_imageInput;
 };
 
 } // namespace ps

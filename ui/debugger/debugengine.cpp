@@ -5,8 +5,12 @@
 #include "core/io/tracebundle.h"
 #include "core/io/valuenumbering.h"
 #include "core/runtime/backend.h"
+#include "core/runtime/imagefile.h"
 #include "core/runtime/npyio.h"
 #include "core/runtime/programrunner.h"
+#include "ui/debugger/qtimagedecoder.h"
+
+#include <QFileInfo>
 
 namespace ps {
 
@@ -68,6 +72,71 @@ std::vector<DeviceOption> DebugEngine::probeDevices()
     return out;
 }
 
+bool DebugEngine::sourcesFor(const DebugTarget &target, const DebugSources &sources,
+    ProgramRunner::Options &options, std::string &error)
+{
+    using Kind = DebugSources::Kind;
+    const TraceBundle *bundle = target.bundle.get();
+    auto simple = [&](Kind kind, const QString &path, bool params) -> std::optional<TensorSource> {
+        switch (kind) {
+        case Kind::Bundle:
+            if (!bundle) {
+                error = "no trace bundle is open: its .npy files cannot be used";
+                return std::nullopt;
+            }
+            return TensorSource::npyDirectory(bundle->filePath(params ? "params" : "inputs"));
+        case Kind::Pdiparams:
+            if (target.pdiparamsPath.isEmpty()) {
+                error = "there is no .pdiparams file next to the program";
+                return std::nullopt;
+            }
+            return TensorSource::pdiparams(target.pdiparamsPath.toStdString());
+        case Kind::Random:
+            return TensorSource::random(sources.seed);
+        case Kind::Zeros:
+            return TensorSource::zeros();
+        case Kind::Ones:
+            return TensorSource::ones();
+        case Kind::NpyDirectory:
+            if (!QFileInfo(path).isDir()) {
+                error = (params ? "parameters: " : "inputs: ") + path.toStdString() + " is not a folder";
+                return std::nullopt;
+            }
+            return TensorSource::npyDirectory(path.toStdString());
+        case Kind::PdiparamsFile:
+            if (!QFileInfo(path).isFile()) {
+                error = "parameters: no file " + path.toStdString();
+                return std::nullopt;
+            }
+            return TensorSource::pdiparams(path.toStdString());
+        case Kind::Image: {
+            std::optional<Image> image = ImageFile::read(path.toStdString(), &QtImageDecoder::decode, error);
+            if (!image) {
+                error = "inputs: " + error;
+                return std::nullopt;
+            }
+            return TensorSource::image(path.toStdString(), std::make_shared<const Image>(std::move(*image)),
+                sources.seed,
+                sources.imageNetNormalization ? ImageTensor::Normalization::ImageNet
+                                              : ImageTensor::Normalization::None);
+        }
+        }
+        return std::nullopt;
+    };
+    std::optional<TensorSource> inputs = simple(sources.inputs, sources.inputsPath, false);
+    if (!inputs)
+        return false;
+    std::optional<TensorSource> params = simple(sources.params, sources.paramsPath, true);
+    if (!params)
+        return false;
+    options.inputs = std::move(*inputs);
+    options.params = std::move(*params);
+    if (bundle && sources.inputs == Kind::Bundle)
+        for (const auto &[index, file] : bundle->outputGradFiles())
+            options.outputGradFiles[index] = bundle->filePath(file);
+    return true;
+}
+
 std::string DebugEngine::build(const DebugTarget &target, Device device, const DebugSources &sources,
     bool compareWithCpu, uint64_t epoch)
 {
@@ -81,18 +150,8 @@ std::string DebugEngine::build(const DebugTarget &target, Device device, const D
     auto runner = target.pipeline ? std::make_unique<ProgramRunner>(*target.pipeline, *backend)
                                   : std::make_unique<ProgramRunner>(target.program, *backend);
     ProgramRunner::Options options;
-    options.inputs = TensorSource::random(sources.seed);
-    options.params = TensorSource::random(sources.seed);
-    const TraceBundle *bundle = target.bundle.get();
-    if (bundle && sources.inputs == DebugSources::Kind::Bundle) {
-        options.inputs = TensorSource::npyDirectory(bundle->filePath("inputs"));
-        for (const auto &[index, file] : bundle->outputGradFiles())
-            options.outputGradFiles[index] = bundle->filePath(file);
-    }
-    if (bundle && sources.params == DebugSources::Kind::Bundle)
-        options.params = TensorSource::npyDirectory(bundle->filePath("params"));
-    else if (sources.params == DebugSources::Kind::Pdiparams && !target.pdiparamsPath.isEmpty())
-        options.params = TensorSource::pdiparams(target.pdiparamsPath.toStdString());
+    if (!sourcesFor(target, sources, options, error))
+        return error;
     if (!runner->prepare(options, error))
         return error;
     Interpreter &interpreter = runner->interpreter();

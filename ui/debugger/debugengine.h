@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/runtime/interpreter.h"
+#include "core/runtime/programrunner.h"
 #include "core/runtime/tensorstats.h"
 #include "ui/debugger/debugbreakpoint.h"
 #include "ui/debugger/debugsources.h"
@@ -19,7 +20,6 @@
 namespace ps {
 
 class Backend;
-class ProgramRunner;
 class ValueNumbering;
 
 /// The worker-thread half of DebugSession: owns the backends and the ProgramRunner (scope and
@@ -78,6 +78,10 @@ public:
         bool compareWithCpu, uint64_t epoch);
     void teardown();
     bool active() const { return m_runner != nullptr; }
+    /// The runner's input and parameter sources for `sources` (an image is decoded here, other
+    /// formats than netpbm with QtImageDecoder); false with `error` naming the bad file.
+    static bool sourcesFor(const DebugTarget &target, const DebugSources &sources,
+        ProgramRunner::Options &options, std::string &error);
 
     /// Runs `command` unless a stop was requested up to `sequence` meanwhile; false when it did
     /// not run.

@@ -88,6 +88,7 @@ DebuggerPanel::DebuggerPanel(DebugSession *session, QWidget *parent)
         updateStatus();
     });
     connect(session, &DebugSession::devicesChanged, this, &DebuggerPanel::updateCompareButtons);
+    connect(session, &DebugSession::sourcesChanged, this, &DebuggerPanel::updateStatus);
     updateStatus();
     updateErrorBox();
     updateCompareButtons();
@@ -384,8 +385,9 @@ void DebuggerPanel::updateStatus()
     QString text;
     switch (m_session->state()) {
     case State::NotStarted:
-        text = m_session->hasTarget() ? tr("Not started: F5 runs, F10 stops at the first op.")
-                                      : tr("Open a program to debug it.");
+        text = !m_session->hasTarget()           ? tr("Open a program to debug it.")
+            : !m_session->startError().isEmpty() ? tr("Could not start: %1").arg(m_session->startError())
+                                                 : tr("Not started: F5 runs, F10 stops at the first op.");
         break;
     case State::Running:
         text = tr("Running… %1 ops executed").arg(m_session->records().size());

@@ -2,12 +2,11 @@
 
 #include "ui/debugger/debuggeractions.h"
 #include "ui/debugger/debugsession.h"
+#include "ui/debugger/debugsourcesdialog.h"
 
-#include <QActionGroup>
 #include <QComboBox>
-#include <QInputDialog>
+#include <QFontMetrics>
 #include <QLabel>
-#include <QMenu>
 #include <QSignalBlocker>
 #include <QStandardItemModel>
 #include <QToolButton>
@@ -19,7 +18,7 @@ DebuggerToolBar::DebuggerToolBar(DebugSession *session, DebuggerActions *actions
     , m_session(session)
     , m_devices(new QComboBox(this))
     , m_sourcesButton(new QToolButton(this))
-    , m_sourcesMenu(new QMenu(this))
+    , m_sourcesAction(new QAction(tr("&Inputs and Parameters…"), this))
 {
     setObjectName(QStringLiteral("debugToolBar"));
     for (QAction *a : actions->actions()) {
@@ -38,11 +37,13 @@ DebuggerToolBar::DebuggerToolBar(DebugSession *session, DebuggerActions *actions
     m_devices->setModel(new QStandardItemModel(m_devices));
     m_devices->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     addWidget(m_devices);
-    m_sourcesButton->setText(tr("Inputs"));
-    m_sourcesButton->setToolTip(tr("Where inputs and parameters come from"));
-    m_sourcesButton->setMenu(m_sourcesMenu);
-    m_sourcesButton->setPopupMode(QToolButton::InstantPopup);
+    m_sourcesButton->setObjectName(QStringLiteral("debugSources"));
+    m_sourcesButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
     addWidget(m_sourcesButton);
+    m_sourcesAction->setObjectName(QStringLiteral("debugSourcesAction"));
+    m_sourcesAction->setStatusTip(tr("Choose where the debugger's inputs and parameters come from"));
+    connect(m_sourcesAction, &QAction::triggered, this, &DebuggerToolBar::editSources);
+    connect(m_sourcesButton, &QToolButton::clicked, this, &DebuggerToolBar::editSources);
 
     connect(m_devices, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index >= 0 && !m_session->setDeviceIndex(index))
@@ -55,6 +56,7 @@ DebuggerToolBar::DebuggerToolBar(DebugSession *session, DebuggerActions *actions
         const bool busy = m_session->isRunning();
         m_devices->setEnabled(!busy);
         m_sourcesButton->setEnabled(!busy);
+        m_sourcesAction->setEnabled(!busy);
     });
     fillDevices();
     fillSources();
@@ -78,50 +80,39 @@ void DebuggerToolBar::fillDevices()
     m_devices->setCurrentIndex(m_session->deviceIndex());
 }
 
-void DebuggerToolBar::fillSources()
+QString DebuggerToolBar::sourcesText() const
 {
-    m_sourcesMenu->clear();
-    const DebugSources current = m_session->sources();
-    auto section = [this, current](const QString &title, bool params) {
-        m_sourcesMenu->addSection(title);
-        auto *group = new QActionGroup(m_sourcesMenu);
-        const QList<DebugSources::Kind> kinds = params
-            ? QList<DebugSources::Kind> { DebugSources::Kind::Bundle, DebugSources::Kind::Pdiparams,
-                  DebugSources::Kind::Random }
-            : QList<DebugSources::Kind> { DebugSources::Kind::Bundle, DebugSources::Kind::Random };
-        for (DebugSources::Kind kind : kinds) {
-            QAction *a = m_sourcesMenu->addAction(DebugSources::kindText(kind));
-            a->setCheckable(true);
-            a->setChecked((params ? current.params : current.inputs) == kind);
-            a->setEnabled(m_session->sourceAvailable(kind));
-            group->addAction(a);
-            connect(a, &QAction::triggered, this, [this, kind, params] {
-                DebugSources s = m_session->sources();
-                (params ? s.params : s.inputs) = kind;
-                m_session->setSources(s);
-            });
-        }
-    };
-    section(tr("Inputs"), false);
-    section(tr("Parameters"), true);
-    m_sourcesMenu->addSeparator();
-    m_sourcesMenu->addAction(tr("Random seed: %1…").arg(current.seed), this, &DebuggerToolBar::askSeed);
-    m_sourcesButton->setText(
-        tr("Inputs: %1 / params: %2")
-            .arg(DebugSources::kindText(current.inputs), DebugSources::kindText(current.params)));
+    const DebugSources s = m_session->sources();
+    return tr("Inputs: %1 · Params: %2").arg(s.inputsText(), s.paramsText());
 }
 
-void DebuggerToolBar::askSeed()
+void DebuggerToolBar::fillSources()
 {
-    bool ok = false;
-    const int seed
-        = QInputDialog::getInt(this, tr("Random seed"), tr("Seed of the random inputs and parameters:"),
-            int(m_session->sources().seed), 0, std::numeric_limits<int>::max(), 1, &ok);
-    if (!ok)
-        return;
-    DebugSources s = m_session->sources();
-    s.seed = quint64(seed);
-    m_session->setSources(s);
+    const DebugSources s = m_session->sources();
+    const QString text = sourcesText();
+    // File names are shown whole up to a limit; longer ones lose their middle, not the kinds.
+    const int limit = fontMetrics().horizontalAdvance(QLatin1Char('x')) * 64;
+    m_sourcesButton->setText(fontMetrics().elidedText(text, Qt::ElideMiddle, limit));
+    QString tip = tr("Inputs: %1").arg(DebugSources::kindText(s.inputs));
+    if (DebugSources::needsPath(s.inputs))
+        tip += QStringLiteral(" ") + s.inputsPath;
+    if (s.inputs == DebugSources::Kind::Image)
+        tip += s.imageNetNormalization ? tr(" (ImageNet mean/std)") : tr(" (scaled to [0, 1])");
+    tip += QLatin1Char('\n') + tr("Parameters: %1").arg(DebugSources::kindText(s.params));
+    if (s.params == DebugSources::Kind::Pdiparams)
+        tip += QStringLiteral(" ") + m_session->target().pdiparamsPath;
+    else if (DebugSources::needsPath(s.params))
+        tip += QStringLiteral(" ") + s.paramsPath;
+    tip += QLatin1Char('\n') + tr("Random seed: %1").arg(s.seed) + QLatin1Char('\n')
+        + tr("Click to change (applied when the next session starts)");
+    m_sourcesButton->setToolTip(tip);
+}
+
+void DebuggerToolBar::editSources()
+{
+    DebugSourcesDialog dialog(m_session, this);
+    if (dialog.exec() == QDialog::Accepted)
+        m_session->setSources(dialog.sources());
 }
 
 } // namespace ps

@@ -2,8 +2,8 @@
 
 #include <QToolBar>
 
+class QAction;
 class QComboBox;
-class QMenu;
 class QToolButton;
 
 namespace ps {
@@ -12,8 +12,8 @@ class DebugSession;
 class DebuggerActions;
 
 /// The Debug toolbar: the debugger actions, the device list (CPU, CUDA:n; an unavailable CUDA is
-/// listed disabled with the reason as its tooltip) and a menu of input and parameter sources
-/// (trace bundle .npy, the .pdiparams next to the program, seeded random).
+/// listed disabled with the reason as its tooltip) and a button showing where inputs and
+/// parameters come from, which opens DebugSourcesDialog (sourcesAction(), also in the Debug menu).
 class DebuggerToolBar : public QToolBar
 {
     Q_OBJECT
@@ -23,17 +23,23 @@ public:
 
     QComboBox *deviceCombo() const { return m_devices; }
     QToolButton *sourcesButton() const { return m_sourcesButton; }
-    QMenu *sourcesMenu() const { return m_sourcesMenu; }
+    /// "Inputs and Parameters…": opens the dialog.
+    QAction *sourcesAction() const { return m_sourcesAction; }
+    /// The button's text for the session's sources ("Inputs: random (seed 0) · Params: .pdiparams").
+    QString sourcesText() const;
+
+public slots:
+    /// Opens DebugSourcesDialog; OK applies its choice to the session.
+    void editSources();
 
 private:
     void fillDevices();
     void fillSources();
-    void askSeed();
 
     DebugSession *m_session;
     QComboBox *m_devices;
     QToolButton *m_sourcesButton;
-    QMenu *m_sourcesMenu;
+    QAction *m_sourcesAction;
 };
 
 } // namespace ps

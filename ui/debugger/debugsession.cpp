@@ -206,6 +206,10 @@ void DebugSession::finishCommand(const DebugEngine::Snapshot &snapshot,
         return; // a command of a session whose target was replaced (its teardown follows)
     m_snapshot = snapshot;
     m_watchValues = std::move(watches);
+    if (!snapshot.active && !message.isEmpty())
+        m_startError = message; // the build failed: no session
+    else if (snapshot.active)
+        m_startError.clear();
     // Records of a later command (already flushed) are newer than this snapshot: keep them.
     if (snapshot.epoch > m_epoch || (!snapshot.active && snapshot.epoch >= m_epoch && !m_records.empty())) {
         m_epoch = std::max(m_epoch, snapshot.epoch);

@@ -79,10 +79,18 @@ public:
     int deviceIndex() const { return m_device; }
     /// False (no change) for an unavailable or unknown entry.
     bool setDeviceIndex(int index);
+    /// The sources the next session starts with. Until setSources() they follow the target (the
+    /// bundle's .npy, the .pdiparams next to the program, else random); a choice made with
+    /// setSources() is kept across targets while it applies to them.
     const DebugSources &sources() const { return m_sources; }
+    /// Ends a running session when the sources change; they apply at the next start.
     void setSources(const DebugSources &sources);
-    /// Bundle needs a trace bundle; Pdiparams (parameters only) a `.pdiparams` file.
+    /// Bundle needs a trace bundle; Pdiparams (parameters only) a `.pdiparams` file next to the
+    /// program; the other kinds are always offered (their files are checked at the start).
     bool sourceAvailable(DebugSources::Kind kind) const;
+    /// Why the last start failed (a bad input or parameter file, no image-shaped input, ...);
+    /// empty once a session starts or the sources or target change.
+    const QString &startError() const { return m_startError; }
     /// Differential mode: every kernel also runs on the CPU and the run stops where they differ.
     void setCompareWithCpu(bool on);
     bool compareWithCpu() const { return m_compareWithCpu; }
@@ -202,6 +210,8 @@ private:
     std::vector<DeviceOption> m_devices;
     int m_device = 0;
     DebugSources m_sources;
+    bool m_sourcesChosen = false;
+    QString m_startError;
     bool m_compareWithCpu = false;
 
     std::vector<DebugBreakpoint> m_breakpoints;

@@ -87,12 +87,17 @@ void DebugSession::setTarget(DebugTarget target)
     else if (m_target.bundle && m_target.program)
         m_references = ReferenceFiles::forProgram(*m_target.bundle, *m_target.program);
 
+    // The user's choice stays while it applies to the new target; otherwise (and until the user
+    // chooses) the target's own files: the bundle's .npy, the .pdiparams next to the program.
     DebugSources sources = m_sources;
-    sources.inputs = m_target.bundle ? DebugSources::Kind::Bundle : DebugSources::Kind::Random;
-    sources.params = m_target.bundle        ? DebugSources::Kind::Bundle
-        : !m_target.pdiparamsPath.isEmpty() ? DebugSources::Kind::Pdiparams
-                                            : DebugSources::Kind::Random;
+    if (!m_sourcesChosen || !sourceAvailable(sources.inputs))
+        sources.inputs = m_target.bundle ? DebugSources::Kind::Bundle : DebugSources::Kind::Random;
+    if (!m_sourcesChosen || !sourceAvailable(sources.params))
+        sources.params = m_target.bundle        ? DebugSources::Kind::Bundle
+            : !m_target.pdiparamsPath.isEmpty() ? DebugSources::Kind::Pdiparams
+                                                : DebugSources::Kind::Random;
     m_sources = sources;
+    m_startError.clear();
     if (changed)
         emit breakpointsChanged();
     emit sourcesChanged();
@@ -184,11 +189,13 @@ bool DebugSession::setDeviceIndex(int index)
 
 void DebugSession::setSources(const DebugSources &sources)
 {
+    m_sourcesChosen = true;
     if (sources == m_sources)
         return;
     if (m_built)
         stop();
     m_sources = sources;
+    m_startError.clear();
     emit sourcesChanged();
 }
 
@@ -199,7 +206,7 @@ bool DebugSession::sourceAvailable(DebugSources::Kind kind) const
         return m_target.bundle != nullptr;
     case DebugSources::Kind::Pdiparams:
         return !m_target.pdiparamsPath.isEmpty();
-    case DebugSources::Kind::Random:
+    default:
         break;
     }
     return true;

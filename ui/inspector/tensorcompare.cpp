@@ -1,5 +1,6 @@
 #include "ui/inspector/tensorcompare.h"
 
+#include "core/runtime/tensorcomparison.h"
 #include "ui/inspector/tensorslice.h"
 
 #include <cmath>
@@ -57,20 +58,17 @@ TensorCompare::Result TensorCompare::compare(const Tensor &a, const Tensor &b, c
     const double nan = std::numeric_limits<double>::quiet_NaN();
     for (int64_t i = 0; i < r.count; ++i) {
         const double x = sa.value(i, 0), y = sb.value(i, 0);
-        bool match;
+        const bool match = TensorComparison::close(x, y, options.rtol, options.atol, options.equalNan);
         if (std::isfinite(x) && std::isfinite(y)) {
             const double err = std::abs(x - y);
             diff[i] = x - y;
             r.maxAbsError = std::max(r.maxAbsError, err);
             if (y != 0)
                 r.maxRelError = std::max(r.maxRelError, err / std::abs(y));
-            match = err <= options.atol + options.rtol * std::abs(y);
         } else if (std::isnan(x) || std::isnan(y)) {
-            match = options.equalNan && std::isnan(x) && std::isnan(y);
             diff[i] = std::isnan(x) && std::isnan(y) ? 0 : nan;
         } else {
-            match = x == y; // at least one infinity: equal only when both are the same one
-            diff[i] = match ? 0 : x - y;
+            diff[i] = x == y ? 0 : x - y; // at least one infinity
         }
         if (!match) {
             if (r.firstMismatch < 0) {

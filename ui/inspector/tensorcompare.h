@@ -9,8 +9,9 @@
 namespace ps {
 
 /// Element-wise comparison of two host tensors of the same shape (any readable dtypes, compared
-/// in double) with NumPy's allclose rule: |a - b| <= atol + rtol * |b|, b being the reference.
-/// No Qt; one pass over the elements.
+/// in double) for the inspector: the element rule is the core's TensorComparison::close
+/// (|a - b| <= atol + rtol * |b|, b being the reference); this adds the difference tensor and the
+/// first mismatch's N-d index. No Qt; one pass over the elements.
 class TensorCompare
 {
 public:
