@@ -54,7 +54,7 @@ private slots:
         QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
         const QJsonObject o = doc.object();
         for (const char *key : { "kind", "layers", "forward_ops", "train_ops", "forward_program_ops",
-                 "backward_program_ops", "seconds", "cpu_seconds", "ratio_total_to_clone", "target_seconds",
+                 "backward_program_ops", "allocator", "seconds", "cpu_seconds", "ratio_total_to_clone", "target_seconds",
                  "forward_ops_per_second" })
             QVERIFY2(o.contains(QLatin1String(key)), key);
         QCOMPARE(o.value("kind").toString(), kind);

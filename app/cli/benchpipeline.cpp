@@ -1,3 +1,4 @@
+#include "allocatorname.h"
 #include "cliarguments.h"
 #include "commands.h"
 #include "core/io/pirprinter.h"
@@ -175,6 +176,7 @@ void printJson(const Figures &f, SyntheticProgram::Kind kind)
     JsonStream json(std::cout);
     json.beginObject();
     json.key("kind").value(SyntheticProgram::kindName(kind));
+    json.key("allocator").value(allocatorName());
     json.key("layers").value(f.layers);
     json.key("forward_ops").value(f.forwardOps);
     json.key("train_ops").value(f.trainOps);
@@ -205,6 +207,7 @@ void printText(const Figures &f, SyntheticProgram::Kind kind)
     std::cout << "synthetic " << SyntheticProgram::kindName(kind) << ": " << f.layers << " layers, "
               << f.forwardOps << " forward ops -> " << f.trainOps << " train ops (forward program "
               << f.forwardProgramOps << ", backward program " << f.backwardProgramOps << ")\n";
+    std::cout << "  allocator: " << allocatorName() << "\n";
     std::cout << "  best of >= 5 runs          wall           cpu\n";
     for (const auto &[key, label, t] : pieces(f))
         std::cout << "  " << std::left << std::setw(22) << label << std::right << ms(t.wall) << "  "

@@ -116,7 +116,7 @@ bool addIfAbsent(Operation *op, std::string_view name, Attribute value)
 {
     if (op->hasAttribute(name))
         return false;
-    op->mutableAttributes().push_back({ std::string(name), std::move(value) });
+    op->setAttribute(name, std::move(value));
     return true;
 }
 
@@ -128,8 +128,8 @@ Operation *addFloat32Output(Program &program, Operation *op)
         return nullptr;
     const std::vector<Value> operands = op->operands();
     const Type types[] = { op->result(0).type(), Type::denseTensor(DataType::Float32, { -1 }) };
-    Operation *replacement
-        = Operation::create(program.arena(), op->name(), operands, types, op->attributes());
+    Operation *replacement = Operation::create(program.arena(), op->name(), operands, types,
+        std::vector<NamedAttribute>(op->attributes().begin(), op->attributes().end()));
     block->insert(size_t(block->indexOf(op)), replacement);
     op->result(0).replaceAllUsesWith(replacement->result(0));
     block->erase(op);
@@ -161,13 +161,7 @@ size_t upgradeBlock(Program &program, Block &block, int fileVersion)
                 }
                 continue;
             }
-            Attribute *attr = nullptr;
-            for (NamedAttribute &na : op->mutableAttributes()) {
-                if (na.name == p->attribute) {
-                    attr = &na.value;
-                    break;
-                }
-            }
+            Attribute *attr = op->mutableAttribute(p->attribute);
             switch (p->action) {
             case Action::ToInt64:
                 changed |= attr && toInt64(*attr);

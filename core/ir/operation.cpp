@@ -25,7 +25,7 @@ Operation *Operation::create(Arena &arena, std::string_view name, std::span<cons
         }
     }
     op->setOperands(arena, operands);
-    op->m_attributes = std::move(attributes);
+    op->setAttributeList(attributes);
     for (unsigned i = 0; i < numRegions; ++i)
         op->addRegion();
     return op;
@@ -94,9 +94,40 @@ std::vector<Value> Operation::results() const
     return out;
 }
 
+void Operation::setAttributeList(std::span<NamedAttribute> attributes)
+{
+    m_numAttributes = unsigned(attributes.size());
+    if (attributes.empty()) {
+        m_attributes.reset();
+        return;
+    }
+    m_attributes = std::make_shared<NamedAttribute[]>(attributes.size());
+    std::move(attributes.begin(), attributes.end(), m_attributes.get());
+}
+
+void Operation::detachAttributes()
+{
+    if (m_attributes.use_count() <= 1)
+        return;
+    std::vector<NamedAttribute> copy(attributes().begin(), attributes().end());
+    setAttributeList(copy);
+}
+
+Attribute *Operation::mutableAttribute(std::string_view name)
+{
+    if (!hasAttribute(name))
+        return nullptr;
+    detachAttributes();
+    for (unsigned i = 0; i < m_numAttributes; ++i) {
+        if (m_attributes[i].name == name)
+            return &m_attributes[i].value;
+    }
+    return nullptr;
+}
+
 const Attribute *Operation::attribute(std::string_view name) const
 {
-    for (const auto &a : m_attributes) {
+    for (const auto &a : attributes()) {
         if (a.name == name)
             return &a.value;
     }
@@ -119,24 +150,25 @@ std::string Operation::stringAttribute(std::string_view name, std::string fallba
 
 void Operation::setAttribute(std::string_view name, Attribute value)
 {
-    for (auto &a : m_attributes) {
-        if (a.name == name) {
-            a.value = std::move(value);
-            return;
-        }
+    if (Attribute *existing = mutableAttribute(name)) {
+        *existing = std::move(value);
+        return;
     }
-    m_attributes.push_back({ std::string(name), std::move(value) });
+    std::vector<NamedAttribute> list(attributes().begin(), attributes().end());
+    list.push_back({ std::string(name), std::move(value) });
+    setAttributeList(list);
 }
 
 bool Operation::removeAttribute(std::string_view name)
 {
-    for (auto it = m_attributes.begin(); it != m_attributes.end(); ++it) {
-        if (it->name == name) {
-            m_attributes.erase(it);
-            return true;
-        }
-    }
-    return false;
+    if (!hasAttribute(name))
+        return false;
+    std::vector<NamedAttribute> list;
+    for (const NamedAttribute &a : attributes())
+        if (a.name != name)
+            list.push_back(a);
+    setAttributeList(list);
+    return true;
 }
 
 Region &Operation::addRegion()
@@ -183,7 +215,9 @@ Operation *Operation::clone(Arena &arena, IrMapping &mapping) const
     for (unsigned i = 0; i < m_numResults; ++i)
         types[i] = m_results[i].m_type;
     Operation *copy = create(arena, m_name, std::span<const Value>(newOperands, m_numOperands),
-        std::span<const Type>(types, m_numResults), m_attributes, 0);
+        std::span<const Type>(types, m_numResults), {}, 0);
+    copy->m_attributes = m_attributes;
+    copy->m_numAttributes = m_numAttributes;
     for (unsigned i = 0; i < m_numResults; ++i)
         mapping.map(result(i), copy->result(i));
     for (const auto &region : m_regions) {

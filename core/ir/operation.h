@@ -48,8 +48,10 @@ public:
     Value result(unsigned i) const { return Value(&m_results[i]); }
     std::vector<Value> results() const;
 
-    const std::vector<NamedAttribute> &attributes() const { return m_attributes; }
-    std::vector<NamedAttribute> &mutableAttributes() { return m_attributes; }
+    std::span<const NamedAttribute> attributes() const { return { m_attributes.get(), m_numAttributes }; }
+    /// The attribute to change in place, or nullptr when absent; detaches the op's list from the
+    /// clones that share it first (copy on write).
+    Attribute *mutableAttribute(std::string_view name);
     /// nullptr when absent. O(#attributes).
     const Attribute *attribute(std::string_view name) const;
     bool hasAttribute(std::string_view name) const { return attribute(name) != nullptr; }
@@ -78,6 +80,8 @@ public:
 private:
     friend class Block;
     Operation() = default;
+    void setAttributeList(std::span<NamedAttribute> attributes);
+    void detachAttributes();
     ~Operation();
 
     std::string_view m_name;
@@ -85,7 +89,11 @@ private:
     ValueImpl *m_results = nullptr;
     unsigned m_numOperands = 0;
     unsigned m_numResults = 0;
-    std::vector<NamedAttribute> m_attributes;
+    /// Shared by an op and its clones until one of them changes it, so cloning a program copies no
+    /// attribute; one allocation holds the count and the items, so a lookup costs one cache miss.
+    /// nullptr when the op has none.
+    std::shared_ptr<NamedAttribute[]> m_attributes;
+    unsigned m_numAttributes = 0;
     std::vector<std::unique_ptr<Region>> m_regions;
     Block *m_parent = nullptr;
     Arena *m_arena = nullptr;
