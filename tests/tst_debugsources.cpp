@@ -19,10 +19,10 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
-#include <QToolButton>
 #include <QtTest>
 #include <cmath>
 
@@ -133,7 +133,9 @@ private slots:
         d.accept();
         QCOMPARE(d.result(), int(QDialog::Rejected));
         QVERIFY(d.errorLabel()->text().contains(QStringLiteral("/nonexistent/folder is not a folder")));
+        QVERIFY(d.errorLabel()->isVisibleTo(&d));
         d.inputsCombo()->setCurrentIndex(d.inputsCombo()->findData(int(Kind::Image), Qt::UserRole));
+        QVERIFY(!d.errorLabel()->isVisibleTo(&d)); // the refused choice is gone
         QVERIFY(d.normalizeCheck()->isVisibleTo(&d));
         d.inputsPathEdit()->setText(kRgb);
         d.seedSpin()->setValue(7);

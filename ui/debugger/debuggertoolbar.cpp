@@ -7,9 +7,9 @@
 #include <QComboBox>
 #include <QFontMetrics>
 #include <QLabel>
+#include <QPushButton>
 #include <QSignalBlocker>
 #include <QStandardItemModel>
-#include <QToolButton>
 
 namespace ps {
 
@@ -17,7 +17,7 @@ DebuggerToolBar::DebuggerToolBar(DebugSession *session, DebuggerActions *actions
     : QToolBar(tr("Debug"), parent)
     , m_session(session)
     , m_devices(new QComboBox(this))
-    , m_sourcesButton(new QToolButton(this))
+    , m_sourcesButton(new QPushButton(this))
     , m_sourcesAction(new QAction(tr("&Inputs and Parameters…"), this))
 {
     setObjectName(QStringLiteral("debugToolBar"));
@@ -38,12 +38,13 @@ DebuggerToolBar::DebuggerToolBar(DebugSession *session, DebuggerActions *actions
     m_devices->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     addWidget(m_devices);
     m_sourcesButton->setObjectName(QStringLiteral("debugSources"));
-    m_sourcesButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    // A push button, framed like the device combo box beside it: a tool button in a toolbar is
+    // drawn flat and would read as a plain label.
     addWidget(m_sourcesButton);
     m_sourcesAction->setObjectName(QStringLiteral("debugSourcesAction"));
     m_sourcesAction->setStatusTip(tr("Choose where the debugger's inputs and parameters come from"));
     connect(m_sourcesAction, &QAction::triggered, this, &DebuggerToolBar::editSources);
-    connect(m_sourcesButton, &QToolButton::clicked, this, &DebuggerToolBar::editSources);
+    connect(m_sourcesButton, &QPushButton::clicked, this, &DebuggerToolBar::editSources);
 
     connect(m_devices, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index >= 0 && !m_session->setDeviceIndex(index))

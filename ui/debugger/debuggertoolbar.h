@@ -4,7 +4,7 @@
 
 class QAction;
 class QComboBox;
-class QToolButton;
+class QPushButton;
 
 namespace ps {
 
@@ -22,7 +22,7 @@ public:
     DebuggerToolBar(DebugSession *session, DebuggerActions *actions, QWidget *parent = nullptr);
 
     QComboBox *deviceCombo() const { return m_devices; }
-    QToolButton *sourcesButton() const { return m_sourcesButton; }
+    QPushButton *sourcesButton() const { return m_sourcesButton; }
     /// "Inputs and Parameters…": opens the dialog.
     QAction *sourcesAction() const { return m_sourcesAction; }
     /// The button's text for the session's sources ("Inputs: random (seed 0) · Params: .pdiparams").
@@ -38,7 +38,7 @@ private:
 
     DebugSession *m_session;
     QComboBox *m_devices;
-    QToolButton *m_sourcesButton;
+    QPushButton *m_sourcesButton;
     QAction *m_sourcesAction;
 };
 

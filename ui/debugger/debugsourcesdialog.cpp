@@ -91,6 +91,11 @@ DebugSourcesDialog::DebugSourcesDialog(const DebugSession *session, QWidget *par
     connect(buttons, &QDialogButtonBox::rejected, this, &DebugSourcesDialog::reject);
     connect(m_inputs, &QComboBox::currentIndexChanged, this, &DebugSourcesDialog::updateRows);
     connect(m_params, &QComboBox::currentIndexChanged, this, &DebugSourcesDialog::updateRows);
+    // An error speaks of what was refused: it goes as soon as the user changes anything.
+    for (QComboBox *combo : { m_inputs, m_params })
+        connect(combo, &QComboBox::currentIndexChanged, m_error, &QLabel::hide);
+    for (QLineEdit *edit : { m_inputsPath, m_paramsPath })
+        connect(edit, &QLineEdit::textEdited, m_error, &QLabel::hide);
     connect(m_inputsBrowse, &QToolButton::clicked, this, [this] { browse(false); });
     connect(m_paramsBrowse, &QToolButton::clicked, this, [this] { browse(true); });
 
