@@ -8,13 +8,27 @@ namespace ps {
 
 namespace {
 
-/// The string payload of a string attribute, or nullopt when absent or not a string.
-std::optional<std::string> stringAttr(const Operation *op, std::string_view name)
+/// The string payload of a string attribute, or nullptr when absent or not a string.
+const std::string *stringAttr(const Operation *op, std::string_view name)
 {
     const Attribute *a = op->attribute(name);
     if (!a || a->kind() != Attribute::Kind::String)
-        return std::nullopt;
-    return a->asString();
+        return nullptr;
+    return &a->asString();
+}
+
+/// The name `user` gives the value it reads (shadow_output / set_parameter), else nullptr.
+const std::string *outputNameOf(const Operation *user, NameSource &source)
+{
+    if (user->name() == "builtin.shadow_output") {
+        source = NameSource::ShadowOutput;
+        return stringAttr(user, "output_name");
+    }
+    if (user->name() == "builtin.set_parameter") {
+        source = NameSource::SetParameter;
+        return stringAttr(user, "parameter_name");
+    }
+    return nullptr;
 }
 
 } // namespace
@@ -53,10 +67,10 @@ std::optional<ValueName> ValueNames::inputName(Value value)
         return std::nullopt;
     const std::string_view name = op->name();
     if (name == "builtin.parameter") {
-        if (auto s = stringAttr(op, "parameter_name"))
+        if (const std::string *s = stringAttr(op, "parameter_name"))
             return ValueName { *s, NameSource::Parameter, op };
     } else if (name == "pd_op.data") {
-        if (auto s = stringAttr(op, "name"))
+        if (const std::string *s = stringAttr(op, "name"))
             return ValueName { *s, NameSource::Data, op };
     } else if (name == "builtin.constant") {
         const Attribute *a = op->attribute("value");
@@ -73,13 +87,9 @@ std::vector<ValueName> ValueNames::outputNames(Value value)
         const Operation *user = use->owner();
         if (!user)
             continue;
-        if (user->name() == "builtin.shadow_output") {
-            if (auto s = stringAttr(user, "output_name"))
-                names.push_back({ *s, NameSource::ShadowOutput, user });
-        } else if (user->name() == "builtin.set_parameter") {
-            if (auto s = stringAttr(user, "parameter_name"))
-                names.push_back({ *s, NameSource::SetParameter, user });
-        }
+        NameSource source {};
+        if (const std::string *s = outputNameOf(user, source))
+            names.push_back({ *s, source, user });
     }
     return names;
 }
@@ -106,10 +116,15 @@ std::optional<std::string> ValueNames::firstName(Value value)
 {
     if (auto in = inputName(value))
         return std::move(in->name);
-    std::vector<ValueName> out = outputNames(value);
-    if (out.empty())
-        return std::nullopt;
-    return std::move(out.front().name);
+    // outputNames(value).front() without building the list: this runs for every value of a
+    // program when dy2static maps names.
+    for (const OpOperand *use = value.firstUse(); use; use = use->nextUse()) {
+        NameSource source {};
+        if (const Operation *user = use->owner())
+            if (const std::string *s = outputNameOf(user, source))
+                return *s;
+    }
+    return std::nullopt;
 }
 
 bool ValueNames::hasOnlyOneName(Value value)
