@@ -100,7 +100,7 @@ DebugSourcesDialog::DebugSourcesDialog(const DebugSession *session, QWidget *par
     connect(m_paramsBrowse, &QToolButton::clicked, this, [this] { browse(true); });
 
     setSources(session->sources());
-    resize(qMax(width(), 520), height());
+    resize(qMax(sizeHint().width(), 520), sizeHint().height());
 }
 
 QComboBox *DebugSourcesDialog::makeCombo(bool params)
