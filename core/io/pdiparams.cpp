@@ -3,6 +3,7 @@
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/ir/staticdims.h"
 
 #include <algorithm>
 #include <cstring>
@@ -195,16 +196,6 @@ template<class T> void put(std::string &out, T v)
     out.append(b, sizeof(T));
 }
 
-bool shapeMatches(const std::vector<int64_t> &declared, const std::vector<int64_t> &actual)
-{
-    if (declared.size() != actual.size())
-        return false;
-    for (size_t i = 0; i < declared.size(); ++i)
-        if (declared[i] >= 0 && declared[i] != actual[i])
-            return false;
-    return true;
-}
-
 } // namespace
 
 std::vector<Pdiparams::Entry> Pdiparams::readBuffer(std::string_view bytes, const std::string &what,
@@ -296,7 +287,7 @@ std::map<std::string, Tensor> Pdiparams::readForProgram(
     for (Entry &e : entries) {
         const Type t = declared[e.name];
         if (t && t.kind() == Type::Kind::DenseTensor) {
-            if (t.dtype() != e.tensor.dtype() || !shapeMatches(t.dims(), e.tensor.shape())) {
+            if (t.dtype() != e.tensor.dtype() || !staticDimsMatch(t.dims(), e.tensor.shape())) {
                 error = path + ": byte " + std::to_string(e.offset) + ": parameter '" + e.name + "' is "
                     + e.tensor.describe() + ", the program declares " + std::string(phiName(t.dtype()))
                     + shapeText(t.dims());

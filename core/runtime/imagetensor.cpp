@@ -1,16 +1,12 @@
 #include "core/runtime/imagetensor.h"
 
+#include "core/ir/datatypekind.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace ps {
 namespace {
-
-bool isFloat(DataType t)
-{
-    return t == DataType::Float32 || t == DataType::Float64 || t == DataType::Float16
-        || t == DataType::BFloat16;
-}
 
 bool isChannelCount(int64_t d)
 {
@@ -54,7 +50,7 @@ std::optional<ImageTensor::Layout> ImageTensor::layoutOf(Type type, std::string 
         why = "not a dense tensor";
         return std::nullopt;
     }
-    if (!isFloat(type.dtype())) {
+    if (!isFloatingPoint(type.dtype())) {
         why = "an image becomes a float tensor, the input is " + std::string(phiName(type.dtype()));
         return std::nullopt;
     }

@@ -3,6 +3,7 @@
 #include "core/analysis/valuenames.h"
 #include "core/io/valuenumbering.h"
 #include "core/ir/block.h"
+#include "core/ir/datatypekind.h"
 #include "core/ir/operation.h"
 #include "core/ir/region.h"
 #include "core/runtime/backend.h"
@@ -20,12 +21,6 @@ using Clock = std::chrono::steady_clock;
 double seconds(Clock::time_point a, Clock::time_point b)
 {
     return std::chrono::duration<double>(b - a).count();
-}
-
-bool isFloating(DataType t)
-{
-    return t == DataType::Float32 || t == DataType::Float64 || t == DataType::Float16
-        || t == DataType::BFloat16;
 }
 
 std::string describeValue(const RuntimeValue *v)
@@ -142,7 +137,7 @@ void Interpreter::checkOutputs(OpRecord &record, size_t index)
     if ((m_options.checkNanInf || nanBreakpoint >= 0) && record.kind != OpRecord::Kind::ControlFlow) {
         record.checkedFinite = true;
         auto check = [&](const Tensor &t) {
-            if (t.defined() && isFloating(t.dtype()) && !m_backend.stats(t, 0).allFinite())
+            if (t.defined() && isFloatingPoint(t.dtype()) && !m_backend.stats(t, 0).allFinite())
                 record.hasNanInf = true;
         };
         for (unsigned i = 0; i < op.numResults(); ++i) {

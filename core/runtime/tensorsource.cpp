@@ -2,8 +2,10 @@
 
 #include "core/io/pdiparams.h"
 #include "core/ir/block.h"
+#include "core/ir/datatypekind.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/ir/staticdims.h"
 #include "core/runtime/dtypedispatch.h"
 #include "core/runtime/imagefile.h"
 #include "core/runtime/npyio.h"
@@ -22,22 +24,6 @@ uint64_t fnv1a(const std::string &s)
         h *= 1099511628211ull;
     }
     return h;
-}
-
-bool isFloating(DataType t)
-{
-    return t == DataType::Float32 || t == DataType::Float64 || t == DataType::Float16
-        || t == DataType::BFloat16;
-}
-
-bool shapeMatches(const std::vector<int64_t> &declared, const std::vector<int64_t> &actual)
-{
-    if (declared.size() != actual.size())
-        return false;
-    for (size_t i = 0; i < declared.size(); ++i)
-        if (declared[i] >= 0 && declared[i] != actual[i])
-            return false;
-    return true;
 }
 
 } // namespace
@@ -180,7 +166,7 @@ Tensor TensorSource::get(const std::string &name, Type type, bool trainable, std
             }
             t = it->second;
         }
-        if (typed && (t.dtype() != type.dtype() || !shapeMatches(type.dims(), t.shape()))) {
+        if (typed && (t.dtype() != type.dtype() || !staticDimsMatch(type.dims(), t.shape()))) {
             error = "'" + name + "' from " + describe() + " is " + t.describe() + ", the program declares "
                 + std::string(phiName(type.dtype())) + shapeText(type.dims());
             return {};
@@ -209,7 +195,7 @@ Tensor TensorSource::get(const std::string &name, Type type, bool trainable, std
         size_t(n), kind == Kind::Ones || (kind == Kind::Random && !trainable) ? 1.0 : 0.0);
     if (kind == Kind::Random && trainable) {
         std::mt19937_64 generator(m_seed ^ fnv1a(name));
-        if (isFloating(dtype)) {
+        if (isFloatingPoint(dtype)) {
             std::normal_distribution<double> normal(0.0, 1.0);
             for (double &v : values)
                 v = normal(generator) * 0.02;

@@ -4,6 +4,7 @@
 #include "core/analysis/valuenames.h"
 #include "core/io/valuenumbering.h"
 #include "core/ir/block.h"
+#include "core/ir/datatypekind.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/runtime/backend.h"
@@ -15,12 +16,6 @@
 
 namespace ps {
 namespace {
-
-bool isFloating(DataType t)
-{
-    return t == DataType::Float32 || t == DataType::Float64 || t == DataType::Float16
-        || t == DataType::BFloat16;
-}
 
 Tensor hostCopy(Backend &backend, const Tensor &t)
 {
@@ -169,7 +164,7 @@ std::string DebugEngine::nanCause(const OpRecord &record) const
     std::string results;
     for (unsigned i = 0; i < op.numResults(); ++i) {
         const Tensor *t = firstTensor(m_interpreter->valueOf(op.result(i)));
-        if (!t || !isFloating(t->dtype()))
+        if (!t || !isFloatingPoint(t->dtype()))
             continue;
         const TensorStats s = backend.stats(*t, 0);
         if (!s.allFinite())
@@ -179,7 +174,7 @@ std::string DebugEngine::nanCause(const OpRecord &record) const
     for (unsigned i = 0; i < op.numOperands(); ++i) {
         const Value operand = op.operand(i);
         const Tensor *t = operand ? firstTensor(m_interpreter->valueOf(operand)) : nullptr;
-        if (!t || !isFloating(t->dtype()))
+        if (!t || !isFloatingPoint(t->dtype()))
             continue;
         const TensorStats s = backend.stats(*t, 0);
         if (!s.allFinite())

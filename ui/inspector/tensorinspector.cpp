@@ -35,11 +35,6 @@ struct StatsOutcome
     QString error;
 };
 
-QString describe(const Tensor &t)
-{
-    return QString::fromUtf8(phiName(t.dtype())) + QString::fromStdString(shapeText(t.shape()));
-}
-
 } // namespace
 
 TensorInspector::TensorInspector(QWidget *parent)
@@ -205,7 +200,8 @@ void TensorInspector::setTensor(const Tensor &tensor, const QString &name)
         = name.isEmpty() ? QString() : QStringLiteral("<b>%1</b>&nbsp;&nbsp;").arg(name.toHtmlEscaped());
     if (tensor.defined())
         header += QStringLiteral("%1 &nbsp;·&nbsp; %2")
-                      .arg(describe(tensor).toHtmlEscaped(), QString::fromStdString(tensor.device().name()));
+                      .arg(QString::fromStdString(tensor.describe()).toHtmlEscaped(),
+                          QString::fromStdString(tensor.device().name()));
     m_header->setText(header.isEmpty() ? tr("<i>no tensor</i>") : header);
     m_statsPanel->setTensor(tensor);
 

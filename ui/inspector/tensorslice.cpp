@@ -1,5 +1,6 @@
 #include "ui/inspector/tensorslice.h"
 
+#include "core/ir/datatypekind.h"
 #include "core/runtime/dtypedispatch.h"
 
 #include <algorithm>
@@ -13,12 +14,6 @@ template<class T> double readAs(const void *data, int64_t i)
     return convertElement<double>(static_cast<const T *>(data)[i]);
 }
 
-bool isFloatingDtype(DataType d)
-{
-    return d == DataType::Float32 || d == DataType::Float64 || d == DataType::Float16
-        || d == DataType::BFloat16;
-}
-
 } // namespace
 
 TensorSlice::TensorSlice(Tensor tensor)
@@ -27,7 +22,7 @@ TensorSlice::TensorSlice(Tensor tensor)
     if (!canRead(m_tensor))
         return;
     m_data = m_tensor.rawData();
-    m_floating = isFloatingDtype(m_tensor.dtype());
+    m_floating = isFloatingPoint(m_tensor.dtype());
     m_read
         = dispatchDtype(m_tensor.dtype(), "slice", [](auto tag) -> Reader { return &readAs<decltype(tag)>; });
     const size_t rank = m_tensor.rank();
