@@ -431,6 +431,12 @@ private slots:
         std::string error;
         QVERIFY(!in.provideOutputs(at("0:2"), {}, error));
         QVERIFY(QString::fromStdString(error).contains("1 result"));
+        // The declared type is checked here, for every caller (CLI --provide, the debugger).
+        QVERIFY(!in.provideOutputs(at("0:2"), { RuntimeValue(filled({ 3, 2 }, 7.0)) }, error));
+        QVERIFY2(QString::fromStdString(error).contains(
+                     "value 0 holds float32[3, 2], result 0 of pd_op.mystery at 0:2 is float32[2, 3]"),
+            error.c_str());
+        QCOMPARE(in.state(), Interpreter::State::Error); // still at the failing op
         QVERIFY(in.provideOutputs(at("0:2"), { RuntimeValue(filled({ 2, 3 }, 7.0)) }, error));
         QCOMPARE(in.state(), Interpreter::State::Paused);
         QCOMPARE(in.position().value(), at("0:3"));

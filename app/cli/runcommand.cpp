@@ -118,18 +118,6 @@ bool provide(ps::Interpreter &in, const std::string &text, std::string &error)
             error = "--provide " + ref + ": " + why;
             return false;
         }
-        const ps::Type type = op.result(unsigned(i)).type();
-        if (type && type.kind() == ps::Type::Kind::DenseTensor) {
-            bool shapeOk = type.dims().size() == t.shape().size();
-            for (size_t d = 0; shapeOk && d < t.shape().size(); ++d)
-                shapeOk = type.dims()[d] < 0 || type.dims()[d] == t.shape()[d];
-            if (t.dtype() != type.dtype() || !shapeOk) {
-                error = "--provide " + ref + ": " + files[i] + " holds " + t.describe() + ", result "
-                    + std::to_string(i) + " of " + where + " is " + std::string(ps::phiName(type.dtype()))
-                    + ps::shapeText(type.dims());
-                return false;
-            }
-        }
         values.emplace_back(std::move(t));
     }
     if (!in.provideOutputs(*position, std::move(values), why)) {

@@ -5,6 +5,7 @@
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/ir/staticdims.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/tensorstack.h"
 
@@ -415,6 +416,18 @@ bool Interpreter::provideOutputs(
             + std::to_string(op->numResults()) + " result(s), " + std::to_string(values.size())
             + " value(s) given";
         return false;
+    }
+    for (size_t i = 0; i < values.size(); ++i) {
+        const Type type = op->result(unsigned(i)).type();
+        const Tensor *t = values[i].isTensor() ? &values[i].tensor() : nullptr;
+        if (!t || !t->defined() || !type || type.kind() != Type::Kind::DenseTensor)
+            continue;
+        if (t->dtype() != type.dtype() || !staticDimsMatch(type.dims(), t->shape())) {
+            error = "value " + std::to_string(i) + " holds " + t->describe() + ", result " + std::to_string(i)
+                + " of " + std::string(op->name()) + " at " + position.toString() + " is "
+                + std::string(phiName(type.dtype())) + shapeText(type.dims());
+            return false;
+        }
     }
     m_provided[op] = std::move(values);
     if (currentOp() == op) {

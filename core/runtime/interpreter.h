@@ -148,7 +148,8 @@ public:
     /// The op at `position` gets `values` as its results instead of running (one per result).
     /// When `position` is the current op (e.g. after a missing-kernel error) it is stepped past
     /// at once; otherwise the values are used when it is reached. False with `error` set when the
-    /// position or the number of values is wrong.
+    /// position or the number of values is wrong, or a tensor's dtype or static dims differ from
+    /// the result's declared type.
     bool provideOutputs(
         const ProgramPosition &position, std::vector<RuntimeValue> values, std::string &error);
 
