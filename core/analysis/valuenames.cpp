@@ -2,7 +2,7 @@
 
 #include "core/ir/operation.h"
 
-#include <set>
+#include <algorithm>
 
 namespace ps {
 
@@ -129,8 +129,14 @@ std::optional<std::string> ValueNames::firstName(Value value)
 
 bool ValueNames::hasOnlyOneName(Value value)
 {
-    const std::vector<std::string> names = allNameStrings(value);
-    return std::set<std::string>(names.begin(), names.end()).size() <= 1;
+    // Runs for every value when names are unified: no name list or set is built for the common
+    // cases (no name, or only an input name).
+    if (value.isNull() || !value.hasUses())
+        return true;
+    const std::optional<ValueName> in = inputName(value);
+    const std::vector<ValueName> out = outputNames(value);
+    const std::string *first = in ? &in->name : out.empty() ? nullptr : &out.front().name;
+    return std::all_of(out.begin(), out.end(), [first](const ValueName &n) { return n.name == *first; });
 }
 
 std::string valueNameOrEmpty(Value value)

@@ -42,18 +42,6 @@ std::vector<BlockValue> allBlockValues(const Program &program)
     return out;
 }
 
-/// ValueNames::hasOnlyOneName without building the name list for the common cases (no name,
-/// or only an input name).
-bool hasOnlyOneName(Value value)
-{
-    const std::optional<ValueName> in = ValueNames::inputName(value);
-    if (!value.hasUses())
-        return true;
-    const std::vector<ValueName> out = ValueNames::outputNames(value);
-    const std::string *first = in ? &in->name : out.empty() ? nullptr : &out.front().name;
-    return std::all_of(out.begin(), out.end(), [first](const ValueName &n) { return n.name == *first; });
-}
-
 void renameAttribute(Operation *op, const char *attribute, const std::string &newName,
     std::map<std::string, std::string> &mapping)
 {
@@ -152,7 +140,7 @@ RenameMapping unifyValueNames(Program &program, RenameMapping mapping, std::vect
     }
     if (problems) {
         for (const BlockValue &bv : allBlockValues(program)) {
-            if (!hasOnlyOneName(bv.value)) {
+            if (!ValueNames::hasOnlyOneName(bv.value)) {
                 std::string names;
                 for (const std::string &n : ValueNames::allNameStrings(bv.value))
                     names += (names.empty() ? "" : ", ") + n;
