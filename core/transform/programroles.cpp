@@ -6,6 +6,7 @@
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/transform/appendshadowoutputs.h"
+#include "core/transform/gradstopgradient.h"
 #include "core/transform/partialprogram.h"
 
 #include <algorithm>
@@ -61,15 +62,6 @@ bool isDataOrParameter(std::string_view name)
 }
 
 } // namespace
-
-bool definingOpStopsGradient(const Value &value)
-{
-    const Attribute *a = value.definingOp() ? value.definingOp()->attribute("stop_gradient") : nullptr;
-    if (!a || a->kind() != Attribute::Kind::Array || a->asArray().empty())
-        return false;
-    const Attribute &first = a->asArray().front();
-    return first.kind() == Attribute::Kind::Bool && first.asBool();
-}
 
 ProgramRoles ProgramRoles::ofProgram(const Program &program, OutputFallback fallback)
 {
@@ -134,7 +126,8 @@ std::vector<Value> ProgramRoles::outputValues() const
 bool ProgramRoles::hasDifferentiable() const
 {
     auto differentiable = [](const Value &v) {
-        return v && v.type() && v.type().kind() == Type::Kind::DenseTensor && !definingOpStopsGradient(v);
+        return v && v.type() && v.type().kind() == Type::Kind::DenseTensor
+            && !explicitStopGradient(v).value_or(false);
     };
     const std::vector<Value> in = inputValues();
     return std::any_of(in.begin(), in.end(), differentiable)
@@ -176,7 +169,7 @@ RunnableProgram ProgramRoles::runnable(std::unique_ptr<Program> program, Pipelin
     auto match = [&roles, &next](const std::vector<Value> &values, std::vector<Value> &out) {
         for (const Value &v : values) {
             const bool take = next < roles.grads.size() && roles.grads[next].type() == v.type()
-                && !definingOpStopsGradient(v);
+                && !explicitStopGradient(v).value_or(false);
             out.push_back(take ? roles.grads[next++] : Value());
         }
     };

@@ -70,7 +70,4 @@ struct ProgramRoles
         std::unique_ptr<Program> program, PipelineFlavour flavour, bool *train = nullptr);
 };
 
-/// `stop_gradient:[true]` on the defining data/parameter op: Paddle gives such a value no gradient.
-bool definingOpStopsGradient(const Value &value);
-
 } // namespace ps
