@@ -7,23 +7,12 @@
 #include "core/ir/program.h"
 #include "core/ir/staticdims.h"
 #include "core/runtime/backend.h"
+#include "core/runtime/hostcopy.h"
 #include "core/runtime/tensorstack.h"
 
 #include <algorithm>
 
 namespace ps {
-namespace {
-
-/// A deep host copy of `t` (never the same storage as `t`).
-Tensor hostCopy(Backend &backend, const Tensor &t)
-{
-    if (!t.defined())
-        return t;
-    Tensor host = backend.toHost(t);
-    return host.storage() == t.storage() ? host.cloneHost() : host;
-}
-
-} // namespace
 
 const char *stopReasonText(StopReason reason)
 {
@@ -89,18 +78,10 @@ void Interpreter::snapshotScope()
     m_scopeSnapshot.clear();
     for (const std::string &name : m_scope.names()) {
         const RuntimeValue &v = *m_scope.find(name);
-        if (v.isTensor()) {
-            m_scopeSnapshot.emplace_back(name, RuntimeValue(hostCopy(m_backend, v.tensor())));
-        } else if (v.isList()) {
-            std::vector<Tensor> list;
-            for (const Tensor &t : v.list())
-                list.push_back(hostCopy(m_backend, t));
-            m_scopeSnapshot.emplace_back(name, RuntimeValue(std::move(list)));
-        } else if (v.isStack()) {
+        if (v.isStack())
             m_scopeSnapshot.emplace_back(name, RuntimeValue(std::make_shared<TensorStack>(*v.stack())));
-        } else {
-            m_scopeSnapshot.emplace_back(name, v);
-        }
+        else
+            m_scopeSnapshot.emplace_back(name, deepHostCopy(m_backend, v));
     }
 }
 

@@ -3,6 +3,7 @@
 #include "core/dialect/opregistry.h"
 #include "core/ir/operation.h"
 #include "core/runtime/backend.h"
+#include "core/runtime/hostcopy.h"
 #include "core/runtime/interpreter.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/tensorcomparison.h"
@@ -18,27 +19,6 @@ using Clock = std::chrono::steady_clock;
 double seconds(Clock::time_point a, Clock::time_point b)
 {
     return std::chrono::duration<double>(b - a).count();
-}
-
-Tensor hostCopyOf(Backend &backend, const Tensor &t)
-{
-    if (!t.defined())
-        return t;
-    Tensor host = backend.toHost(t);
-    return host.storage() == t.storage() ? host.cloneHost() : host;
-}
-
-RuntimeValue hostCopyOf(Backend &backend, const RuntimeValue &v)
-{
-    if (v.isTensor())
-        return RuntimeValue(hostCopyOf(backend, v.tensor()));
-    if (v.isList()) {
-        std::vector<Tensor> list;
-        for (const Tensor &t : v.list())
-            list.push_back(hostCopyOf(backend, t));
-        return RuntimeValue(std::move(list));
-    }
-    return v;
 }
 
 } // namespace
@@ -61,7 +41,7 @@ void Interpreter::runKernel(
             std::vector<RuntimeValue> copies;
             copies.reserve(inputs.size());
             for (const RuntimeValue *v : inputs)
-                copies.push_back(v ? hostCopyOf(m_backend, *v) : RuntimeValue());
+                copies.push_back(v ? deepHostCopy(m_backend, *v) : RuntimeValue());
             std::vector<const RuntimeValue *> pointers;
             for (size_t i = 0; i < copies.size(); ++i)
                 pointers.push_back(inputs[i] ? &copies[i] : nullptr);

@@ -8,6 +8,7 @@
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/runtime/backend.h"
+#include "core/runtime/hostcopy.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/tensorstack.h"
 #include "ui/debugger/debugengine.h"
@@ -16,27 +17,6 @@
 
 namespace ps {
 namespace {
-
-Tensor hostCopy(Backend &backend, const Tensor &t)
-{
-    if (!t.defined())
-        return t;
-    Tensor host = backend.toHost(t);
-    return host.storage() == t.storage() ? host.cloneHost() : host;
-}
-
-RuntimeValue hostCopy(Backend &backend, const RuntimeValue &v)
-{
-    if (v.isTensor())
-        return RuntimeValue(hostCopy(backend, v.tensor()));
-    if (v.isList()) {
-        std::vector<Tensor> list;
-        for (const Tensor &t : v.list())
-            list.push_back(hostCopy(backend, t));
-        return RuntimeValue(std::move(list));
-    }
-    return v;
-}
 
 const Tensor *firstTensor(const RuntimeValue *v)
 {
@@ -81,7 +61,7 @@ Tensor DebugEngine::hostValue(Value value) const
     if (!m_interpreter || !value)
         return {};
     const Tensor *t = firstTensor(m_interpreter->valueOf(value));
-    return t ? hostCopy(m_interpreter->backend(), *t) : Tensor();
+    return t ? deepHostCopy(m_interpreter->backend(), *t) : Tensor();
 }
 
 std::string DebugEngine::describe(Value value) const
@@ -138,7 +118,7 @@ Tensor DebugEngine::cpuValue(Value value, std::string &error)
             error = "operand " + std::to_string(i) + " (" + label(op->operand(i)) + ") has no value";
             return {};
         }
-        copies[i] = hostCopy(backend, *v);
+        copies[i] = deepHostCopy(backend, *v);
         inputs[i] = &copies[i];
     }
     KernelContext context(*op, std::move(inputs), host);
