@@ -4,11 +4,11 @@
 // (tests/fixtures/paddle/<model>/, see tools/README.md).
 
 #include "core/analysis/programdiff.h"
-#include "core/io/pirprinter.h"
 #include "core/io/pirtextreader.h"
 #include "core/io/tracebundle.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
+#include "core/ir/pirprinter.h"
 #include "core/ir/program.h"
 #include "core/transform/partialprogram.h"
 #include "core/transform/runnableprogram.h"

@@ -2,13 +2,13 @@
 // (tools/export_vision_models.py) against Paddle's own inference output, and the real inference
 // programs in ../shared/samples end to end with random parameters (finite outputs, right shapes).
 
-#include "core/io/pdiparams.h"
 #include "core/io/programloader.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/npyio.h"
+#include "core/runtime/pdiparams.h"
 #include "core/runtime/programrunner.h"
 #include "core/runtime/tensorcomparison.h"
 #include "core/runtime/tensorstats.h"

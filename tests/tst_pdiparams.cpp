@@ -1,6 +1,6 @@
-#include "core/io/pdiparams.h"
 #include "core/io/programloader.h"
 #include "core/ir/program.h"
+#include "core/runtime/pdiparams.h"
 
 #include <QtTest>
 #include <cmath>

@@ -1,12 +1,12 @@
 #include "core/io/pirjsonreader.h"
-#include "core/io/pirprinter.h"
 #include "core/io/pirtextreader.h"
-#include "core/io/valuenumbering.h"
 #include "core/ir/block.h"
 #include "core/ir/builder.h"
 #include "core/ir/operation.h"
+#include "core/ir/pirprinter.h"
 #include "core/ir/program.h"
 #include "core/ir/region.h"
+#include "core/ir/valuenumbering.h"
 
 #include <QtTest>
 #include <cmath>

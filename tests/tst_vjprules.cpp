@@ -1,8 +1,8 @@
 #include "core/analysis/programequality.h"
-#include "core/io/pirprinter.h"
 #include "core/io/pirtextreader.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
+#include "core/ir/pirprinter.h"
 #include "core/ir/program.h"
 #include "core/transform/autodiff.h"
 

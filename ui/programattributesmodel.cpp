@@ -1,7 +1,7 @@
 #include "ui/programattributesmodel.h"
 
-#include "core/io/pirtextformat.h"
 #include "core/ir/operation.h"
+#include "core/ir/pirtextformat.h"
 #include "ui/itemroles.h"
 #include "ui/pipelinesnapshot.h"
 #include "ui/programdocument.h"

@@ -4,8 +4,8 @@
 #include "core/analysis/valuenamemap.h"
 #include "core/graph/graphmodel.h"
 #include "core/io/loadresult.h"
-#include "core/io/valuenumbering.h"
 #include "core/ir/block.h" // region.h (via loadresult.h) needs Block complete
+#include "core/ir/valuenumbering.h"
 
 #include <QString>
 #include <memory>

@@ -2,9 +2,9 @@
 
 #include "core/analysis/valuenames.h"
 #include "core/graph/graphbuilder.h"
-#include "core/io/pirtextformat.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
+#include "core/ir/pirtextformat.h"
 #include "ui/itemroles.h"
 #include "ui/programdocument.h"
 

@@ -1,7 +1,7 @@
 #include "allocatorname.h"
 #include "cliarguments.h"
 #include "commands.h"
-#include "core/io/pirprinter.h"
+#include "core/ir/pirprinter.h"
 #include "core/ir/program.h"
 #include "core/transform/partialprogram.h"
 #include "core/transform/syntheticprogram.h"

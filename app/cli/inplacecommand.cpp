@@ -1,8 +1,8 @@
 #include "cliarguments.h"
 #include "commands.h"
 #include "core/analysis/inplacegroups.h"
-#include "core/io/valuenumbering.h"
 #include "core/ir/program.h"
+#include "core/ir/valuenumbering.h"
 #include "jsonstream.h"
 
 #include <iostream>

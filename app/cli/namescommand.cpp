@@ -2,8 +2,8 @@
 #include "commands.h"
 #include "core/analysis/valuenamemap.h"
 #include "core/analysis/valuenames.h"
-#include "core/io/valuenumbering.h"
 #include "core/ir/program.h"
+#include "core/ir/valuenumbering.h"
 #include "jsonstream.h"
 
 #include <iostream>

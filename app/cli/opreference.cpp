@@ -1,10 +1,10 @@
 #include "opreference.h"
 
 #include "core/analysis/valuenames.h"
-#include "core/io/valuenumbering.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/ir/valuenumbering.h"
 #include "core/runtime/interpreter.h"
 
 #include <regex>

@@ -1,6 +1,6 @@
 #include "cliarguments.h"
 #include "commands.h"
-#include "core/io/pirprinter.h"
+#include "core/ir/pirprinter.h"
 #include "core/ir/program.h"
 #include "core/transform/passmanager.h"
 #include "jsonstream.h"

@@ -1,7 +1,7 @@
 #include "cliarguments.h"
 #include "commands.h"
-#include "core/io/pirprinter.h"
-#include "core/io/pirtextformat.h"
+#include "core/ir/pirprinter.h"
+#include "core/ir/pirtextformat.h"
 #include "core/ir/program.h"
 
 #include <iostream>

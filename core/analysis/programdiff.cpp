@@ -1,10 +1,10 @@
 #include "core/analysis/programdiff.h"
 
 #include "core/analysis/programequality.h"
-#include "core/io/pirprinter.h"
-#include "core/io/valuenumbering.h"
 #include "core/ir/block.h"
+#include "core/ir/pirprinter.h"
 #include "core/ir/program.h"
+#include "core/ir/valuenumbering.h"
 
 #include <algorithm>
 #include <cstdlib>

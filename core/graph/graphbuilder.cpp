@@ -1,11 +1,11 @@
 #include "core/graph/graphbuilder.h"
 
 #include "core/analysis/valuenames.h"
-#include "core/io/valuenumbering.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/ir/region.h"
+#include "core/ir/valuenumbering.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -3,9 +3,9 @@
 #include "core/io/loadresult.h"
 #include "core/io/pirtextattributeparser.h"
 #include "core/io/pirtextcursor.h"
-#include "core/io/pirtextformat.h"
 #include "core/io/pirtexttypeparser.h"
 #include "core/io/pirtextvaluetable.h"
+#include "core/ir/pirtextformat.h"
 #include "core/ir/value.h"
 
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/io/loadresult.h"
-#include "core/io/pirtextformat.h"
+#include "core/ir/pirtextformat.h"
 
 #include <string>
 #include <string_view>

@@ -1,11 +1,11 @@
 #include "core/runtime/interpreter.h"
 
 #include "core/analysis/valuenames.h"
-#include "core/io/valuenumbering.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/ir/staticdims.h"
+#include "core/ir/valuenumbering.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/hostcopy.h"
 #include "core/runtime/tensorstack.h"

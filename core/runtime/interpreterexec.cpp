@@ -1,11 +1,11 @@
 // Interpreter: executing one op (kernels, builtin ops, control flow, records and checks).
 
 #include "core/analysis/valuenames.h"
-#include "core/io/valuenumbering.h"
 #include "core/ir/block.h"
 #include "core/ir/datatypekind.h"
 #include "core/ir/operation.h"
 #include "core/ir/region.h"
+#include "core/ir/valuenumbering.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/interpreter.h"
 #include "core/runtime/runtimeerror.h"

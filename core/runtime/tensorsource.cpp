@@ -1,6 +1,5 @@
 #include "core/runtime/tensorsource.h"
 
-#include "core/io/pdiparams.h"
 #include "core/ir/block.h"
 #include "core/ir/datatypekind.h"
 #include "core/ir/operation.h"
@@ -9,6 +8,7 @@
 #include "core/runtime/dtypedispatch.h"
 #include "core/runtime/imagefile.h"
 #include "core/runtime/npyio.h"
+#include "core/runtime/pdiparams.h"
 
 #include <filesystem>
 #include <random>

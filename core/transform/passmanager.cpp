@@ -1,10 +1,10 @@
 #include "core/transform/passmanager.h"
 
-#include "core/io/pirprinter.h"
-#include "core/io/valuenumbering.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
+#include "core/ir/pirprinter.h"
 #include "core/ir/program.h"
+#include "core/ir/valuenumbering.h"
 #include "core/transform/commonsubexpressionelimination.h"
 #include "core/transform/deadcodeelimination.h"
 

@@ -1,8 +1,8 @@
 // libFuzzer target for PirTextReader: no input may crash, hang or leak, and whatever is read
 // must print, and print → read → print must reproduce the same bytes in every generation.
-#include "core/io/pirprinter.h"
 #include "core/io/pirtextreader.h"
 #include "core/ir/block.h"
+#include "core/ir/pirprinter.h"
 #include "core/ir/program.h"
 
 #include <cstddef>

@@ -3,7 +3,7 @@
 #include "ui/debugger/debugengine.h"
 
 #include "core/io/tracebundle.h"
-#include "core/io/valuenumbering.h"
+#include "core/ir/valuenumbering.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/imagefile.h"
 #include "core/runtime/npyio.h"

@@ -2,11 +2,11 @@
 // and explaining NaN/Inf stops.
 
 #include "core/analysis/valuenames.h"
-#include "core/io/valuenumbering.h"
 #include "core/ir/block.h"
 #include "core/ir/datatypekind.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/ir/valuenumbering.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/hostcopy.h"
 #include "core/runtime/kernelcontext.h"

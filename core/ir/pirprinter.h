@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/io/pirtextformat.h"
+#include "core/ir/pirtextformat.h"
 
 #include <iosfwd>
 #include <string>

@@ -1,4 +1,4 @@
-#include "core/io/pirtextformat.h"
+#include "core/ir/pirtextformat.h"
 
 #include "core/ir/block.h"
 #include "core/ir/datatype.h"

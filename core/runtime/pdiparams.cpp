@@ -1,4 +1,4 @@
-#include "core/io/pdiparams.h"
+#include "core/runtime/pdiparams.h"
 
 #include "core/ir/block.h"
 #include "core/ir/operation.h"

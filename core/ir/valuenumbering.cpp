@@ -1,8 +1,8 @@
-#include "core/io/valuenumbering.h"
+#include "core/ir/valuenumbering.h"
 
-#include "core/io/pirtextformat.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
+#include "core/ir/pirtextformat.h"
 #include "core/ir/program.h"
 #include "core/ir/region.h"
 
