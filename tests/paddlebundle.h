@@ -10,6 +10,7 @@
 #include "core/ir/operation.h"
 #include "core/ir/pirprinter.h"
 #include "core/ir/program.h"
+#include "core/session/bundleprograms.h"
 #include "core/transform/partialprogram.h"
 #include "core/transform/runnableprogram.h"
 #include "core/transform/splitprogram.h"
@@ -150,7 +151,7 @@ inline std::optional<ps::RunnableProgram> trainFromBundle(const QString &dir)
 {
     ps::DiagnosticList diagnostics;
     auto b = ps::TraceBundle::open(dir.toStdString(), diagnostics);
-    return b ? b->paddleTrainProgram(diagnostics) : std::nullopt;
+    return b ? ps::BundlePrograms::paddleTrainProgram(*b, diagnostics) : std::nullopt;
 }
 
 /// Names per key against a program_attributes.json (no_need_buffers compared as a set).
@@ -178,7 +179,8 @@ inline std::unique_ptr<ps::PartialProgramLayer> layerFromBundle(
 {
     ps::DiagnosticList diagnostics;
     auto b = ps::TraceBundle::open(dir.toStdString(), diagnostics);
-    return b ? b->makeLayer(diagnostics, flavour, ps::TraceBundle::ProgramSource::Text) : nullptr;
+    return b ? ps::BundlePrograms::makeLayer(*b, diagnostics, flavour, ps::TraceBundle::ProgramSource::Text)
+             : nullptr;
 }
 
 } // namespace bundle

@@ -6,6 +6,7 @@
 #include "core/ir/program.h"
 #include "core/runtime/npyio.h"
 #include "core/runtime/tensorcomparison.h"
+#include "core/session/bundleprograms.h"
 #include "core/transform/partialprogram.h"
 #include "ui/debugger/breakpointsmodel.h"
 #include "ui/debugger/debuggeractions.h"
@@ -137,8 +138,8 @@ IfPipeline loadIfPipeline()
     std::shared_ptr<TraceBundle> bundle = TraceBundle::open(kIfBundle.toStdString(), diagnostics);
     if (!bundle)
         return p;
-    auto layer = bundle->makeLayer(diagnostics);
-    std::optional<RunnableProgram> train = bundle->paddleTrainProgram(diagnostics);
+    auto layer = BundlePrograms::makeLayer(*bundle, diagnostics);
+    std::optional<RunnableProgram> train = BundlePrograms::paddleTrainProgram(*bundle, diagnostics);
     if (!layer || !train)
         return p;
     layer->useTrainProgram(std::move(*train));
@@ -699,16 +700,15 @@ private slots:
         DebugSession s;
         DebuggerActions actions(&s);
         DebuggerToolBar toolbar(&s, &actions);
-        QTRY_VERIFY_WITH_TIMEOUT(
-            s.devices().size() >= 2 || s.devices().front().label != QStringLiteral("CPU"), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(s.devices().size() >= 2 || s.devices().front().label != "CPU", 30000);
         if (s.devices().size() >= 2 && s.devices()[1].available)
             QSKIP("a CUDA device is available here");
         QCOMPARE(s.devices().size(), size_t(2));
         QVERIFY(s.devices().front().available);
-        QVERIFY(s.devices().front().label.startsWith(QStringLiteral("CPU")));
+        QVERIFY(s.devices().front().label.rfind("CPU", 0) == 0);
         const DeviceOption &cuda = s.devices()[1];
         QVERIFY(!cuda.available);
-        QVERIFY(!cuda.reason.isEmpty());
+        QVERIFY(!cuda.reason.empty());
         QVERIFY(cuda.device.isCuda());
         QVERIFY(!s.setDeviceIndex(1));
         QCOMPARE(s.deviceIndex(), 0);
@@ -719,8 +719,8 @@ private slots:
         auto *model = qobject_cast<QStandardItemModel *>(combo->model());
         QVERIFY(model);
         QVERIFY(!(model->item(1)->flags() & Qt::ItemIsEnabled));
-        QCOMPARE(model->item(1)->toolTip(), cuda.reason);
-        QCOMPARE(combo->itemData(1, Qt::ToolTipRole).toString(), cuda.reason);
+        QCOMPARE(model->item(1)->toolTip(), QString::fromStdString(cuda.reason));
+        QCOMPARE(combo->itemData(1, Qt::ToolTipRole).toString(), QString::fromStdString(cuda.reason));
         QVERIFY(model->item(0)->flags() & Qt::ItemIsEnabled);
     }
 };

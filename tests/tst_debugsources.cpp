@@ -143,10 +143,10 @@ private slots:
         QCOMPARE(d.result(), int(QDialog::Accepted));
         const DebugSources chosen = d.sources();
         QCOMPARE(chosen.inputs, Kind::Image);
-        QCOMPARE(chosen.inputsPath, kRgb);
-        QCOMPARE(chosen.seed, quint64(7));
+        QCOMPARE(chosen.inputsPath, kRgb.toStdString());
+        QCOMPARE(chosen.seed, uint64_t(7));
         QCOMPARE(chosen.params, Kind::Pdiparams);
-        QVERIFY(chosen.paramsPath.isEmpty());
+        QVERIFY(chosen.paramsPath.empty());
     }
 
     void toolbarShowsTheChoice()
@@ -161,15 +161,15 @@ private slots:
         QVERIFY(bar.sourcesButton()->toolTip().contains(QStringLiteral("lenet_bn.pdiparams")));
         DebugSources chosen = s.sources();
         chosen.inputs = Kind::Image;
-        chosen.inputsPath = QStringLiteral("/a/very/long/path/that/goes/on/and/on/and/on/to/the/")
-            + QString(80, 'x') + QStringLiteral("_end.ppm");
+        chosen.inputsPath
+            = "/a/very/long/path/that/goes/on/and/on/and/on/to/the/" + std::string(80, 'x') + "_end.ppm";
         s.setSources(chosen);
         const QString text = bar.sourcesButton()->text();
         // Long file names lose their middle: the kinds and both ends stay readable.
         QVERIFY2(text.startsWith(QStringLiteral("Inputs: xxx")), qPrintable(text));
         QVERIFY2(text.endsWith(QStringLiteral("_end.ppm · Params: .pdiparams")), qPrintable(text));
         QVERIFY(text.contains(QChar(0x2026)));
-        QVERIFY(bar.sourcesButton()->toolTip().contains(chosen.inputsPath));
+        QVERIFY(bar.sourcesButton()->toolTip().contains(QString::fromStdString(chosen.inputsPath)));
         QVERIFY(bar.sourcesAction()->isEnabled());
     }
 
@@ -182,7 +182,7 @@ private slots:
         s.setProgram(program, kExample);
         DebugSources chosen = s.sources();
         chosen.inputs = Kind::Image;
-        chosen.inputsPath = kRgb;
+        chosen.inputsPath = kRgb.toStdString();
         s.setSources(chosen);
         std::string error;
         const std::optional<Image> rgb = Netpbm::read(kRgb.toStdString(), error);
@@ -207,7 +207,7 @@ private slots:
         QCOMPARE(decoded->pixels, rgb->pixels);
         s.stop();
         QVERIFY(waitIdle(s));
-        chosen.inputsPath = png;
+        chosen.inputsPath = png.toStdString();
         chosen.imageNetNormalization = false;
         s.setSources(chosen);
         const Tensor raw = inputAfterRun(s, *program);
@@ -231,7 +231,7 @@ private slots:
         f.close();
         DebugSources chosen = s.sources();
         chosen.inputs = Kind::Image;
-        chosen.inputsPath = bad;
+        chosen.inputsPath = bad.toStdString();
         s.setSources(chosen);
         s.stepOver();
         QVERIFY(waitIdle(s));
@@ -250,7 +250,7 @@ private slots:
         QVERIFY(g.open(QIODevice::WriteOnly));
         g.write("P5\n28 28\n255\n\x01\x02");
         g.close();
-        chosen.inputsPath = pgm;
+        chosen.inputsPath = pgm.toStdString();
         s.setSources(chosen);
         QVERIFY(s.startError().isEmpty());
         s.stepOver();
@@ -258,7 +258,7 @@ private slots:
         QVERIFY2(s.startError().contains(QStringLiteral("short.pgm: truncated")), qPrintable(s.startError()));
         chosen.inputs = Kind::Random;
         chosen.params = Kind::PdiparamsFile;
-        chosen.paramsPath = pgm;
+        chosen.paramsPath = pgm.toStdString();
         s.setSources(chosen);
         s.stepOver();
         QVERIFY(waitIdle(s));
@@ -269,7 +269,7 @@ private slots:
         chosen = s.sources();
         chosen.params = Kind::Pdiparams;
         chosen.inputs = Kind::Image;
-        chosen.inputsPath = kRgb;
+        chosen.inputsPath = kRgb.toStdString();
         s.setSources(chosen);
         LoadResult flat = PirTextReader::readString(R"({
     (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(cpu),shape:[4,6],stop_gradient:[true]} : () -> tensor<4x6xf32>
@@ -322,9 +322,9 @@ private slots:
         QVERIFY(NpyIO::write(dir.filePath(QStringLiteral("image.npy")).toStdString(), mine, error));
         DebugSources chosen = s.sources();
         chosen.inputs = Kind::NpyDirectory;
-        chosen.inputsPath = dir.path();
+        chosen.inputsPath = dir.path().toStdString();
         chosen.params = Kind::PdiparamsFile;
-        chosen.paramsPath = QStringLiteral(PIRSCOPE_SOURCE_DIR "/resources/examples/lenet_bn.pdiparams");
+        chosen.paramsPath = PIRSCOPE_SOURCE_DIR "/resources/examples/lenet_bn.pdiparams";
         s.setSources(chosen);
         QCOMPARE(maxDiff(inputAfterRun(s, *program), mine), 0.0);
         s.stop();

@@ -2,6 +2,7 @@
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/session/bundleprograms.h"
 #include "core/transform/forwardbackwardcut.h"
 #include "core/transform/partialprogram.h"
 
@@ -20,7 +21,8 @@ std::unique_ptr<PartialProgramLayer> layerOf(const QString &model)
 {
     DiagnosticList d;
     auto b = TraceBundle::open((QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/") + model).toStdString(), d);
-    return b ? b->makeLayer(d, PipelineFlavour::Newest, TraceBundle::ProgramSource::Text) : nullptr;
+    return b ? BundlePrograms::makeLayer(*b, d, PipelineFlavour::Newest, TraceBundle::ProgramSource::Text)
+             : nullptr;
 }
 
 std::string nameAt(const Program &p, size_t i)
@@ -123,7 +125,7 @@ private slots:
         DiagnosticList d;
         auto b = TraceBundle::open(PIRSCOPE_FIXTURES_DIR "/paddle/mlp_ce", d);
         QVERIFY(b);
-        std::optional<RunnableProgram> paddle = b->paddleTrainProgram(d);
+        std::optional<RunnableProgram> paddle = BundlePrograms::paddleTrainProgram(*b, d);
         QVERIFY(paddle);
         layer->useTrainProgram(std::move(*paddle));
         const PipelineResult r = layer->snapshot(true);

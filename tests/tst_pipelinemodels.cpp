@@ -1,12 +1,12 @@
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/session/pipelinesource.h"
 #include "ui/crossingvaluesmodel.h"
 #include "ui/itemroles.h"
 #include "ui/passlistmodel.h"
 #include "ui/pipelinerunner.h"
 #include "ui/pipelinesnapshot.h"
-#include "ui/pipelinesource.h"
 #include "ui/programattributesmodel.h"
 #include "ui/programdocument.h"
 
@@ -25,7 +25,7 @@ QString bundleDir(const char *model)
 std::shared_ptr<const PipelineSource> sourceOf(const char *model)
 {
     DiagnosticList d;
-    return PipelineSource::fromBundle(bundleDir(model), d);
+    return PipelineSource::fromBundle(bundleDir(model).toStdString(), d);
 }
 
 void attachTester(QAbstractItemModel *model, QObject *owner)
@@ -63,7 +63,7 @@ private slots:
         auto source = sourceOf("mlp_ce");
         QVERIFY(source);
         QVERIFY(source->kind == PipelineSource::Kind::Bundle);
-        QCOMPARE(source->title, QStringLiteral("mlp_ce"));
+        QCOMPARE(source->title, std::string("mlp_ce"));
         QVERIFY(source->training);
         QVERIFY(source->format == LoadResult::Format::PirJson);
         auto s = PipelineSnapshot::compute(*source, true, {});

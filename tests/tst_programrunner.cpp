@@ -5,6 +5,7 @@
 #include "core/runtime/npyio.h"
 #include "core/runtime/programrunner.h"
 #include "core/runtime/tensorcomparison.h"
+#include "core/session/bundleprograms.h"
 #include "core/transform/partialprogram.h"
 #include "paddlebundle.h"
 
@@ -37,8 +38,8 @@ Loaded load(const QString &model)
         l.error = "cannot open the bundle";
         return l;
     }
-    auto layer = l.bundle->makeLayer(diagnostics);
-    std::optional<RunnableProgram> train = l.bundle->paddleTrainProgram(diagnostics);
+    auto layer = BundlePrograms::makeLayer(*l.bundle, diagnostics);
+    std::optional<RunnableProgram> train = BundlePrograms::paddleTrainProgram(*l.bundle, diagnostics);
     if (!layer || !train) {
         l.error = "cannot build the pipeline";
         return l;

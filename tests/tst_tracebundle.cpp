@@ -3,6 +3,7 @@
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/session/bundleprograms.h"
 #include "core/transform/nestsequence.h"
 #include "core/transform/partialprogram.h"
 #include "core/transform/programroles.h"
@@ -115,7 +116,8 @@ private slots:
         LoadResult origin = b->loadOrigin();
         QVERIFY2(origin.ok(), origin.diagnostics.toString().c_str());
         QVERIFY(origin.format == LoadResult::Format::PirJson);
-        std::optional<ProgramRoles> roles = b->roles(*origin.program, b->filePath("program.json"), d);
+        std::optional<ProgramRoles> roles
+            = BundlePrograms::roles(*b, *origin.program, b->filePath("program.json"), d);
         QVERIFY2(roles, d.toString().c_str());
         QCOMPARE(roles->inputValues().size(), b->inputs().size());
         QCOMPARE(NestSequence(roles->outputs).size(), b->outputs().size());
@@ -124,13 +126,13 @@ private slots:
             QCOMPARE(std::string(NestSequence(roles->outputs).varList()[i].definingOp()->name()),
                 b->outputs()[i].opName);
 
-        std::unique_ptr<PartialProgramLayer> layer = b->makeLayer(d);
+        std::unique_ptr<PartialProgramLayer> layer = BundlePrograms::makeLayer(*b, d);
         QVERIFY2(layer, d.toString().c_str());
         const PipelineResult r = layer->snapshot(true);
         QVERIFY2(r.ok(), r.diagnostics.empty() ? "" : r.diagnostics.front().c_str());
         QVERIFY(r.backward->numOps() > 0);
 
-        std::optional<RunnableProgram> train = b->paddleTrainProgram(d);
+        std::optional<RunnableProgram> train = BundlePrograms::paddleTrainProgram(*b, d);
         QVERIFY2(train, d.toString().c_str());
         QCOMPARE(train->forwardRange(), *b->forwardRange());
         QCOMPARE(train->names().x, b->trainNames()->x);
@@ -157,7 +159,7 @@ private slots:
         QVERIFY(root.items[0].items[1].duplicate);
         LoadResult origin = b->loadOrigin(TraceBundle::ProgramSource::Text);
         QVERIFY(origin.ok());
-        auto roles = b->roles(*origin.program, b->filePath("program.txt"), d);
+        auto roles = BundlePrograms::roles(*b, *origin.program, b->filePath("program.txt"), d);
         QVERIFY(roles);
         const NestSequence outputs(roles->outputs);
         QCOMPARE(outputs.size(), size_t(4));
@@ -261,7 +263,7 @@ private slots:
         DiagnosticList d;
         auto b = TraceBundle::open(f.fileName().toStdString(), d);
         QVERIFY2(b, d.toString().c_str());
-        QVERIFY(!b->makeLayer(d)); // no program.json: program.txt is read
+        QVERIFY(!BundlePrograms::makeLayer(*b, d)); // no program.json: program.txt is read
         const QString text = QString::fromStdString(d.toString());
         QVERIFY2(text.contains(QStringLiteral("manifest.json: at inputs[0].name: error: no pd_op.data named "
                                               "'nope' in program.txt")),
@@ -270,7 +272,7 @@ private slots:
             text.contains(QStringLiteral("at outputs[0].defined_by.op_name: error: 'pd_op.add', but op 13 "
                                          "of program.txt is 'pd_op.mean'")),
             qPrintable(text));
-        QVERIFY(!b->paddleTrainProgram(d)); // train_program.txt was not copied
+        QVERIFY(!BundlePrograms::paddleTrainProgram(*b, d)); // train_program.txt was not copied
     }
 
     /// A plain program: inputs from pd_op.data, parameters from builtin.parameter, outputs from

@@ -11,9 +11,9 @@
 #include "ui/passlistmodel.h"
 #include "ui/passpanel.h"
 #include "ui/pipelinerunner.h"
-#include "ui/pipelinesource.h"
 #include "ui/programattributesmodel.h"
 #include "ui/programdocument.h"
+#include "ui/programopener.h"
 #include "ui/programpickerpanel.h"
 #include "ui/propertiesmodel.h"
 #include "ui/recentfiles.h"
@@ -311,7 +311,7 @@ void MainWindow::connectSelection()
 bool MainWindow::openFile(const QString &path)
 {
     DiagnosticList diagnostics;
-    std::shared_ptr<const PipelineSource> source = PipelineSource::open(path, diagnostics);
+    std::shared_ptr<const PipelineSource> source = ProgramOpener::open(path, diagnostics);
     m_diagnostics->setDiagnostics(diagnostics);
     if (!source) {
         failLoad(path, diagnostics);
@@ -373,7 +373,7 @@ void MainWindow::setDocument(
     m_runner->setSource(m_source, m_source->training);
 
     const ProgramDocument &d = *m_document;
-    setWindowTitle(tr("%1 \u2014 PIRScope").arg(m_source->title));
+    setWindowTitle(tr("%1 \u2014 PIRScope").arg(QString::fromStdString(m_source->title)));
     const GraphModel &g = *d.graph();
     m_loadStatus->setText(
         tr("Loaded in %1 ms \u00b7 %2 ops (%3 compute, %4 parameters, %5 constants, %6 grad) "
@@ -413,7 +413,7 @@ void MainWindow::onSnapshot(std::shared_ptr<const PipelineSnapshot> snapshot)
     if (!m_snapshot->diagnostics.isEmpty()) {
         DiagnosticList all = m_loadDiagnostics;
         for (const QString &d : m_snapshot->diagnostics)
-            all.warning(SourceLocation { m_source->path.toStdString(), 0, 0, {}, -1 }, d.toStdString());
+            all.warning(SourceLocation { m_source->path, 0, 0, {}, -1 }, d.toStdString());
         m_diagnostics->setDiagnostics(all);
         if (!split)
             m_diagnosticsDock->show();

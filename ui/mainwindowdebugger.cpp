@@ -10,7 +10,7 @@
 #include "ui/graphview.h"
 #include "ui/mainwindow.h"
 #include "ui/pipelinesnapshot.h"
-#include "ui/pipelinesource.h"
+#include "core/session/pipelinesource.h"
 #include "ui/programdocument.h"
 #include "ui/propertiesmodel.h"
 #include "ui/splitview.h"

@@ -1,6 +1,6 @@
 #include "ui/pipelinerunner.h"
 
-#include "ui/pipelinesource.h"
+#include "core/session/pipelinesource.h"
 
 #include <QFutureWatcher>
 #include <QPointer>

@@ -3,8 +3,6 @@
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
-#include "core/transform/partialprogram.h"
-#include "ui/pipelinesource.h"
 #include "ui/programdocument.h"
 
 #include <QCoreApplication>
@@ -57,17 +55,11 @@ std::shared_ptr<const PipelineSnapshot> PipelineSnapshot::compute(
     timer.start();
     auto s = std::make_shared<PipelineSnapshot>();
     s->training = training;
-    std::unique_ptr<PartialProgramLayer> layer = source.roles.makeLayer(*source.origin, source.flavour);
-    for (const auto &[name, on] : passes)
-        layer->passManager().setEnabled(name, on);
-    for (const Pass *p : layer->passManager().passes())
-        s->passes.push_back({ std::string(p->name()), std::string(p->alias()), std::string(p->description()),
-            layer->passManager().isEnabled(p->name()) });
-    s->result = layer->snapshot(training);
+    s->result = source.buildPipeline(training, passes, &s->passes);
     for (const std::string &d : s->result.diagnostics)
         s->diagnostics << QString::fromStdString(d);
     if (s->result.ok()) {
-        const QString title = source.title;
+        const QString title = QString::fromStdString(source.title);
         s->forward = std::make_shared<ProgramDocument>(
             s->result.forward, tr("%1 \u2014 forward").arg(title), LoadResult::Format::Unknown);
         s->backward = std::make_shared<ProgramDocument>(

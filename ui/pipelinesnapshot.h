@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/ir/program.h" // runnableprogram.h needs Program complete
+#include "core/session/pipelinesource.h"
 #include "core/transform/forwardbackwardcut.h"
 #include "core/transform/pipelineresult.h"
 
@@ -16,19 +17,6 @@ namespace ps {
 
 class Operation;
 class ProgramDocument;
-struct PipelineSource;
-
-/// Pass name → enabled; passes not listed keep the flavour's default.
-using PassSwitches = std::map<std::string, bool>;
-
-/// One pass the pipeline knows, as it was set for a snapshot.
-struct PassInfo
-{
-    std::string name;
-    std::string alias;
-    std::string description;
-    bool enabled = false;
-};
 
 /// One computed dy2static pipeline (train or infer) with everything the views show: the core
 /// PipelineResult, a ProgramDocument per split program, the forward/backward cut and the
@@ -56,7 +44,7 @@ struct PipelineSnapshot
 
     bool ok() const { return forward != nullptr && backward != nullptr; }
 
-    /// Runs the pipeline on a clone of `source.origin` with the passes switched as `passes`.
+    /// PipelineSource::buildPipeline with the passes switched as `passes`, then the views' data.
     /// Thread-safe: reads `source` only. O(pipeline) plus two graph models.
     static std::shared_ptr<const PipelineSnapshot> compute(
         const PipelineSource &source, bool training, const PassSwitches &passes);

@@ -1,6 +1,8 @@
 #include "commands.h"
 #include "core/io/loadresult.h"
 #include "core/io/programloader.h"
+#include "core/io/tracebundle.h"
+#include "core/session/pipelinesource.h"
 
 #include <iostream>
 
@@ -10,16 +12,41 @@ int cliError(const std::string &message)
     return 1;
 }
 
+void printDiagnostics(const ps::DiagnosticList &diagnostics)
+{
+    for (const ps::Diagnostic &d : diagnostics.items())
+        std::cerr << d.toString() << "\n";
+}
+
+namespace {
+
+void cannotLoad(const std::string &path, const ps::DiagnosticList &diagnostics)
+{
+    const ps::Diagnostic *first = diagnostics.firstError();
+    std::cerr << "error: cannot "
+              << (ps::TraceBundle::isBundlePath(path) ? "open the trace bundle " : "load ") << path
+              << (first ? " (" + first->location.toString() + ": " + first->message + ")" : std::string())
+              << "\n";
+}
+
+} // namespace
+
+std::shared_ptr<const ps::PipelineSource> openForCli(const std::string &path)
+{
+    ps::DiagnosticList diagnostics;
+    std::shared_ptr<const ps::PipelineSource> source = ps::PipelineSource::open(path, diagnostics);
+    printDiagnostics(diagnostics);
+    if (!source)
+        cannotLoad(path, diagnostics);
+    return source;
+}
+
 std::unique_ptr<ps::Program> loadForCli(const std::string &path, ps::LoadResult *out)
 {
     ps::LoadResult result = ps::loadProgram(path);
-    for (const ps::Diagnostic &d : result.diagnostics.items())
-        std::cerr << d.toString() << "\n";
+    printDiagnostics(result.diagnostics);
     if (!result.program || result.diagnostics.hasErrors()) {
-        const ps::Diagnostic *first = result.diagnostics.firstError();
-        std::cerr << "error: cannot load " << path
-                  << (first ? " (" + first->location.toString() + ": " + first->message + ")" : std::string())
-                  << "\n";
+        cannotLoad(path, result.diagnostics);
         return nullptr;
     }
     std::unique_ptr<ps::Program> program = std::move(result.program);

@@ -5,8 +5,10 @@
 #include <vector>
 
 namespace ps {
+class DiagnosticList;
 class Program;
 struct LoadResult;
+struct PipelineSource;
 } // namespace ps
 
 /// Subcommands of pirscope-cli. Each takes the arguments after its name and returns the
@@ -29,5 +31,10 @@ int runBenchRun(const std::vector<std::string> &args);
 /// Loads `path`, printing every diagnostic to stderr; nullptr (after an `error:` line) when the
 /// program could not be read.
 std::unique_ptr<ps::Program> loadForCli(const std::string &path, ps::LoadResult *result = nullptr);
+/// Opens a program file or trace bundle with core/session's PipelineSource::open (the GUI's
+/// path), printing every diagnostic to stderr; nullptr (after an `error:` line) on failure.
+std::shared_ptr<const ps::PipelineSource> openForCli(const std::string &path);
+/// Each diagnostic on its own stderr line.
+void printDiagnostics(const ps::DiagnosticList &diagnostics);
 /// Prints `error: message` to stderr and returns 1.
 int cliError(const std::string &message);

@@ -227,7 +227,7 @@ int runRun(const std::vector<std::string> &args)
         JsonStream json(std::cout);
         json.beginObject();
         json.key("source").value(source.path);
-        json.key("kind").value(source.bundle ? "bundle" : "program");
+        json.key("kind").value(source.bundle() ? "bundle" : "program");
         json.key("backend").value(backend->name());
         json.key("inputs").value(runner->inputSource().describe());
         json.key("params").value(runner->parameterSource().describe());
@@ -274,7 +274,7 @@ int runRun(const std::vector<std::string> &args)
         json.endObject();
         json.finish();
     } else {
-        std::cout << "run: " << source.path << " (" << (source.bundle ? "trace bundle" : "program");
+        std::cout << "run: " << source.path << " (" << (source.bundle() ? "trace bundle" : "program");
         for (const auto &s : in.segments())
             std::cout << ", " << s.name << " " << s.program->numOpsTotal() << " ops";
         std::cout << ") on " << backend->name() << "\n";

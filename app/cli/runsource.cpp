@@ -3,86 +3,43 @@
 #include "commands.h"
 #include "core/ir/program.h"
 #include "core/runtime/backend.h"
-#include "core/transform/partialprogram.h"
+#include "core/session/debugsources.h"
 
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
-namespace {
-
-void printDiagnostics(const ps::DiagnosticList &diagnostics)
-{
-    for (const ps::Diagnostic &d : diagnostics.items())
-        std::cerr << d.toString() << "\n";
-}
-
-} // namespace
-
-std::unique_ptr<ps::ProgramRunner> RunSource::makeRunner(ps::Backend &backend) const
-{
-    if (pipeline)
-        return std::make_unique<ps::ProgramRunner>(*pipeline, backend);
-    return std::make_unique<ps::ProgramRunner>(program, backend);
-}
-
 ps::ProgramRunner::Options RunSource::defaultOptions(uint64_t seed) const
 {
     ps::ProgramRunner::Options options;
-    options.inputs = ps::TensorSource::random(seed);
-    options.params = ps::TensorSource::random(seed);
-    if (bundle) {
-        options.inputs = ps::TensorSource::npyDirectory(bundle->filePath("inputs"));
-        options.params = ps::TensorSource::npyDirectory(bundle->filePath("params"));
-        for (const auto &[index, file] : bundle->outputGradFiles())
-            options.outputGradFiles[index] = bundle->filePath(file);
-    }
+    ps::DebugSources sources = ps::DebugSources::defaultsFor(target);
+    sources.seed = seed;
+    std::string error;
+    // The defaults name no file that could be missing: a bundle's folders are checked per tensor.
+    sources.applyTo(target, {}, options, error);
     return options;
 }
 
 bool loadRunSource(const std::string &path, RunSource &out, std::string &error)
 {
     out.path = path;
-    if (!ps::TraceBundle::isBundlePath(path)) {
-        auto program = loadForCli(path);
-        if (!program)
-            return false;
-        out.program = std::shared_ptr<const ps::Program>(std::move(program));
+    out.source = openForCli(path);
+    if (!out.source)
+        return false;
+    out.target.bundle = out.source->bundle;
+    out.target.programPath = path;
+    if (!out.source->bundle) {
+        out.target.program = out.source->origin;
         return true;
     }
     ps::DiagnosticList diagnostics;
-    out.bundle = ps::TraceBundle::open(path, diagnostics);
-    if (!out.bundle) {
-        printDiagnostics(diagnostics);
-        error = "cannot open the trace bundle " + path;
-        return false;
-    }
-    auto layer = out.bundle->makeLayer(diagnostics);
-    if (!layer) {
-        printDiagnostics(diagnostics);
-        error = "cannot build the dy2static layer of " + path;
-        return false;
-    }
-    bool training = false;
-    if (out.bundle->training() && out.bundle->trainNames()) {
-        std::optional<ps::RunnableProgram> train = out.bundle->paddleTrainProgram(diagnostics);
-        if (!train) {
-            printDiagnostics(diagnostics);
-            error = "cannot read the train program of " + path;
-            return false;
-        }
-        layer->useTrainProgram(std::move(*train));
-        training = true;
-    }
-    ps::PipelineResult result = layer->snapshot(training);
-    if (!result.ok()) {
-        for (const std::string &d : result.diagnostics)
-            std::cerr << "error: " << d << "\n";
+    std::optional<ps::PipelineResult> pipeline = out.source->paddlePipeline(diagnostics);
+    printDiagnostics(diagnostics);
+    if (!pipeline) {
         error = "the dy2static pipeline failed on " + path;
         return false;
     }
-    out.program = result.forward;
-    out.pipeline = std::move(result);
+    out.target.pipeline = std::make_shared<const ps::PipelineResult>(std::move(*pipeline));
     return true;
 }
 

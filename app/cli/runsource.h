@@ -1,11 +1,10 @@
 #pragma once
 
-#include "core/io/tracebundle.h"
 #include "core/runtime/programrunner.h"
-#include "core/transform/pipelineresult.h"
+#include "core/session/debugtarget.h"
+#include "core/session/pipelinesource.h"
 
 #include <memory>
-#include <optional>
 #include <string>
 
 namespace ps {
@@ -13,24 +12,30 @@ class Backend;
 class Program;
 } // namespace ps
 
-/// What `run`, `verify --numerics` and `bench run` execute: a trace bundle (Paddle's train
-/// program split and passed like dy2static, as forward + backward segments, or its infer program
-/// for an eval-mode bundle) or a plain program file (one segment).
+/// What `run`, `verify --numerics` and `bench run` execute, opened by core/session as the GUI
+/// opens it: a trace bundle (Paddle's train program split and passed like dy2static, as forward +
+/// backward segments, or its infer program for an eval-mode bundle) or a plain program file (one
+/// segment).
 struct RunSource
 {
     std::string path;
-    std::unique_ptr<ps::TraceBundle> bundle;
-    std::optional<ps::PipelineResult> pipeline;
-    std::shared_ptr<const ps::Program> program;
+    std::shared_ptr<const ps::PipelineSource> source;
+    ps::DebugTarget target;
 
+    const ps::TraceBundle *bundle() const { return target.bundle.get(); }
     /// A runner on `backend` (not yet prepared).
-    std::unique_ptr<ps::ProgramRunner> makeRunner(ps::Backend &backend) const;
-    /// A bundle's inputs/, params/ and output_grads; random inputs and parameters otherwise.
+    std::unique_ptr<ps::ProgramRunner> makeRunner(ps::Backend &backend) const
+    {
+        return target.makeRunner(backend);
+    }
+    /// DebugSources::defaultsFor the target: a bundle's inputs/, params/ and output_grads;
+    /// random inputs and parameters otherwise.
     ps::ProgramRunner::Options defaultOptions(uint64_t seed) const;
 };
 
-/// Loads `path` (a bundle folder or manifest.json, else a program file); false with `error` set
-/// (diagnostics already printed to stderr).
+/// Opens `path` (a bundle folder or manifest.json, else a program file) with
+/// PipelineSource::open, printing its diagnostics to stderr; false with `error` set (empty when
+/// the `error:` line is already printed).
 bool loadRunSource(const std::string &path, RunSource &out, std::string &error);
 
 /// "--device cpu|cuda": the backend, or nullptr with `error` saying why (createCudaBackend's

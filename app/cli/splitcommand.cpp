@@ -1,77 +1,16 @@
 #include "cliarguments.h"
 #include "commands.h"
-#include "core/io/loadresult.h"
-#include "core/io/tracebundle.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/pirtextformat.h"
 #include "core/ir/program.h"
-#include "core/transform/programroles.h"
-#include "core/transform/runnableprogram.h"
+#include "core/session/pipelinesource.h"
 #include "jsonstream.h"
 
 #include <filesystem>
 #include <iostream>
 
 namespace {
-
-/// What split runs on: the whole program with names and ranges, and where they came from.
-struct SplitSource
-{
-    std::string kind; ///< "bundle", "train" (names and ranges inferred) or "inference"
-    std::unique_ptr<ps::RunnableProgram> runnable;
-};
-
-/// A trace bundle (its folder or manifest.json, tools/README.md): Paddle's train program with the
-/// manifest's names and ranges, or its origin runnable program as inference when the bundle was
-/// made in eval mode.
-bool bundleSource(
-    const std::string &path, std::optional<ps::PipelineFlavour> flavour, SplitSource &out, std::string &error)
-{
-    ps::DiagnosticList diagnostics;
-    std::unique_ptr<ps::TraceBundle> bundle = ps::TraceBundle::open(path, diagnostics);
-    if (!bundle) {
-        const ps::Diagnostic *first = diagnostics.firstError();
-        error = first ? first->toString() : "cannot read " + path;
-        return false;
-    }
-    const ps::PipelineFlavour f = flavour.value_or(bundle->flavour());
-    const std::filesystem::path dir = bundle->dir();
-    const bool train = bundle->trainNames() && std::filesystem::exists(dir / "train_program.txt");
-    auto program = loadForCli((dir / (train ? "train_program.txt" : "origin_runnable_program.txt")).string());
-    if (!program)
-        return false;
-    if (train) {
-        out.kind = "bundle";
-        out.runnable
-            = std::make_unique<ps::RunnableProgram>(bundle->paddleTrainProgram(std::move(program), f));
-        return true;
-    }
-    out.kind = "inference";
-    ps::RunnableProgram::Names n;
-    for (const ps::Operation *op : program->block().ops()) {
-        if (op->name() == "pd_op.data")
-            n.x.push_back(op->stringAttribute("name"));
-        else if (op->name() == "builtin.shadow_output")
-            n.out.push_back(op->stringAttribute("output_name"));
-    }
-    out.runnable = std::make_unique<ps::RunnableProgram>(
-        std::move(program), std::move(n), std::nullopt, std::nullopt, f);
-    return true;
-}
-
-/// A plain program (ps::ProgramRoles::runnable): a program in the train layout of
-/// `_append_backward` gets its ranges and gradients from that layout; any other program is
-/// the forward of an inference split.
-SplitSource plainSource(std::unique_ptr<ps::Program> program, ps::PipelineFlavour flavour)
-{
-    SplitSource source;
-    bool train = false;
-    source.runnable = std::make_unique<ps::RunnableProgram>(
-        ps::ProgramRoles::runnable(std::move(program), flavour, &train));
-    source.kind = train ? "train" : "inference";
-    return source;
-}
 
 std::string bytesText(int64_t bytes)
 {
@@ -95,15 +34,15 @@ int runSplit(const std::vector<std::string> &args)
             return cliError("unknown flavour '" + *f + "' (newest, 3.0, seed)");
     }
     const std::filesystem::path path = cli.positional()[0];
-    SplitSource source;
-    if (ps::TraceBundle::isBundlePath(path.string())) {
-        if (!bundleSource(path.string(), flavour, source, error))
-            return error.empty() ? 1 : cliError(error);
-    } else {
-        auto program = loadForCli(path.string());
-        if (!program)
-            return 1;
-        source = plainSource(std::move(program), flavour.value_or(ps::PipelineFlavour::Newest));
+    std::shared_ptr<const ps::PipelineSource> opened = openForCli(path.string());
+    if (!opened)
+        return 1;
+    ps::DiagnosticList diagnostics;
+    ps::PipelineSource::SplitInput source = opened->splitInput(flavour, diagnostics);
+    printDiagnostics(diagnostics);
+    if (!source.runnable) {
+        const ps::Diagnostic *first = diagnostics.firstError();
+        return cliError(first ? first->toString() : "cannot split " + path.string());
     }
     ps::RunnableProgram &rp = *source.runnable;
     const ps::SplitResult &split = rp.splitForwardBackward();

@@ -6,6 +6,7 @@
 #include "core/runtime/backend.h"
 #include "core/runtime/npyio.h"
 #include "core/runtime/tensorcomparison.h"
+#include "core/transform/pipelineresult.h"
 #include "runsource.h"
 
 #include <iostream>
@@ -115,7 +116,7 @@ int verifyNumerics(const RunSource &source, uint64_t seed, const Tolerance &tole
     auto cpu = ps::createCpuBackend();
     bool ok = true;
     std::cout << "numerics on " << cpu->name()
-              << (source.bundle ? " against Paddle's outputs and gradients" : "") << " (rtol "
+              << (source.bundle() ? " against Paddle's outputs and gradients" : "") << " (rtol "
               << tolerance.rtol << ", atol " << tolerance.atol << "):\n";
     ps::StopInfo stop;
     auto runner = runOn(source, *cpu, nullptr, seed, tolerance, stop);
@@ -123,8 +124,8 @@ int verifyNumerics(const RunSource &source, uint64_t seed, const Tolerance &tole
         ok = false;
     } else {
         std::cout << "  " << runner->interpreter().records().size() << " ops executed\n";
-        if (source.bundle)
-            ok = compareWithBundle(*source.bundle, *runner, tolerance) && ok;
+        if (source.bundle())
+            ok = compareWithBundle(*source.bundle(), *runner, tolerance) && ok;
     }
 
     std::string reason;
@@ -159,8 +160,8 @@ int verifyNumerics(const RunSource &source, uint64_t seed, const Tolerance &tole
             if (uncompared)
                 std::cout << ", " << uncompared << " not compared (no CPU kernel)";
             std::cout << "\n";
-            if (source.bundle)
-                ok = compareWithBundle(*source.bundle, *cudaRunner, tolerance) && ok;
+            if (source.bundle())
+                ok = compareWithBundle(*source.bundle(), *cudaRunner, tolerance) && ok;
         }
     }
     std::cout << (ok ? "numerics: ok\n" : "numerics: FAILED\n");
@@ -190,26 +191,19 @@ int runVerify(const std::vector<std::string> &args)
         return cliError("--rtol, --atol and --seed take numbers");
     }
     const std::string path = cli.positional()[0];
-    if (!ps::TraceBundle::isBundlePath(path)) {
-        auto program = loadForCli(path);
-        if (!program)
-            return 1;
-        if (!verifyStructure(*program, path))
-            return 1;
-        if (!cli.flag("numerics"))
-            return 0;
-        RunSource source;
-        source.path = path;
-        source.program = std::shared_ptr<const ps::Program>(std::move(program));
-        return verifyNumerics(source, seed, tolerance);
-    }
-    // A trace bundle: the structure of the programs run_program receives, then the numerics.
     RunSource source;
     if (!loadRunSource(path, source, error))
         return error.empty() ? 1 : cliError(error);
-    bool ok = verifyStructure(*source.pipeline->forward, path + " (forward program)");
-    if (source.pipeline->backward && source.pipeline->backward->numOps() > 0)
-        ok = verifyStructure(*source.pipeline->backward, path + " (backward program)") && ok;
+    if (!source.bundle()) {
+        if (!verifyStructure(*source.target.program, path))
+            return 1;
+        return cli.flag("numerics") ? verifyNumerics(source, seed, tolerance) : 0;
+    }
+    // A trace bundle: the structure of the programs run_program receives, then the numerics.
+    const ps::PipelineResult &pipeline = *source.target.pipeline;
+    bool ok = verifyStructure(*pipeline.forward, path + " (forward program)");
+    if (pipeline.backward && pipeline.backward->numOps() > 0)
+        ok = verifyStructure(*pipeline.backward, path + " (backward program)") && ok;
     if (!ok)
         return 1;
     return verifyNumerics(source, seed, tolerance);

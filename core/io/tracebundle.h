@@ -2,9 +2,8 @@
 
 #include "core/io/loadresult.h"
 #include "core/ir/diagnostic.h"
-#include "core/ir/program.h" // runnableprogram.h needs Program complete
-#include "core/transform/programroles.h"
-#include "core/transform/runnableprogram.h"
+#include "core/ir/oprange.h"
+#include "core/ir/pipelineflavour.h"
 
 #include <cstdint>
 #include <map>
@@ -15,13 +14,12 @@
 
 namespace ps {
 
-class PartialProgramLayer;
-class Program;
-
 /// A trace bundle written by tools/export_paddle_trace.py (tools/README.md): a folder with a
 /// `manifest.json`, the origin program (`program.json`, `program.txt`), Paddle's own pipeline
 /// programs and reference tensors as `.npy`. open() reads and checks the manifest only; the
-/// programs load on demand. File paths in the manifest are relative to dir().
+/// programs load on demand. File paths in the manifest are relative to dir(). io reads the
+/// bundle only; the pipeline built from it (roles, dy2static layer, Paddle's train program) is
+/// core/session's BundlePrograms.
 class TraceBundle
 {
 public:
@@ -62,6 +60,16 @@ public:
         std::vector<OutputNode> items; ///< List/Tuple elements, Dict values
         std::vector<std::string> keys; ///< Dict keys, parallel to items
     };
+    /// `train_names`: run_program's name lists (RunnableProgram::Names in transform).
+    struct TrainNames
+    {
+        std::vector<std::string> x;
+        std::vector<std::string> param;
+        std::vector<std::string> out;
+        std::vector<std::string> xGrad;
+        std::vector<std::string> paramGrad;
+        std::vector<std::string> outGrad;
+    };
     /// Which file holds the origin program.
     enum class ProgramSource {
         Auto, ///< program.json when present and loadable, else program.txt
@@ -101,7 +109,7 @@ public:
     const OutputNode &outputStructure() const { return m_outputStructure; }
 
     /// `train_names` (fake value spelled as fakeValueName()); absent for eval-mode bundles.
-    const std::optional<RunnableProgram::Names> &trainNames() const { return m_trainNames; }
+    const std::optional<TrainNames> &trainNames() const { return m_trainNames; }
     const std::vector<bool> &outStopGradients() const { return m_outStopGradients; }
     /// Half-open op ranges into train_program.txt's top block.
     std::optional<OpRange> forwardRange() const { return m_forwardRange; }
@@ -114,22 +122,8 @@ public:
     /// Reads the origin program. With Auto a program.json that fails to load falls back to
     /// program.txt (with a warning in the result).
     LoadResult loadOrigin(ProgramSource source = ProgramSource::Auto) const;
-    /// The manifest's roles in `origin` (a program loaded from `originFile`): inputs by data
-    /// name, parameters by train_names.param (else parameters[].name), outputs nested as
-    /// output_structure with leaves at outputs[i].defined_by. Null with errors when a name or
-    /// op is not in the program.
-    std::optional<ProgramRoles> roles(
-        const Program &origin, const std::string &originFile, DiagnosticList &diagnostics) const;
-    /// loadOrigin + roles + a PartialProgramLayer of `flavour` (default: the bundle's).
-    std::unique_ptr<PartialProgramLayer> makeLayer(DiagnosticList &diagnostics,
-        std::optional<PipelineFlavour> flavour = {}, ProgramSource source = ProgramSource::Auto) const;
-
-    /// Paddle's own train program (`whole`, read from train_program.txt) with the manifest's
-    /// names and ranges; the fake name is respelled for `flavour`. Requires trainNames().
-    RunnableProgram paddleTrainProgram(std::unique_ptr<Program> whole, PipelineFlavour flavour) const;
-    /// Same, loading train_program.txt; nullopt (with the reasons) when the bundle has none.
-    std::optional<RunnableProgram> paddleTrainProgram(
-        DiagnosticList &diagnostics, std::optional<PipelineFlavour> flavour = {}) const;
+    /// The file the origin program was read from: program.txt for text, else program.json.
+    std::string originFile(const LoadResult &loaded) const;
 
 private:
     friend class TraceBundleManifest;
@@ -150,7 +144,7 @@ private:
     std::vector<Tensor> m_parameters;
     std::vector<Output> m_outputs;
     OutputNode m_outputStructure;
-    std::optional<RunnableProgram::Names> m_trainNames;
+    std::optional<TrainNames> m_trainNames;
     std::vector<bool> m_outStopGradients;
     std::optional<OpRange> m_forwardRange;
     std::optional<OpRange> m_backwardRange;

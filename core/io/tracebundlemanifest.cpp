@@ -348,7 +348,7 @@ bool TraceBundleManifest::read(const std::string &file, TraceBundle &b, Diagnost
         JsonPath::Scope scope(r.path(), "train_names");
         const std::string &fake = b.m_fakeValueName;
         b.m_trainNames
-            = RunnableProgram::Names { r.strings(*names, "x", fake), r.strings(*names, "param", fake),
+            = TraceBundle::TrainNames { r.strings(*names, "x", fake), r.strings(*names, "param", fake),
                   r.strings(*names, "out", fake), r.strings(*names, "x_grad", fake),
                   r.strings(*names, "param_grad", fake), r.strings(*names, "out_grad", fake) };
         if (std::optional<array> stops = r.arrayField(*names, "out_stop_gradients", false)) {

@@ -21,7 +21,7 @@ class Program;
 /// program already in the train layout of `_append_backward` (`grad_input_<k>` /
 /// `grad_output_<k>` shadow outputs) also gets its seeds, gradients and forward end; its outputs
 /// are the shadow outputs before the first seed. A trace bundle fills the same fields from its
-/// manifest (TraceBundle::roles), with a nested output structure.
+/// manifest (BundlePrograms::roles), with a nested output structure.
 struct ProgramRoles
 {
     /// Where a plain program without `shadow_output` / `fetch` ops finds its outputs.

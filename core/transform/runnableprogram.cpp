@@ -12,34 +12,8 @@
 
 namespace ps {
 
-std::string_view flavourName(PipelineFlavour flavour)
-{
-    switch (flavour) {
-    case PipelineFlavour::Seed:
-        return "seed";
-    case PipelineFlavour::Paddle30:
-        return "3.0";
-    case PipelineFlavour::Newest:
-        return "newest";
-    }
-    return "newest";
-}
-
-std::optional<PipelineFlavour> flavourFromName(std::string_view name)
-{
-    if (name == "seed")
-        return PipelineFlavour::Seed;
-    if (name == "3.0" || name == "paddle30")
-        return PipelineFlavour::Paddle30;
-    if (name == "newest")
-        return PipelineFlavour::Newest;
-    return std::nullopt;
-}
-
-std::string_view fakeValueName(PipelineFlavour flavour)
-{
-    return flavour == PipelineFlavour::Newest ? std::string_view("Fake_var") : ValueNameMap::kFakeName;
-}
+static_assert(ValueNameMap::kFakeName == std::string_view("FakeVar"),
+    "fakeValueName (core/ir/pipelineflavour.cpp) spells the seed's fake value as ValueNameMap does");
 
 RunnableProgram::RunnableProgram(std::unique_ptr<Program> program, Names names,
     std::optional<OpRange> forwardRange, std::optional<OpRange> backwardRange, PipelineFlavour flavour)

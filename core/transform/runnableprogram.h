@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/ir/pipelineflavour.h"
 #include "core/transform/gradoplink.h"
 #include "core/transform/splitprogram.h"
 
@@ -16,18 +17,6 @@ namespace ps {
 
 class Operation;
 class Program;
-
-/// Which revision of Paddle's dy2static pipeline (`pir_partial_program.py`) to reproduce
-/// (PADDLE_PIR.md §9): the seed, the 3.0-era revision, or the newest (Paddle 3.3.1).
-enum class PipelineFlavour { Seed, Paddle30, Newest };
-
-/// "seed", "3.0", "newest".
-std::string_view flavourName(PipelineFlavour flavour);
-/// Accepts flavourName() spellings and "paddle30".
-std::optional<PipelineFlavour> flavourFromName(std::string_view name);
-/// The name the flavour gives the fake (null) value: "FakeVar" (seed, 3.0), "Fake_var" (3.3.1,
-/// whose FAKE_VALUE_NAME is C++ kFakeVarName; PADDLE_PIR.md's "FakeValue" is a later develop).
-std::string_view fakeValueName(PipelineFlavour flavour);
 
 /// What `program_attr` hands to run_program.
 struct ProgramAttributes

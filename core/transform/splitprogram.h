@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/ir/oprange.h"
 #include "core/ir/value.h"
 
 #include <array>
@@ -14,17 +15,6 @@ namespace ps {
 
 class Block;
 class Program;
-
-/// A half-open op index range [begin, end) into a program's top block.
-struct OpRange
-{
-    size_t begin = 0;
-    size_t end = 0;
-
-    bool empty() const { return end <= begin; }
-    size_t size() const { return empty() ? 0 : end - begin; }
-    bool operator==(const OpRange &) const = default;
-};
 
 /// The keys of split_program's attribute dict, in Paddle's order.
 enum class SplitKey : unsigned char { Fx, Fp, Fm, Fo, Bx, Bp, Bm, BoG, BxG, BpG, NoNeedBuffers, Bo };

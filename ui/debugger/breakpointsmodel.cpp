@@ -55,7 +55,7 @@ QVariant BreakpointsModel::data(const QModelIndex &index, int role) const
     if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
         switch (index.column()) {
         case BreakpointColumn:
-            return b.description();
+            return QString::fromStdString(b.description());
         case KindColumn:
             return b.kind == DebugBreakpoint::Kind::Op    ? tr("op")
                 : b.kind == DebugBreakpoint::Kind::NanInf ? tr("NaN/Inf")

@@ -69,10 +69,10 @@ void DebuggerToolBar::fillDevices()
     auto *model = qobject_cast<QStandardItemModel *>(m_devices->model());
     model->clear();
     for (const DeviceOption &d : m_session->devices()) {
-        auto *item = new QStandardItem(d.label);
+        auto *item = new QStandardItem(QString::fromStdString(d.label));
         if (!d.available) {
             item->setFlags(item->flags() & ~(Qt::ItemIsEnabled | Qt::ItemIsSelectable));
-            item->setToolTip(d.reason);
+            item->setToolTip(QString::fromStdString(d.reason));
         } else {
             item->setToolTip(QString::fromStdString(d.device.name()));
         }
@@ -84,7 +84,8 @@ void DebuggerToolBar::fillDevices()
 QString DebuggerToolBar::sourcesText() const
 {
     const DebugSources s = m_session->sources();
-    return tr("Inputs: %1 · Params: %2").arg(s.inputsText(), s.paramsText());
+    return tr("Inputs: %1 · Params: %2")
+        .arg(QString::fromStdString(s.inputsText()), QString::fromStdString(s.paramsText()));
 }
 
 void DebuggerToolBar::fillSources()
@@ -94,16 +95,17 @@ void DebuggerToolBar::fillSources()
     // File names are shown whole up to a limit; longer ones lose their middle, not the kinds.
     const int limit = fontMetrics().horizontalAdvance(QLatin1Char('x')) * 64;
     m_sourcesButton->setText(fontMetrics().elidedText(text, Qt::ElideMiddle, limit));
-    QString tip = tr("Inputs: %1").arg(DebugSources::kindText(s.inputs));
+    QString tip = tr("Inputs: %1").arg(QString::fromStdString(DebugSources::kindText(s.inputs)));
     if (DebugSources::needsPath(s.inputs))
-        tip += QStringLiteral(" ") + s.inputsPath;
+        tip += QStringLiteral(" ") + QString::fromStdString(s.inputsPath);
     if (s.inputs == DebugSources::Kind::Image)
         tip += s.imageNetNormalization ? tr(" (ImageNet mean/std)") : tr(" (scaled to [0, 1])");
-    tip += QLatin1Char('\n') + tr("Parameters: %1").arg(DebugSources::kindText(s.params));
+    tip += QLatin1Char('\n')
+        + tr("Parameters: %1").arg(QString::fromStdString(DebugSources::kindText(s.params)));
     if (s.params == DebugSources::Kind::Pdiparams)
-        tip += QStringLiteral(" ") + m_session->target().pdiparamsPath;
+        tip += QStringLiteral(" ") + QString::fromStdString(m_session->target().pdiparamsPath);
     else if (DebugSources::needsPath(s.params))
-        tip += QStringLiteral(" ") + s.paramsPath;
+        tip += QStringLiteral(" ") + QString::fromStdString(s.paramsPath);
     tip += QLatin1Char('\n') + tr("Random seed: %1").arg(s.seed) + QLatin1Char('\n')
         + tr("Click to change (applied when the next session starts)");
     m_sourcesButton->setToolTip(tip);

@@ -2,6 +2,8 @@
 
 #include "ui/debugger/debugsession.h"
 
+#include "ui/debugger/qtimagedecoder.h"
+
 #include <QTemporaryDir>
 #include <algorithm>
 #include <limits>
@@ -12,18 +14,20 @@ DebugSession::DebugSession(QObject *parent)
     : QObject(parent)
     , m_context(new QObject)
 {
-    m_engine = std::make_unique<DebugEngine>([this](uint64_t epoch, const OpRecord &record) {
-        std::lock_guard lock(m_recordsMutex);
-        m_incoming.emplace_back(epoch, record);
-        if (!m_flushQueued) {
-            m_flushQueued = true;
-            QMetaObject::invokeMethod(this, &DebugSession::flushRecords, Qt::QueuedConnection);
-        }
-    });
+    m_engine = std::make_unique<DebugEngine>(
+        [this](uint64_t epoch, const OpRecord &record) {
+            std::lock_guard lock(m_recordsMutex);
+            m_incoming.emplace_back(epoch, record);
+            if (!m_flushQueued) {
+                m_flushQueued = true;
+                QMetaObject::invokeMethod(this, &DebugSession::flushRecords, Qt::QueuedConnection);
+            }
+        },
+        &QtImageDecoder::decode);
     m_thread.setObjectName(QStringLiteral("pirscope-debugger"));
     m_context->moveToThread(&m_thread);
     m_thread.start();
-    m_devices.push_back({ Device::cpu(), tr("CPU"), true, {} });
+    m_devices.push_back({ Device::cpu(), tr("CPU").toStdString(), true, {} });
     post([this] {
         const std::vector<DeviceOption> devices = m_engine->probeDevices();
         QMetaObject::invokeMethod(

@@ -2,12 +2,12 @@
 
 #include "core/runtime/interpreter.h"
 #include "core/runtime/oprecord.h"
-#include "ui/debugger/debugbreakpoint.h"
-#include "ui/debugger/debugengine.h"
-#include "ui/debugger/debugsources.h"
-#include "ui/debugger/debugtarget.h"
-#include "ui/debugger/deviceoption.h"
-#include "ui/debugger/referencefiles.h"
+#include "core/session/debugbreakpoint.h"
+#include "core/session/debugengine.h"
+#include "core/session/debugsources.h"
+#include "core/session/debugtarget.h"
+#include "core/session/deviceoption.h"
+#include "core/session/referencefiles.h"
 
 #include <QObject>
 #include <QStringList>
@@ -64,7 +64,6 @@ public:
     bool hasTarget() const { return m_target.valid(); }
     /// The programs of the timeline, in segment order.
     std::vector<const Program *> segmentPrograms() const;
-    static std::vector<const Program *> programsOf(const DebugTarget &target);
     /// "program", "forward", "backward".
     QString segmentName(size_t segment) const;
     /// The position of `op` on the timeline; nullopt when it is in none of its programs.

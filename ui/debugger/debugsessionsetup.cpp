@@ -23,7 +23,7 @@ void DebugSession::setProgram(
     DebugTarget t;
     t.program = std::move(program);
     t.bundle = std::move(bundle);
-    t.programPath = path;
+    t.programPath = path.toStdString();
     setTarget(std::move(t));
 }
 
@@ -33,7 +33,7 @@ void DebugSession::setPipeline(std::shared_ptr<const PipelineResult> pipeline,
     DebugTarget t;
     t.pipeline = std::move(pipeline);
     t.bundle = std::move(bundle);
-    t.programPath = programPath;
+    t.programPath = programPath.toStdString();
     setTarget(std::move(t));
 }
 
@@ -56,7 +56,7 @@ void DebugSession::setTarget(DebugTarget target)
     }
     // Op breakpoints on ops of the new programs stay (re-positioned); the others go. The old
     // target still owns its programs here, so the breakpoints' op pointers are valid.
-    const std::vector<const Program *> programs = programsOf(target);
+    const std::vector<const Program *> programs = target.programs();
     bool changed = false;
     for (auto it = m_breakpoints.begin(); it != m_breakpoints.end();) {
         if (it->kind != DebugBreakpoint::Kind::Op) {
@@ -90,12 +90,11 @@ void DebugSession::setTarget(DebugTarget target)
     // The user's choice stays while it applies to the new target; otherwise (and until the user
     // chooses) the target's own files: the bundle's .npy, the .pdiparams next to the program.
     DebugSources sources = m_sources;
+    const DebugSources defaults = DebugSources::defaultsFor(m_target);
     if (!m_sourcesChosen || !sourceAvailable(sources.inputs))
-        sources.inputs = m_target.bundle ? DebugSources::Kind::Bundle : DebugSources::Kind::Random;
+        sources.inputs = defaults.inputs;
     if (!m_sourcesChosen || !sourceAvailable(sources.params))
-        sources.params = m_target.bundle        ? DebugSources::Kind::Bundle
-            : !m_target.pdiparamsPath.isEmpty() ? DebugSources::Kind::Pdiparams
-                                                : DebugSources::Kind::Random;
+        sources.params = defaults.params;
     m_sources = sources;
     m_startError.clear();
     if (changed)
@@ -106,41 +105,27 @@ void DebugSession::setTarget(DebugTarget target)
 
 void DebugSession::findPdiparams(DebugTarget &target)
 {
-    target.pdiparamsPath.clear();
-    if (target.programPath.isEmpty())
+    const QString path = QString::fromStdString(target.programPath);
+    if (!path.startsWith(QLatin1Char(':'))) {
+        target.pdiparamsPath = DebugTarget::pdiparamsNextTo(target.programPath);
         return;
-    const QFileInfo program(target.programPath);
+    }
+    target.pdiparamsPath.clear();
+    const QFileInfo program(path);
     const QString candidate = program.path() + QLatin1Char('/') + program.completeBaseName() + ".pdiparams";
     if (!QFile::exists(candidate))
         return;
-    if (!candidate.startsWith(QLatin1Char(':'))) {
-        target.pdiparamsPath = candidate;
-        return;
-    }
     // A resource: the core reads files, so copy it out once.
     if (!m_tempDir)
         m_tempDir = std::make_unique<QTemporaryDir>();
     const QString copy = m_tempDir->filePath(QFileInfo(candidate).fileName());
     if (QFile::exists(copy) || QFile::copy(candidate, copy))
-        target.pdiparamsPath = copy;
-}
-
-std::vector<const Program *> DebugSession::programsOf(const DebugTarget &target)
-{
-    if (target.pipeline) {
-        std::vector<const Program *> out { target.pipeline->forward.get() };
-        if (target.pipeline->backward && target.pipeline->backward->numOps() > 0)
-            out.push_back(target.pipeline->backward.get());
-        return out;
-    }
-    if (target.program)
-        return { target.program.get() };
-    return {};
+        target.pdiparamsPath = copy.toStdString();
 }
 
 std::vector<const Program *> DebugSession::segmentPrograms() const
 {
-    return programsOf(m_target);
+    return m_target.programs();
 }
 
 QString DebugSession::segmentName(size_t segment) const
@@ -201,15 +186,7 @@ void DebugSession::setSources(const DebugSources &sources)
 
 bool DebugSession::sourceAvailable(DebugSources::Kind kind) const
 {
-    switch (kind) {
-    case DebugSources::Kind::Bundle:
-        return m_target.bundle != nullptr;
-    case DebugSources::Kind::Pdiparams:
-        return !m_target.pdiparamsPath.isEmpty();
-    default:
-        break;
-    }
-    return true;
+    return DebugSources::available(kind, m_target);
 }
 
 void DebugSession::setCompareWithCpu(bool on)
@@ -278,7 +255,7 @@ int DebugSession::addNameBreakpoint(const QString &pattern, QString *error)
     }
     DebugBreakpoint b;
     b.kind = DebugBreakpoint::Kind::NameRegex;
-    b.pattern = pattern;
+    b.pattern = pattern.toStdString();
     return addBreakpoint(b);
 }
 

@@ -110,7 +110,7 @@ QComboBox *DebugSourcesDialog::makeCombo(bool params)
     for (Kind kind : kAllKinds) {
         if (params ? !DebugSources::forParams(kind) : !DebugSources::forInputs(kind))
             continue;
-        auto *item = new QStandardItem(DebugSources::kindText(kind));
+        auto *item = new QStandardItem(QString::fromStdString(DebugSources::kindText(kind)));
         item->setData(int(kind), Qt::UserRole);
         if (!m_session->sourceAvailable(kind)) {
             item->setFlags(item->flags() & ~(Qt::ItemIsEnabled | Qt::ItemIsSelectable));
@@ -139,10 +139,10 @@ void DebugSourcesDialog::setSources(const DebugSources &sources)
 {
     selectKind(m_inputs, sources.inputs);
     selectKind(m_params, sources.params);
-    m_inputsPath->setText(sources.inputsPath);
-    m_paramsPath->setText(sources.paramsPath);
+    m_inputsPath->setText(QString::fromStdString(sources.inputsPath));
+    m_paramsPath->setText(QString::fromStdString(sources.paramsPath));
     m_normalize->setChecked(sources.imageNetNormalization);
-    m_seed->setValue(int(qMin<quint64>(sources.seed, quint64(std::numeric_limits<int>::max()))));
+    m_seed->setValue(int(qMin<quint64>(quint64(sources.seed), quint64(std::numeric_limits<int>::max()))));
     updateRows();
 }
 
@@ -153,9 +153,9 @@ DebugSources DebugSourcesDialog::sources() const
     s.params = kindOf(m_params);
     s.seed = quint64(m_seed->value());
     if (DebugSources::needsPath(s.inputs))
-        s.inputsPath = m_inputsPath->text().trimmed();
+        s.inputsPath = m_inputsPath->text().trimmed().toStdString();
     if (DebugSources::needsPath(s.params))
-        s.paramsPath = m_paramsPath->text().trimmed();
+        s.paramsPath = m_paramsPath->text().trimmed().toStdString();
     s.imageNetNormalization = m_normalize->isChecked();
     return s;
 }
@@ -175,9 +175,9 @@ QString DebugSourcesDialog::validate() const
             return tr("%1: there is no file %2.").arg(what, path);
         return {};
     };
-    QString error = check(s.inputs, s.inputsPath, tr("Inputs"));
+    QString error = check(s.inputs, QString::fromStdString(s.inputsPath), tr("Inputs"));
     if (error.isEmpty())
-        error = check(s.params, s.paramsPath, tr("Parameters"));
+        error = check(s.params, QString::fromStdString(s.paramsPath), tr("Parameters"));
     return error;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/debugger/debugsources.h"
+#include "core/session/debugsources.h"
 
 #include <QDialog>
 

@@ -1,4 +1,4 @@
-#include "ui/debugger/referencefiles.h"
+#include "core/session/referencefiles.h"
 
 #include "core/analysis/valuenames.h"
 #include "core/io/tracebundle.h"

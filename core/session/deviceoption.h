@@ -2,7 +2,7 @@
 
 #include "core/runtime/device.h"
 
-#include <QString>
+#include <string>
 
 namespace ps {
 
@@ -12,10 +12,10 @@ struct DeviceOption
 {
     Device device;
     /// "CPU (OpenBLAS)", "CUDA:0 NVIDIA H200", "CUDA (unavailable)".
-    QString label;
+    std::string label;
     bool available = true;
     /// Why it is unavailable; empty otherwise.
-    QString reason;
+    std::string reason;
 };
 
 } // namespace ps

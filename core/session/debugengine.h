@@ -3,10 +3,10 @@
 #include "core/runtime/interpreter.h"
 #include "core/runtime/programrunner.h"
 #include "core/runtime/tensorstats.h"
-#include "ui/debugger/debugbreakpoint.h"
-#include "ui/debugger/debugsources.h"
-#include "ui/debugger/debugtarget.h"
-#include "ui/debugger/deviceoption.h"
+#include "core/session/debugbreakpoint.h"
+#include "core/session/debugsources.h"
+#include "core/session/debugtarget.h"
+#include "core/session/deviceoption.h"
 
 #include <atomic>
 #include <functional>
@@ -22,10 +22,10 @@ namespace ps {
 class Backend;
 class ValueNumbering;
 
-/// The worker-thread half of DebugSession: owns the backends and the ProgramRunner (scope and
-/// interpreter) and makes every interpreter call. Not a QObject and not thread-safe: DebugSession
-/// calls it from its worker thread only, except requestStop() and the breakpoint edits, which
-/// must reach an interpreter that is running.
+/// A debug session's engine: owns the backends and the ProgramRunner (scope and interpreter) and
+/// makes every interpreter call. Qt-free; the GUI's DebugSession drives it from one worker
+/// thread. Not thread-safe: one thread calls it, except requestStop() and the breakpoint edits,
+/// which must reach an interpreter that is running.
 class DebugEngine : public InterpreterObserver
 {
 public:
@@ -66,7 +66,8 @@ public:
     /// Receives every executed op on the worker thread, tagged with the epoch.
     using RecordSink = std::function<void(uint64_t epoch, const OpRecord &record)>;
 
-    explicit DebugEngine(RecordSink sink);
+    /// `decoder` reads image inputs other than netpbm (the GUI's QImage decoder; none in the CLI).
+    explicit DebugEngine(RecordSink sink, ImageDecoder decoder = {});
     ~DebugEngine() override;
 
     /// CPU plus every CUDA device that initialises; a CUDA that does not is listed unavailable
@@ -78,10 +79,6 @@ public:
         bool compareWithCpu, uint64_t epoch);
     void teardown();
     bool active() const { return m_runner != nullptr; }
-    /// The runner's input and parameter sources for `sources` (an image is decoded here, other
-    /// formats than netpbm with QtImageDecoder); false with `error` naming the bad file.
-    static bool sourcesFor(const DebugTarget &target, const DebugSources &sources,
-        ProgramRunner::Options &options, std::string &error);
 
     /// Runs `command` unless a stop was requested up to `sequence` meanwhile; false when it did
     /// not run.
@@ -127,6 +124,7 @@ private:
     const ValueNumbering &numbering(size_t segment);
 
     RecordSink m_sink;
+    ImageDecoder m_decoder;
     std::map<std::string, std::unique_ptr<Backend>> m_backends; ///< by Device::name()
     std::unique_ptr<ProgramRunner> m_runner;
     Interpreter *m_interpreter = nullptr;

@@ -1,21 +1,17 @@
 // DebugEngine: backends, building the runner, running commands and breakpoints.
 
-#include "ui/debugger/debugengine.h"
+#include "core/session/debugengine.h"
 
-#include "core/io/tracebundle.h"
 #include "core/ir/valuenumbering.h"
 #include "core/runtime/backend.h"
-#include "core/runtime/imagefile.h"
 #include "core/runtime/npyio.h"
 #include "core/runtime/programrunner.h"
-#include "ui/debugger/qtimagedecoder.h"
-
-#include <QFileInfo>
 
 namespace ps {
 
-DebugEngine::DebugEngine(RecordSink sink)
+DebugEngine::DebugEngine(RecordSink sink, ImageDecoder decoder)
     : m_sink(std::move(sink))
+    , m_decoder(std::move(decoder))
 {
 }
 
@@ -52,7 +48,7 @@ Backend *DebugEngine::backendFor(Device device, std::string &error)
 std::vector<DeviceOption> DebugEngine::probeDevices()
 {
     std::vector<DeviceOption> out;
-    out.push_back({ Device::cpu(), QString::fromStdString(cpu().name()), true, {} });
+    out.push_back({ Device::cpu(), cpu().name(), true, {} });
     // Devices are numbered densely: the first index that fails ends the list.
     for (int i = 0; i < 16; ++i) {
         std::unique_ptr<Backend> &cached = m_backends[Device::cuda(i).name()];
@@ -62,79 +58,13 @@ std::vector<DeviceOption> DebugEngine::probeDevices()
             if (!cached) {
                 m_backends.erase(Device::cuda(i).name());
                 if (i == 0)
-                    out.push_back({ Device::cuda(0), QStringLiteral("CUDA (unavailable)"), false,
-                        QString::fromStdString(reason) });
+                    out.push_back({ Device::cuda(0), "CUDA (unavailable)", false, reason });
                 break;
             }
         }
-        out.push_back({ Device::cuda(i), QString::fromStdString(cached->name()), true, {} });
+        out.push_back({ Device::cuda(i), cached->name(), true, {} });
     }
     return out;
-}
-
-bool DebugEngine::sourcesFor(const DebugTarget &target, const DebugSources &sources,
-    ProgramRunner::Options &options, std::string &error)
-{
-    using Kind = DebugSources::Kind;
-    const TraceBundle *bundle = target.bundle.get();
-    auto simple = [&](Kind kind, const QString &path, bool params) -> std::optional<TensorSource> {
-        switch (kind) {
-        case Kind::Bundle:
-            if (!bundle) {
-                error = "no trace bundle is open: its .npy files cannot be used";
-                return std::nullopt;
-            }
-            return TensorSource::npyDirectory(bundle->filePath(params ? "params" : "inputs"));
-        case Kind::Pdiparams:
-            if (target.pdiparamsPath.isEmpty()) {
-                error = "there is no .pdiparams file next to the program";
-                return std::nullopt;
-            }
-            return TensorSource::pdiparams(target.pdiparamsPath.toStdString());
-        case Kind::Random:
-            return TensorSource::random(sources.seed);
-        case Kind::Zeros:
-            return TensorSource::zeros();
-        case Kind::Ones:
-            return TensorSource::ones();
-        case Kind::NpyDirectory:
-            if (!QFileInfo(path).isDir()) {
-                error = (params ? "parameters: " : "inputs: ") + path.toStdString() + " is not a folder";
-                return std::nullopt;
-            }
-            return TensorSource::npyDirectory(path.toStdString());
-        case Kind::PdiparamsFile:
-            if (!QFileInfo(path).isFile()) {
-                error = "parameters: no file " + path.toStdString();
-                return std::nullopt;
-            }
-            return TensorSource::pdiparams(path.toStdString());
-        case Kind::Image: {
-            std::optional<Image> image = ImageFile::read(path.toStdString(), &QtImageDecoder::decode, error);
-            if (!image) {
-                error = "inputs: " + error;
-                return std::nullopt;
-            }
-            return TensorSource::image(path.toStdString(), std::make_shared<const Image>(std::move(*image)),
-                sources.seed,
-                sources.imageNetNormalization ? ImageTensor::Normalization::ImageNet
-                                              : ImageTensor::Normalization::None);
-        }
-        }
-        return std::nullopt;
-    };
-    std::optional<TensorSource> inputs = simple(sources.inputs, sources.inputsPath, false);
-    if (!inputs)
-        return false;
-    std::optional<TensorSource> params = simple(sources.params, sources.paramsPath, true);
-    if (!params)
-        return false;
-    options.inputs = std::move(*inputs);
-    options.params = std::move(*params);
-    if (bundle && sources.inputs == Kind::Bundle)
-        for (const auto &[index, file] : bundle->outputGradFiles())
-            options.outputGradFiles[index] = bundle->filePath(file);
-    return true;
 }
 
 std::string DebugEngine::build(const DebugTarget &target, Device device, const DebugSources &sources,
@@ -147,10 +77,9 @@ std::string DebugEngine::build(const DebugTarget &target, Device device, const D
     Backend *backend = backendFor(device, error);
     if (!backend)
         return error;
-    auto runner = target.pipeline ? std::make_unique<ProgramRunner>(*target.pipeline, *backend)
-                                  : std::make_unique<ProgramRunner>(target.program, *backend);
+    std::unique_ptr<ProgramRunner> runner = target.makeRunner(*backend);
     ProgramRunner::Options options;
-    if (!sourcesFor(target, sources, options, error))
+    if (!sources.applyTo(target, m_decoder, options, error))
         return error;
     if (!runner->prepare(options, error))
         return error;
@@ -339,7 +268,7 @@ void DebugEngine::install(const DebugBreakpoint &breakpoint)
         break;
     case DebugBreakpoint::Kind::NameRegex: {
         std::string error;
-        core = set.addNameRegex(breakpoint.pattern.toStdString(), error);
+        core = set.addNameRegex(breakpoint.pattern, error);
         break;
     }
     }

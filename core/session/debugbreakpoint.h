@@ -2,13 +2,13 @@
 
 #include "core/runtime/programposition.h"
 
-#include <QString>
+#include <string>
 
 namespace ps {
 
 class Operation;
 
-/// A breakpoint as the debugger UI lists it; DebugSession mirrors the enabled ones into each
+/// A breakpoint as the debugger lists it; the session mirrors the enabled ones into each
 /// interpreter's BreakpointSet, so they outlive sessions and restarts.
 struct DebugBreakpoint
 {
@@ -22,13 +22,13 @@ struct DebugBreakpoint
     Kind kind = Kind::Op;
     ProgramPosition position;
     const Operation *op = nullptr;
-    QString pattern;
+    std::string pattern;
     bool enabled = true;
     /// Times it stopped the run since it was set.
     int hits = 0;
 
     /// "pd_op.relu at 0:5", "NaN/Inf in any result", "value name ~ /grad/".
-    QString description() const;
+    std::string description() const;
 };
 
 } // namespace ps

@@ -11,7 +11,7 @@
 #include "core/runtime/hostcopy.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/tensorstack.h"
-#include "ui/debugger/debugengine.h"
+#include "core/session/debugengine.h"
 
 #include <cstdio>
 

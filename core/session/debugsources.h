@@ -1,9 +1,14 @@
 #pragma once
 
-#include <QString>
-#include <QtGlobal>
+#include "core/runtime/image.h"
+#include "core/runtime/programrunner.h"
+
+#include <cstdint>
+#include <string>
 
 namespace ps {
+
+struct DebugTarget;
 
 /// Where a debug session takes its inputs and parameters from; applied when a session starts.
 struct DebugSources
@@ -21,25 +26,38 @@ struct DebugSources
 
     Kind inputs = Kind::Random;
     Kind params = Kind::Random;
-    quint64 seed = 0;
+    uint64_t seed = 0;
     /// NpyDirectory or Image inputs.
-    QString inputsPath;
+    std::string inputsPath;
     /// NpyDirectory or PdiparamsFile parameters.
-    QString paramsPath;
+    std::string paramsPath;
     /// Image inputs: ImageNet mean/std after scaling to [0, 1] (else [0, 1] only).
     bool imageNetNormalization = true;
 
     /// "bundle .npy", ".pdiparams next to the program", "random", "zeros", "ones", ".npy folder",
     /// ".pdiparams file", "image file".
-    static QString kindText(Kind kind);
+    static std::string kindText(Kind kind);
     /// Kinds that need a path chosen by the user.
     static bool needsPath(Kind kind);
     static bool forInputs(Kind kind);
     static bool forParams(Kind kind);
     /// Short, for the toolbar: "random (seed 0)", "image cat.png", "zeros".
-    QString inputsText() const;
-    QString paramsText() const;
+    std::string inputsText() const;
+    std::string paramsText() const;
     friend bool operator==(const DebugSources &, const DebugSources &) = default;
+
+    /// Whether `target` can offer `kind`: Bundle needs a trace bundle, Pdiparams a `.pdiparams`
+    /// next to the program; the other kinds always (their files are checked at the start).
+    static bool available(Kind kind, const DebugTarget &target);
+    /// The target's own files: the bundle's .npy, else random inputs and the .pdiparams next to
+    /// the program (random parameters without one).
+    static DebugSources defaultsFor(const DebugTarget &target);
+
+    /// The runner's input and parameter sources (and a bundle's output gradients) in `options`;
+    /// an image is decoded here (netpbm by the core, other formats by `decoder`). False with
+    /// `error` naming the bad file or the missing bundle.
+    bool applyTo(const DebugTarget &target, const ImageDecoder &decoder, ProgramRunner::Options &options,
+        std::string &error) const;
 };
 
 } // namespace ps

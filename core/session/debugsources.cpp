@@ -1,0 +1,175 @@
+#include "core/session/debugsources.h"
+
+#include "core/io/tracebundle.h"
+#include "core/runtime/imagefile.h"
+#include "core/session/debugtarget.h"
+
+#include <filesystem>
+#include <optional>
+
+namespace ps {
+namespace {
+
+std::string fileName(const std::string &path)
+{
+    return std::filesystem::path(path).filename().string();
+}
+
+std::string describe(DebugSources::Kind kind, const std::string &path, uint64_t seed)
+{
+    using Kind = DebugSources::Kind;
+    switch (kind) {
+    case Kind::Random:
+        return "random (seed " + std::to_string(seed) + ")";
+    case Kind::NpyDirectory:
+        return ".npy in " + fileName(path) + "/";
+    case Kind::PdiparamsFile:
+    case Kind::Image:
+        return fileName(path);
+    default:
+        break;
+    }
+    return DebugSources::kindText(kind);
+}
+
+} // namespace
+
+std::string DebugSources::kindText(Kind kind)
+{
+    switch (kind) {
+    case Kind::Bundle:
+        return "bundle .npy";
+    case Kind::Pdiparams:
+        return ".pdiparams next to the program";
+    case Kind::Random:
+        return "random";
+    case Kind::Zeros:
+        return "zeros";
+    case Kind::Ones:
+        return "ones";
+    case Kind::NpyDirectory:
+        return ".npy folder";
+    case Kind::PdiparamsFile:
+        return ".pdiparams file";
+    case Kind::Image:
+        break;
+    }
+    return "image file";
+}
+
+bool DebugSources::needsPath(Kind kind)
+{
+    return kind == Kind::NpyDirectory || kind == Kind::PdiparamsFile || kind == Kind::Image;
+}
+
+bool DebugSources::forInputs(Kind kind)
+{
+    return kind != Kind::Pdiparams && kind != Kind::PdiparamsFile;
+}
+
+bool DebugSources::forParams(Kind kind)
+{
+    return kind != Kind::Zeros && kind != Kind::Ones && kind != Kind::Image;
+}
+
+std::string DebugSources::inputsText() const
+{
+    std::string text = describe(inputs, inputsPath, seed);
+    if (inputs == Kind::Image && !imageNetNormalization)
+        text += " (not normalised)";
+    return text;
+}
+
+std::string DebugSources::paramsText() const
+{
+    if (params == Kind::Pdiparams)
+        return ".pdiparams";
+    return describe(params, paramsPath, seed);
+}
+
+bool DebugSources::available(Kind kind, const DebugTarget &target)
+{
+    switch (kind) {
+    case Kind::Bundle:
+        return target.bundle != nullptr;
+    case Kind::Pdiparams:
+        return !target.pdiparamsPath.empty();
+    default:
+        break;
+    }
+    return true;
+}
+
+DebugSources DebugSources::defaultsFor(const DebugTarget &target)
+{
+    DebugSources s;
+    s.inputs = target.bundle ? Kind::Bundle : Kind::Random;
+    s.params = target.bundle ? Kind::Bundle : !target.pdiparamsPath.empty() ? Kind::Pdiparams : Kind::Random;
+    return s;
+}
+
+bool DebugSources::applyTo(const DebugTarget &target, const ImageDecoder &decoder,
+    ProgramRunner::Options &options, std::string &error) const
+{
+    const TraceBundle *bundle = target.bundle.get();
+    auto source = [&](Kind kind, const std::string &path, bool forParams) -> std::optional<TensorSource> {
+        std::error_code ec;
+        switch (kind) {
+        case Kind::Bundle:
+            if (!bundle) {
+                error = "no trace bundle is open: its .npy files cannot be used";
+                return std::nullopt;
+            }
+            return TensorSource::npyDirectory(bundle->filePath(forParams ? "params" : "inputs"));
+        case Kind::Pdiparams:
+            if (target.pdiparamsPath.empty()) {
+                error = "there is no .pdiparams file next to the program";
+                return std::nullopt;
+            }
+            return TensorSource::pdiparams(target.pdiparamsPath);
+        case Kind::Random:
+            return TensorSource::random(seed);
+        case Kind::Zeros:
+            return TensorSource::zeros();
+        case Kind::Ones:
+            return TensorSource::ones();
+        case Kind::NpyDirectory:
+            if (!std::filesystem::is_directory(path, ec)) {
+                error = (forParams ? "parameters: " : "inputs: ") + path + " is not a folder";
+                return std::nullopt;
+            }
+            return TensorSource::npyDirectory(path);
+        case Kind::PdiparamsFile:
+            if (!std::filesystem::is_regular_file(path, ec)) {
+                error = "parameters: no file " + path;
+                return std::nullopt;
+            }
+            return TensorSource::pdiparams(path);
+        case Kind::Image: {
+            std::optional<Image> image = ImageFile::read(path, decoder, error);
+            if (!image) {
+                error = "inputs: " + error;
+                return std::nullopt;
+            }
+            return TensorSource::image(path, std::make_shared<const Image>(std::move(*image)), seed,
+                imageNetNormalization ? ImageTensor::Normalization::ImageNet
+                                      : ImageTensor::Normalization::None);
+        }
+        }
+        return std::nullopt;
+    };
+    std::optional<TensorSource> in = source(inputs, inputsPath, false);
+    if (!in)
+        return false;
+    std::optional<TensorSource> pa = source(params, paramsPath, true);
+    if (!pa)
+        return false;
+    options.inputs = std::move(*in);
+    options.params = std::move(*pa);
+    if (bundle && inputs == Kind::Bundle)
+        for (const auto &[index, file] : bundle->outputGradFiles())
+            options.outputGradFiles[index] = bundle->filePath(file);
+    return true;
+}
+
+} // namespace ps

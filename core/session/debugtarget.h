@@ -1,0 +1,43 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ps {
+
+class Backend;
+class Program;
+class ProgramRunner;
+class TraceBundle;
+struct PipelineResult;
+
+/// What a debug session or `pirscope-cli run` executes: one program (one segment) or a dy2static
+/// pipeline (its forward and backward programs as one timeline), with the trace bundle it came
+/// from, if any.
+struct DebugTarget
+{
+    std::shared_ptr<const Program> program;
+    std::shared_ptr<const PipelineResult> pipeline;
+    std::shared_ptr<const TraceBundle> bundle;
+    /// The program's file (a `.pdiparams` next to it provides the parameters); may name a Qt
+    /// resource, which the core does not read.
+    std::string programPath;
+    /// A readable `.pdiparams` for the program, or empty.
+    std::string pdiparamsPath;
+
+    bool valid() const { return program != nullptr || pipeline != nullptr; }
+    /// The programs of the timeline, in segment order: the pipeline's forward and (when not
+    /// empty) backward, else the program.
+    std::vector<const Program *> programs() const;
+    /// The program whose inputs and parameters the run feeds (the forward of a pipeline).
+    const Program *inputProgram() const;
+    /// A runner on `backend` (not yet prepared).
+    std::unique_ptr<ProgramRunner> makeRunner(Backend &backend) const;
+
+    /// `<dir>/<stem>.pdiparams` beside a program file when it exists (paddle.jit.save writes
+    /// both), else empty.
+    static std::string pdiparamsNextTo(const std::string &programPath);
+};
+
+} // namespace ps
