@@ -2,6 +2,7 @@
 
 #include "core/runtime/allocator.h"
 #include "core/runtime/cpu/cpukernels.h"
+#include "core/runtime/fusedkernels.h"
 #include "core/runtime/runtimeerror.h"
 #include "core/runtime/tensor.h"
 
@@ -13,6 +14,7 @@ CpuBackend::CpuBackend()
     registerCpuShapeKernels(m_kernels);
     registerCpuNnKernels(m_kernels);
     registerCpuGradKernels(m_kernels);
+    registerFusedKernels(m_kernels);
 }
 
 std::string CpuBackend::name() const

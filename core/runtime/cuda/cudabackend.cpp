@@ -5,6 +5,7 @@
 #include "core/runtime/cuda/cudapinnedstaging.h"
 #include "core/runtime/cuda/cudaruntime.h"
 #include "core/runtime/cuda/cudastatistics.h"
+#include "core/runtime/fusedkernels.h"
 #include "core/runtime/runtimeerror.h"
 #include "core/runtime/tensor.h"
 
@@ -114,6 +115,7 @@ CudaBackend::CudaBackend(std::unique_ptr<CudaRuntime> runtime, std::string devic
     registerCudaInterpKernels(m_kernels);
     registerCudaGradKernels(m_kernels);
     registerCudaActivationGradKernels(m_kernels);
+    registerFusedKernels(m_kernels);
 }
 
 CudaBackend::~CudaBackend()

@@ -1,0 +1,144 @@
+#include "core/transform/conv2dbnfusepass.h"
+
+#include "core/ir/operation.h"
+#include "core/transform/functionrewritepattern.h"
+#include "core/transform/patternrewriter.h"
+#include "core/transform/rewritehelpers.h"
+
+namespace ps {
+
+namespace {
+
+Place cpuPlace()
+{
+    Place p;
+    p.type = Place::AllocType::Cpu;
+    return p;
+}
+
+/// Paddle's ReshapeOp::Build(x, shape): a `full_int_array` of the shape, then the reshape.
+Value buildReshape(PatternRewriter &rewriter, Value x, const std::vector<int64_t> &shape)
+{
+    Operation *shapeOp = buildOp(rewriter, "pd_op.full_int_array", {},
+        { Type::denseTensor(DataType::Int64, { int64_t(shape.size()) }) },
+        { { "value", int64ArrayAttr(shape) }, { "dtype", Attribute::dataType(DataType::Int64) },
+            { "place", Attribute::place(cpuPlace()) } });
+    return buildOp(rewriter, "pd_op.reshape", { x, shapeOp->result(0) }, { withDims(x.type(), shape) })
+        ->result(0);
+}
+
+Value buildBinary(PatternRewriter &rewriter, std::string_view name, Value x, Value y, Type type)
+{
+    return buildOp(rewriter, name, { x, y }, { type })->result(0);
+}
+
+Value buildCast(PatternRewriter &rewriter, Value x, DataType dtype)
+{
+    return buildOp(rewriter, "pd_op.cast", { x }, { withDtype(x.type(), dtype) },
+        { { "dtype", Attribute::dataType(dtype) } })
+        ->result(0);
+}
+
+bool replaceBatchNorm(Operation &bn, PatternRewriter &rewriter)
+{
+    for (unsigned i = 1; i < bn.numResults(); ++i)
+        if (bn.result(i).hasUses())
+            return false;
+    std::vector<NamedAttribute> attrs(bn.attributes().begin(), bn.attributes().end());
+    std::vector<Type> types;
+    for (unsigned i = 0; i < bn.numResults(); ++i)
+        types.push_back(bn.result(i).type());
+    const std::vector<Value> operands = bn.operands();
+    Operation *inplace = buildOp(rewriter, "pd_op.batch_norm_", operands, types, std::move(attrs));
+    rewriter.replaceAllUsesWith(bn.result(0), inplace->result(0));
+    rewriter.eraseOp(&bn);
+    return true;
+}
+
+bool foldConvBn(Operation &bn, PatternRewriter &rewriter)
+{
+    Operation *conv = definingOpOfOperand(bn, 0);
+    if (!conv || conv->name() != "pd_op.conv2d" || bn.numOperands() < 5 || bn.numResults() < 5)
+        return false;
+    if (!stringAttrIn(conv->attribute("padding_algorithm"), { "EXPLICIT", "SAME", "VALID" })
+        || !stringAttrIn(conv->attribute("data_format"), { "NCHW", "AnyLayout", "NHWC" }))
+        return false;
+    const Attribute *groups = conv->attribute("groups");
+    if (!groups || groups->asInt() < 1 || !conv->result(0).hasOneUse())
+        return false;
+    // Paddle checks results 1-4; a used reserve_space (5) would make its EraseOp fail.
+    for (unsigned i = 1; i < bn.numResults(); ++i)
+        if (bn.result(i).hasUses())
+            return false;
+    const Value filter = conv->operand(1);
+    const Value mean = bn.operand(1);
+    const Value variance = bn.operand(2);
+    const Value scale = bn.operand(3);
+    const Value bias = bn.operand(4);
+    if (scale.isNull() || bias.isNull() || !filter.type().isTensorLike() || !variance.type().isTensorLike())
+        return false;
+    const Attribute *epsilonAttr = bn.attribute("epsilon");
+    if (!epsilonAttr)
+        return false;
+    const float epsilon = float(epsilonAttr->asDouble());
+    if (epsilon < 0.0f || epsilon > 0.001f)
+        return false;
+
+    // --- the filter: w * reshape(scale / sqrt(variance + eps), [C, 1, 1, 1]) ---
+    const std::vector<int64_t> varianceShape = variance.type().dims();
+    const Value eps = buildOp(rewriter, "pd_op.full", {},
+        { Type::denseTensor(DataType::Float32, varianceShape) },
+        { { "shape", Attribute::intArray(varianceShape) }, { "value", Attribute::f64(epsilon) },
+            { "dtype", Attribute::dataType(DataType::Float32) }, { "place", Attribute::place(cpuPlace()) } })
+                          ->result(0);
+    const Value sum = buildBinary(rewriter, "pd_op.add", variance, eps, variance.type());
+    const Value root = buildOp(rewriter, "pd_op.sqrt", { sum }, { sum.type() })->result(0);
+    const Value factor = buildBinary(rewriter, "pd_op.divide", scale, root, scale.type());
+    std::vector<int64_t> factorShape(filter.type().dims().size(), 1);
+    factorShape[0] = scale.type().dims().empty() ? -1 : scale.type().dims()[0];
+    const Value factorReshaped = buildReshape(rewriter, factor, factorShape);
+    const bool half = filter.type().dtype() == DataType::Float16;
+    Value newFilter;
+    if (half) {
+        const Value wide = buildCast(rewriter, filter, DataType::Float32);
+        newFilter = buildCast(rewriter,
+            buildBinary(rewriter, "pd_op.multiply", wide, factorReshaped, wide.type()), DataType::Float16);
+    } else {
+        newFilter = buildBinary(rewriter, "pd_op.multiply", filter, factorReshaped, filter.type());
+    }
+    std::vector<NamedAttribute> convAttrs(conv->attributes().begin(), conv->attributes().end());
+    const Value convOut = buildOp(rewriter, "pd_op.conv2d", { conv->operand(0), newFilter },
+        { conv->result(0).type() }, std::move(convAttrs))
+                              ->result(0);
+
+    // --- the bias: reshape(bias - mean * factor, [1, C, 1, 1]) added to the conv ---
+    const Value shift = buildBinary(rewriter, "pd_op.multiply", mean, factor, mean.type());
+    const Value newBias = buildBinary(rewriter, "pd_op.subtract", bias, shift, bias.type());
+    const std::vector<int64_t> outShape = convOut.type().dims();
+    std::vector<int64_t> biasShape(outShape.size(), 1);
+    if (biasShape.size() > 1)
+        biasShape[1] = outShape[1];
+    Value biasReshaped = buildReshape(rewriter, newBias, biasShape);
+    if (half)
+        biasReshaped = buildCast(rewriter, biasReshaped, DataType::Float16);
+    const Value out = buildBinary(rewriter, "pd_op.add", convOut, biasReshaped, convOut.type());
+
+    rewriter.replaceAllUsesWith(bn.result(0), out);
+    rewriter.eraseOp(&bn);
+    rewriter.eraseOp(conv);
+    return true;
+}
+
+} // namespace
+
+Conv2dBnFusePass::Conv2dBnFusePass()
+    : PatternRewritePass(
+        "conv2d_bn_fuse_pass", "conv_bn", "fold an inference batch_norm_ into the conv2d before it")
+{
+    addPattern(std::make_unique<FunctionRewritePattern>(
+        "BatchNormReplacePattern", "pd_op.batch_norm", 1, replaceBatchNorm));
+    addPattern(
+        std::make_unique<FunctionRewritePattern>("Conv2dBnFusePattern", "pd_op.batch_norm_", 1, foldConvBn));
+}
+
+} // namespace ps

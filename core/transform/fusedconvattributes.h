@@ -1,0 +1,26 @@
+#pragma once
+
+#include "core/ir/attribute.h"
+
+#include <string>
+#include <vector>
+
+namespace ps {
+
+// Attributes shared by the passes that make `pd_op.fused_conv2d_add_act`.
+
+/// conv2d's attributes, which the fused op keeps.
+inline const char *const kConv2dAttributes[]
+    = { "strides", "paddings", "padding_algorithm", "dilations", "groups", "data_format" };
+
+/// The attributes Paddle's conv fusion passes add: `activation`, `split_channels` [],
+/// `exhaustive_search` false, `workspace_size_MB` 32, `fuse_alpha` 0 and the runtime attribute
+/// `__force_backend__` "gpudnn" (kernel selection; not written to PIR JSON).
+inline std::vector<NamedAttribute> fusedConvEpilogueAttributes(const std::string &activation)
+{
+    return { { "activation", Attribute::string(activation) }, { "split_channels", Attribute::array({}) },
+        { "exhaustive_search", Attribute::boolean(false) }, { "workspace_size_MB", Attribute::int32(32) },
+        { "fuse_alpha", Attribute::f32(0.0f) }, { "__force_backend__", Attribute::string("gpudnn") } };
+}
+
+} // namespace ps

@@ -1,0 +1,74 @@
+#include "core/transform/mapoptoanotherpass.h"
+
+#include "core/transform/drrmatch.h"
+#include "core/transform/drrrewritepattern.h"
+#include "core/transform/rewritehelpers.h"
+
+namespace ps {
+
+namespace {
+
+const char *const kConvAttributes[]
+    = { "strides", "paddings", "padding_algorithm", "dilations", "groups", "data_format" };
+
+DrrPattern depthwiseToConv(bool cudaBuild)
+{
+    DrrPattern p("DepthWiseConv2d2Conv2dPattern");
+    std::vector<std::pair<std::string, std::string>> attrs;
+    std::vector<DrrAttribute> resultAttrs;
+    for (const char *a : kConvAttributes) {
+        attrs.push_back({ a, a });
+        resultAttrs.push_back(drrSourceAttr(a, a));
+    }
+    p.source("pd_op.depthwise_conv2d", { "input", "filter" }, { "depthwise_conv2d_out" }, attrs);
+    p.constraint([cudaBuild](const DrrMatch &m) { return cudaBuild && m.intAttr("groups") > 1; });
+    p.result("pd_op.conv2d", { "input", "filter" }, { "depthwise_conv2d_out" }, resultAttrs);
+    return p;
+}
+
+/// The reshape target of a flatten the pattern accepts, or empty.
+std::vector<int64_t> flattenTarget(const DrrMatch &m)
+{
+    const std::vector<int64_t> shape = m.shape("flatten_in");
+    const int64_t start = m.intAttr("start_axis");
+    const int64_t stop = m.intAttr("stop_axis");
+    if (start == 1 && stop == 3 && shape.size() == 4 && shape[2] == 1 && shape[3] == 1)
+        return { 0, -1 };
+    if (start == 2 && stop == 3 && shape.size() == 4 && shape[2] == 1)
+        return { 0, 0, -1 };
+    return {};
+}
+
+/// flatten -> reshape. Paddle's result reshape takes its shape as an attribute and its Build()
+/// adds the `full_int_array` operand first; here that op is part of the result graph.
+DrrPattern flattenToReshape()
+{
+    DrrPattern p("FlattenContiguousRange2ReshapePattern");
+    p.source("pd_op.flatten", { "flatten_in" }, { "flatten_out", "flatten_xshape" },
+        { { "start_axis", "start_axis" }, { "stop_axis", "stop_axis" } });
+    p.constraint([](const DrrMatch &m) { return !flattenTarget(m).empty(); });
+    Place cpu;
+    cpu.type = Place::AllocType::Cpu;
+    p.result("pd_op.full_int_array", {}, { "reshape_shape" },
+        { drrComputedAttr("value", [](const DrrMatch &m) { return int64ArrayAttr(flattenTarget(m)); }),
+            drrConstAttr("dtype", Attribute::dataType(DataType::Int64)),
+            drrConstAttr("place", Attribute::place(cpu)) },
+        [](const DrrMatch &m, const std::vector<Value> &) {
+            return std::vector<Type> { Type::denseTensor(
+                DataType::Int64, { int64_t(flattenTarget(m).size()) }) };
+        });
+    p.result("pd_op.reshape", { "flatten_in", "reshape_shape" }, { "flatten_out" });
+    return p;
+}
+
+} // namespace
+
+MapOpToAnotherPass::MapOpToAnotherPass(bool cudaBuild)
+    : PatternRewritePass("map_op_to_another_pass", "map_op", "depthwise_conv2d -> conv2d, flatten -> reshape")
+    , m_cudaBuild(cudaBuild)
+{
+    addPattern(std::make_unique<DrrRewritePattern>(depthwiseToConv(cudaBuild)));
+    addPattern(std::make_unique<DrrRewritePattern>(flattenToReshape()));
+}
+
+} // namespace ps
