@@ -433,6 +433,13 @@ MANUAL_OPS = [
     manual("pd_op.memcpy_d2h_multi_io", "manual", MANUAL, inputs=[tin("x")], attrs=[attr("dst_place_type", "int")],
            outputs=[tout("out")]),
     manual("pd_op.share_var", "manual", MANUAL, inputs=[tin("inputs", "Value[]")], variadic_operands=True),
+    # Paddle 3.3.1's add_norm_fuse_pass makes this op (rms_norm's signature); the YAML here predates it.
+    manual("pd_op.fused_rms_norm_quant", "forward", "fused_ops.yaml (Paddle 3.3.1)",
+           inputs=[tin("x"), tin("bias", optional=True), tin("residual", optional=True), tin("norm_weight"),
+                   tin("norm_bias", optional=True)],
+           attrs=[attr("epsilon", "float"), attr("begin_norm_axis", "int"), attr("quant_scale", "float"),
+                  attr("quant_round_type", "int"), attr("quant_max_bound", "float"), attr("quant_min_bound", "float")],
+           outputs=[tout("out"), dict(tout("residual_out"), optional=True), dict(tout("inv_var"), intermediate=True)]),
     manual("pd_op.fused_gemm_epilogue", "manual", MANUAL, inputs=[tin("x"), tin("y"), tin("bias")],
            attrs=[attr("trans_x", "bool"), attr("trans_y", "bool"), attr("activation", "str")],
            outputs=[tout("out"), tout("reserve_space")], backward="pd_op.fused_gemm_epilogue_grad"),
