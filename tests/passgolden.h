@@ -10,6 +10,7 @@
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/transform/fusionpasses.h"
 #include "core/transform/pass.h"
 
 #include <QtTest>
@@ -248,6 +249,49 @@ inline void checkSampleAgainstPaddle(const RunPasses &run, const QString &sample
     QCOMPARE(
         describeCounts(topLevelCounts(*program)), describeCounts(manifestCounts(result["ops"].toObject())));
     QCOMPARE(structureHash(*program), result["structure"].toString());
+}
+
+} // namespace passgolden
+
+namespace passgolden {
+
+/// The manifest entries the fusion tests check: each fusion pass, then the whole chain.
+inline QStringList fusionEntries()
+{
+    QStringList out;
+    for (std::string_view name : ps::fusionPassNames())
+        out << QString::fromLatin1(name.data(), int(name.size()));
+    out << "fusion_chain";
+    return out;
+}
+
+/// Rows (entry, caseName) for every fusion entry and golden case.
+inline void addEntryCaseRows()
+{
+    QTest::addColumn<QString>("entry");
+    QTest::addColumn<QString>("caseName");
+    for (const QString &entry : fusionEntries())
+        for (const QString &c : cases())
+            QTest::newRow(qPrintable(entry + "/" + c)) << entry << c;
+}
+
+/// Rows (entry, sample) for every fusion entry and real sample.
+inline void addEntrySampleRows()
+{
+    QTest::addColumn<QString>("entry");
+    QTest::addColumn<QString>("sample");
+    for (const QString &entry : fusionEntries())
+        for (const char *s : kSamples)
+            QTest::newRow(qPrintable(entry + "/" + s)) << entry << QString(s);
+}
+
+/// The Paddle passes of manifest entry `entry`, in order.
+inline QStringList entryPasses(const QString &entry)
+{
+    QStringList out;
+    for (const QJsonValue &v : manifest()["entries"].toObject()[entry].toObject()["passes"].toArray())
+        out << v.toString();
+    return out;
 }
 
 } // namespace passgolden

@@ -10,10 +10,12 @@
 #include "core/transform/greedypatternrewritedriver.h"
 #include "core/transform/patternrewritepass.h"
 #include "core/transform/rewritehelpers.h"
+#include "irbuild.h"
 
 #include <QtTest>
 
 using namespace ps;
+using irbuild::opNames;
 
 namespace {
 
@@ -25,8 +27,7 @@ Type f32()
 Operation *make(Builder &b, std::string_view name, std::vector<Value> operands, size_t results = 1,
     std::vector<NamedAttribute> attrs = {})
 {
-    const std::vector<Type> types(results, f32());
-    return b.create(name, std::span<const Value>(operands), std::span<const Type>(types), std::move(attrs));
+    return irbuild::makeOp(b, name, std::move(operands), std::vector<Type>(results, f32()), std::move(attrs));
 }
 
 Value data(Builder &b, const char *name, bool stopGradient = false)
@@ -34,14 +35,6 @@ Value data(Builder &b, const char *name, bool stopGradient = false)
     return make(b, "pd_op.data", {}, 1,
         { { "name", Attribute::string(name) }, { "stop_gradient", boolArrayAttr(1, stopGradient) } })
         ->result(0);
-}
-
-std::vector<std::string> opNames(const Program &p)
-{
-    std::vector<std::string> names;
-    for (const Operation *op : p.block().ops())
-        names.emplace_back(op->name());
-    return names;
 }
 
 /// A pass made of the given patterns.

@@ -71,11 +71,13 @@ private slots:
         const Tensor w = randomTensor({ 12, 5 }, 2);
         const Tensor b = randomTensor({ 5 }, 3);
         const Tensor fused = k.tensor("pd_op.fc", { x, w, b },
-            { attr("in_num_col_dims", Attribute::int32(1)), attr("activation_type", Attribute::string("relu")),
+            { attr("in_num_col_dims", Attribute::int32(1)),
+                attr("activation_type", Attribute::string("relu")),
                 attr("padding_weights", Attribute::boolean(false)) });
         QCOMPARE(fused.shape(), (std::vector<int64_t> { 2, 5 }));
         const Tensor mm = k.tensor("pd_op.matmul", { x.reshaped({ 2, 12 }), w },
-            { attr("transpose_x", Attribute::boolean(false)), attr("transpose_y", Attribute::boolean(false)) });
+            { attr("transpose_x", Attribute::boolean(false)),
+                attr("transpose_y", Attribute::boolean(false)) });
         checkEqual(fused, k.tensor("pd_op.relu", { k.tensor("pd_op.add", { mm, b }) }));
     }
 
@@ -84,10 +86,13 @@ private slots:
         KernelComposer k(*m_backend);
         const Tensor x = randomTensor({ 2, 3, 4 }, 4);
         const Tensor w = randomTensor({ 4, 6 }, 5);
-        const Tensor fused = k.tensor("pd_op.fc", { x, w, RuntimeValue() }, { attr("in_num_col_dims", Attribute::int32(2)) });
+        const Tensor fused = k.tensor(
+            "pd_op.fc", { x, w, RuntimeValue() }, { attr("in_num_col_dims", Attribute::int32(2)) });
         QCOMPARE(fused.shape(), (std::vector<int64_t> { 2, 3, 6 }));
-        checkEqual(fused, k.tensor("pd_op.matmul", { x, w }, { attr("transpose_x", Attribute::boolean(false)),
-                                                              attr("transpose_y", Attribute::boolean(false)) }));
+        checkEqual(fused,
+            k.tensor("pd_op.matmul", { x, w },
+                { attr("transpose_x", Attribute::boolean(false)),
+                    attr("transpose_y", Attribute::boolean(false)) }));
     }
 
     void fcRejectsPaddedWeights()
@@ -124,7 +129,8 @@ private slots:
         std::vector<RuntimeValue> fused = k.run("pd_op.fused_conv2d_add_act", { x, w, b, r }, attrs,
             { Type::denseTensor(DataType::Float32, { 1, 4, 5, 5 }), Type::vector({}) });
         QVERIFY(fused[1].isList() && fused[1].list().empty());
-        Tensor expected = k.tensor("pd_op.add", { r, k.tensor("pd_op.add", { k.tensor("pd_op.conv2d", { x, w }, convAttrs()), b }) });
+        Tensor expected = k.tensor("pd_op.add",
+            { r, k.tensor("pd_op.add", { k.tensor("pd_op.conv2d", { x, w }, convAttrs()), b }) });
         if (activation != "identity")
             expected = k.tensor("pd_op." + activation.toStdString(), { expected });
         checkEqual(fused[0].tensor(), expected);
@@ -136,7 +142,8 @@ private slots:
         std::vector<NamedAttribute> attrs = convAttrs();
         attrs.push_back(attr("split_channels", ints({ 2, 2 })));
         QVERIFY_THROWS_EXCEPTION(RuntimeError,
-            k.run("pd_op.fused_conv2d_add_act", { randomTensor({ 1, 3, 5, 5 }, 1), randomTensor({ 4, 3, 3, 3 }, 2) }, attrs));
+            k.run("pd_op.fused_conv2d_add_act",
+                { randomTensor({ 1, 3, 5, 5 }, 1), randomTensor({ 4, 3, 3, 3 }, 2) }, attrs));
     }
 
     void rmsNormWithResidualAndBias()
@@ -146,10 +153,11 @@ private slots:
         const Tensor residual = randomTensor({ 2, 3, 8 }, 2);
         const Tensor w = randomTensor({ 8 }, 3);
         const Tensor normBias = randomTensor({ 8 }, 4);
-        std::vector<RuntimeValue> fused = k.run("pd_op.fused_rms_norm_quant", { x, RuntimeValue(), residual, w, normBias },
-            { attr("epsilon", Attribute::f32(1e-6f)), attr("begin_norm_axis", Attribute::int32(2)),
-                attr("quant_scale", Attribute::f32(-1.0f)) },
-            { typeOf(x), typeOf(x), Type::denseTensor(DataType::Float32, { 2, 3 }) });
+        std::vector<RuntimeValue> fused
+            = k.run("pd_op.fused_rms_norm_quant", { x, RuntimeValue(), residual, w, normBias },
+                { attr("epsilon", Attribute::f32(1e-6f)), attr("begin_norm_axis", Attribute::int32(2)),
+                    attr("quant_scale", Attribute::f32(-1.0f)) },
+                { typeOf(x), typeOf(x), Type::denseTensor(DataType::Float32, { 2, 3 }) });
         const Tensor sum = k.tensor("pd_op.add", { x, residual });
         checkEqual(fused[1].tensor(), sum);
         QCOMPARE(fused[2].tensor().shape(), (std::vector<int64_t> { 2, 3 }));
@@ -158,10 +166,12 @@ private slots:
             { k.tensor("pd_op.pow", { sum }, { attr("y", Attribute::f32(2.0f)) }),
                 Tensor::fromDoubles({ 1 }, DataType::Int64, std::vector<double> { -1 }) },
             { attr("keepdim", Attribute::boolean(true)) });
-        const Tensor shifted = k.tensor("pd_op.scale", { mean, Tensor::fromDoubles({ 1 }, DataType::Float32, std::vector<double> { 1 }) },
+        const Tensor shifted = k.tensor("pd_op.scale",
+            { mean, Tensor::fromDoubles({ 1 }, DataType::Float32, std::vector<double> { 1 }) },
             { attr("bias", Attribute::f32(1e-6f)), attr("bias_after_scale", Attribute::boolean(true)) });
         const Tensor norm = k.tensor("pd_op.multiply", { k.tensor("pd_op.rsqrt", { shifted }), sum });
-        checkEqual(fused[0].tensor(), k.tensor("pd_op.add", { k.tensor("pd_op.multiply", { norm, w }), normBias }));
+        checkEqual(
+            fused[0].tensor(), k.tensor("pd_op.add", { k.tensor("pd_op.multiply", { norm, w }), normBias }));
     }
 
     void rmsNormWithoutResidualAndQuantized()
@@ -171,11 +181,13 @@ private slots:
         std::vector<RuntimeValue> fused = k.run("pd_op.fused_rms_norm_quant",
             { x, RuntimeValue(), RuntimeValue(), randomTensor({ 8 }, 2), RuntimeValue() },
             { attr("epsilon", Attribute::f32(1e-6f)), attr("begin_norm_axis", Attribute::int32(1)) },
-            { typeOf(x), Type::denseTensor(DataType::Float32, {}), Type::denseTensor(DataType::Float32, { 4 }) });
+            { typeOf(x), Type::denseTensor(DataType::Float32, {}),
+                Type::denseTensor(DataType::Float32, { 4 }) });
         QCOMPARE(fused[1].tensor().numElements(), int64_t(0));
         QCOMPARE(fused[2].tensor().shape(), (std::vector<int64_t> { 4 }));
         try {
-            k.run("pd_op.fused_rms_norm_quant", { x, RuntimeValue(), RuntimeValue(), randomTensor({ 8 }, 2), RuntimeValue() },
+            k.run("pd_op.fused_rms_norm_quant",
+                { x, RuntimeValue(), RuntimeValue(), randomTensor({ 8 }, 2), RuntimeValue() },
                 { attr("quant_scale", Attribute::f32(2.0f)) });
             QFAIL("no error");
         } catch (const RuntimeError &e) {
@@ -195,14 +207,18 @@ private slots:
             attr("begin_norm_axis", Attribute::int32(2)) };
         std::vector<NamedAttribute> attrs = lnAttrs;
         attrs.push_back(attr("residual_alpha", Attribute::f32(0.5f)));
-        std::vector<RuntimeValue> fused = k.run("pd_op.fused_bias_residual_layernorm", { x, bias, residual, w, b }, attrs,
-            { typeOf(x), typeOf(x), Type::denseTensor(DataType::Float32, { 6 }), Type::denseTensor(DataType::Float32, { 6 }) });
-        const Tensor half = k.tensor("pd_op.scale", { residual, Tensor::fromDoubles({ 1 }, DataType::Float32, std::vector<double> { 0.5 }) },
+        std::vector<RuntimeValue> fused
+            = k.run("pd_op.fused_bias_residual_layernorm", { x, bias, residual, w, b }, attrs,
+                { typeOf(x), typeOf(x), Type::denseTensor(DataType::Float32, { 6 }),
+                    Type::denseTensor(DataType::Float32, { 6 }) });
+        const Tensor half = k.tensor("pd_op.scale",
+            { residual, Tensor::fromDoubles({ 1 }, DataType::Float32, std::vector<double> { 0.5 }) },
             { attr("bias", Attribute::f32(0.0f)), attr("bias_after_scale", Attribute::boolean(true)) });
         const Tensor sum = k.tensor("pd_op.add", { k.tensor("pd_op.add", { x, bias }), half });
         checkEqual(fused[1].tensor(), sum);
         std::vector<RuntimeValue> ln = k.run("pd_op.layer_norm", { sum, w, b }, lnAttrs,
-            { typeOf(x), Type::denseTensor(DataType::Float32, { -1 }), Type::denseTensor(DataType::Float32, { -1 }) });
+            { typeOf(x), Type::denseTensor(DataType::Float32, { -1 }),
+                Type::denseTensor(DataType::Float32, { -1 }) });
         checkEqual(fused[0].tensor(), ln[0].tensor());
         QCOMPARE(fused[2].tensor().shape(), (std::vector<int64_t> { 6 }));
         QCOMPARE(fused[3].tensor().shape(), (std::vector<int64_t> { 6 }));
@@ -215,16 +231,17 @@ private slots:
         const Tensor r = randomTensor({ 1, 4, 3, 3 }, 2);
         const Tensor scale = randomTensor({ 4 }, 3);
         const Tensor bias = randomTensor({ 4 }, 4);
-        const std::vector<NamedAttribute> gnAttrs { attr("epsilon", Attribute::f32(1e-5f)), attr("groups", Attribute::int32(2)),
-            attr("data_format", Attribute::string("NCHW")) };
+        const std::vector<NamedAttribute> gnAttrs { attr("epsilon", Attribute::f32(1e-5f)),
+            attr("groups", Attribute::int32(2)), attr("data_format", Attribute::string("NCHW")) };
         std::vector<NamedAttribute> attrs = gnAttrs;
         attrs.push_back(attr("activation", Attribute::string("silu")));
         const std::vector<Type> types { typeOf(x), typeOf(x), Type::denseTensor(DataType::Float32, { 1, 2 }),
             Type::denseTensor(DataType::Float32, { 1, 2 }) };
-        std::vector<RuntimeValue> fused = k.run("pd_op.add_group_norm_silu", { x, r, scale, bias }, attrs, types);
+        std::vector<RuntimeValue> fused
+            = k.run("pd_op.add_group_norm_silu", { x, r, scale, bias }, attrs, types);
         const Tensor sum = k.tensor("pd_op.add", { x, r });
-        std::vector<RuntimeValue> gn = k.run("pd_op.group_norm", { sum, scale, bias }, gnAttrs,
-            { typeOf(x), types[2], types[3] });
+        std::vector<RuntimeValue> gn
+            = k.run("pd_op.group_norm", { sum, scale, bias }, gnAttrs, { typeOf(x), types[2], types[3] });
         checkEqual(fused[0].tensor(), k.tensor("pd_op.silu", { gn[0].tensor() }));
         checkEqual(fused[1].tensor(), sum);
     }

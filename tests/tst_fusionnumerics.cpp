@@ -59,11 +59,11 @@ Outputs run(std::shared_ptr<const Program> program, const TensorSource &params, 
     return { runner.outputs(), {} };
 }
 
-size_t runPasses(const QJsonArray &names, Program &program)
+size_t runPasses(const QStringList &names, Program &program)
 {
     size_t rewrites = 0;
-    for (const QJsonValue &name : names)
-        rewrites += createFusionPass(name.toString().toStdString())->run(program);
+    for (const QString &name : names)
+        rewrites += createFusionPass(name.toStdString())->run(program);
     return rewrites;
 }
 
@@ -78,8 +78,7 @@ void compare(const QString &entry, const QString &path, const TensorSource &para
     QVERIFY(after);
     if (fixShapes)
         fixInputShapes(*after);
-    const QJsonArray passes = manifest()["entries"].toObject()[entry].toObject()["passes"].toArray();
-    if (runPasses(passes, *after) == 0)
+    if (runPasses(entryPasses(entry), *after) == 0)
         QSKIP("the passes change nothing here");
     if (!cache.count(path)) {
         std::shared_ptr<Program> before = load(path);
@@ -113,15 +112,6 @@ bool replaysUnfusedKernels(const QString &entry)
         || entry == "remove_redundant_transpose_pass";
 }
 
-QStringList entries()
-{
-    QStringList out;
-    for (std::string_view name : fusionPassNames())
-        out << QString::fromLatin1(name.data(), int(name.size()));
-    out << "fusion_chain";
-    return out;
-}
-
 } // namespace
 
 class TestFusionNumerics : public QObject
@@ -129,14 +119,7 @@ class TestFusionNumerics : public QObject
     Q_OBJECT
 
 private slots:
-    void fixtures_data()
-    {
-        QTest::addColumn<QString>("entry");
-        QTest::addColumn<QString>("caseName");
-        for (const QString &entry : entries())
-            for (const QString &c : cases())
-                QTest::newRow(qPrintable(entry + "/" + c)) << entry << c;
-    }
+    void fixtures_data() { addEntryCaseRows(); }
     void fixtures()
     {
         QFETCH(QString, entry);
@@ -157,14 +140,7 @@ private slots:
         QVERIFY2(failure.isEmpty(), qPrintable(failure));
     }
 
-    void samples_data()
-    {
-        QTest::addColumn<QString>("entry");
-        QTest::addColumn<QString>("sample");
-        for (const QString &entry : entries())
-            for (const char *s : kSamples)
-                QTest::newRow(qPrintable(entry + "/" + s)) << entry << QString(s);
-    }
+    void samples_data() { addEntrySampleRows(); }
     void samples()
     {
         QFETCH(QString, entry);

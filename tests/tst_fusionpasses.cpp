@@ -12,24 +12,22 @@
 #include "core/transform/fusionpasses.h"
 #include "core/transform/mapoptoanotherpass.h"
 #include "core/transform/rewritehelpers.h"
+#include "irbuild.h"
 #include "passgolden.h"
 
 #include <QtTest>
 
 using namespace ps;
 using namespace passgolden;
+using irbuild::opNames;
+using Make = decltype(&irbuild::makeOp);
+static const Make make = &irbuild::makeOp;
 
 namespace {
 
 Type tensor(std::vector<int64_t> dims, DataType dtype = DataType::Float32)
 {
     return Type::denseTensor(dtype, std::move(dims));
-}
-
-Operation *make(Builder &b, std::string_view name, std::vector<Value> operands, std::vector<Type> results,
-    std::vector<NamedAttribute> attrs = {})
-{
-    return b.create(name, std::span<const Value>(operands), std::span<const Type>(results), std::move(attrs));
 }
 
 Value data(Builder &b, Type type)
@@ -42,14 +40,6 @@ Value parameter(Builder &b, const char *name, Type type)
     return make(b, "builtin.parameter", {}, { type },
         { { "parameter_name", Attribute::string(name) }, { "stop_gradient", boolArrayAttr(1, false) } })
         ->result(0);
-}
-
-std::vector<std::string> opNames(const Program &p)
-{
-    std::vector<std::string> names;
-    for (const Operation *op : p.block().ops())
-        names.emplace_back(op->name());
-    return names;
 }
 
 std::vector<NamedAttribute> convAttrs()
@@ -123,12 +113,15 @@ private slots:
         Program p;
         Builder b(p);
         const Value x = data(b, tensor({ 2, 16, 1, 1 }));
-        Operation *flatten = make(b, "pd_op.flatten", { x }, { tensor({ 2, 16 }), tensor({ 0, 2, 16, 1, 1 }) },
-            { { "start_axis", Attribute::int32(1) }, { "stop_axis", Attribute::int32(3) } });
+        Operation *flatten
+            = make(b, "pd_op.flatten", { x }, { tensor({ 2, 16 }), tensor({ 0, 2, 16, 1, 1 }) },
+                { { "start_axis", Attribute::int32(1) }, { "stop_axis", Attribute::int32(3) } });
         make(b, "pd_op.fetch", { flatten->result(0) }, { tensor({ 2, 16 }) });
         MapOpToAnotherPass pass;
         QCOMPARE(pass.run(p), size_t(1));
-        QCOMPARE(opNames(p), (std::vector<std::string> { "pd_op.data", "pd_op.full_int_array", "pd_op.reshape", "pd_op.fetch" }));
+        QCOMPARE(opNames(p),
+            (std::vector<std::string> {
+                "pd_op.data", "pd_op.full_int_array", "pd_op.reshape", "pd_op.fetch" }));
         QCOMPARE(*p.block().op(1)->attribute("value"), int64ArrayAttr({ 0, -1 }));
         QCOMPARE(p.block().op(2)->result(0).type(), tensor({ 2, 16 }));
     }
@@ -174,9 +167,10 @@ private slots:
         const Value scale = parameter(b, "scale", tensor({ 4 }));
         const Value bias = parameter(b, "bias", tensor({ 4 }));
         const Value sum = make(b, "pd_op.add", { x, r }, { t })->result(0);
-        Operation *gn = make(b, "pd_op.group_norm", { sum, scale, bias }, { t, tensor({ 1, 2 }), tensor({ 1, 2 }) },
-            { { "epsilon", Attribute::f32(1e-5f) }, { "groups", Attribute::int32(2) },
-                { "data_format", Attribute::string("NCHW") } });
+        Operation *gn
+            = make(b, "pd_op.group_norm", { sum, scale, bias }, { t, tensor({ 1, 2 }), tensor({ 1, 2 }) },
+                { { "epsilon", Attribute::f32(1e-5f) }, { "groups", Attribute::int32(2) },
+                    { "data_format", Attribute::string("NCHW") } });
         const Value act = make(b, "pd_op.silu", { gn->result(0) }, { t })->result(0);
         make(b, "pd_op.fetch", { act }, { t });
         AddNormFusePass pass;
@@ -196,7 +190,8 @@ private slots:
         Builder b(p);
         const Type t = tensor({ 1, 4, 3, 3 });
         const Value sum = make(b, "pd_op.add", { data(b, t), data(b, t) }, { t })->result(0);
-        Operation *gn = make(b, "pd_op.group_norm", { sum, parameter(b, "s", tensor({ 4 })), parameter(b, "b", tensor({ 4 })) },
+        Operation *gn = make(b, "pd_op.group_norm",
+            { sum, parameter(b, "s", tensor({ 4 })), parameter(b, "b", tensor({ 4 })) },
             { t, tensor({ 1, 2 }), tensor({ 1, 2 }) },
             { { "epsilon", Attribute::f32(1e-5f) }, { "groups", Attribute::int32(2) },
                 { "data_format", Attribute::string("NCHW") } });

@@ -93,13 +93,10 @@ void extraAdd(DrrPattern &p, bool extra, bool transposed)
 DrrPattern addRmsNorm(bool extra, bool transposed)
 {
     DrrPattern p("AddRmsNormFusePattern", extra ? 4 : 3);
-    std::vector<std::pair<std::string, std::string>> attrs;
-    std::vector<DrrAttribute> resultAttrs;
-    for (const char *a : { "epsilon", "begin_norm_axis", "quant_scale", "quant_round_type", "quant_max_bound",
-             "quant_min_bound" }) {
-        attrs.push_back({ a, a });
-        resultAttrs.push_back(drrSourceAttr(a, a));
-    }
+    const auto names = { "epsilon", "begin_norm_axis", "quant_scale", "quant_round_type", "quant_max_bound",
+        "quant_min_bound" };
+    const auto attrs = drrSameNames(names);
+    const auto resultAttrs = drrSourceAttrs(names);
     p.source("pd_op.add", { "x", "residual" }, { "add_out" });
     p.source(kRmsNorm, { "add_out", "bias", kNone, "w", kNone },
         { "rms_norm_out", "residual_out_0", "inv_var_0" }, attrs);

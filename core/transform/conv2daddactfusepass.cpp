@@ -68,13 +68,7 @@ bool conv2dAdd2Act(Operation &add2, PatternRewriter &rewriter)
 DrrPattern conv2dAddAct()
 {
     DrrPattern p("Conv2dAddActFusePattern");
-    std::vector<std::pair<std::string, std::string>> attrs;
-    std::vector<DrrAttribute> resultAttrs;
-    for (const char *a : kConv2dAttributes) {
-        attrs.push_back({ a, a });
-        resultAttrs.push_back(drrSourceAttr(a, a));
-    }
-    p.source("pd_op.conv2d", { "input", "filter" }, { "conv2d_out" }, attrs);
+    p.source("pd_op.conv2d", { "input", "filter" }, { "conv2d_out" }, drrSameNames(kConv2dAttributes));
     p.source("pd_op.add", { "conv2d_out", "bias" }, { "add_out" });
     p.source("pd_op.relu", { "add_out" }, { "act_out" });
     p.constraint([](const DrrMatch &m) {
@@ -82,6 +76,7 @@ DrrPattern conv2dAddAct()
             && convAccepted(&m.attr("padding_algorithm"), &m.attr("data_format"), &m.attr("groups"))
             && biasSmallerThanOutput(m.tensor("bias"), m.tensor("conv2d_out"));
     });
+    std::vector<DrrAttribute> resultAttrs = drrSourceAttrs(kConv2dAttributes);
     for (NamedAttribute &a : fusedConvEpilogueAttributes("relu"))
         resultAttrs.push_back(drrConstAttr(a.name, a.value));
     p.result("pd_op.fused_conv2d_add_act", { "input", "filter", "bias", DrrPatternGraph::kResultInputNone },

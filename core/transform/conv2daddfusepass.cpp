@@ -12,10 +12,7 @@ namespace {
 DrrPattern conv2dAdd()
 {
     DrrPattern p("Conv2dAddFusePattern");
-    std::vector<std::pair<std::string, std::string>> attrs;
-    for (const char *a : kConv2dAttributes)
-        attrs.push_back({ a, a });
-    p.source("pd_op.conv2d", { "input", "filter" }, { "conv2d_out" }, attrs);
+    p.source("pd_op.conv2d", { "input", "filter" }, { "conv2d_out" }, drrSameNames(kConv2dAttributes));
     p.source("pd_op.add", { "conv2d_out", "bias" }, { "add_out" });
     p.constraint([](const DrrMatch &m) {
         if (int32_t(dimsProduct(m.shape("bias"))) == int32_t(dimsProduct(m.shape("conv2d_out"))))
@@ -33,9 +30,7 @@ DrrPattern conv2dAdd()
         const std::string &format = m.stringAttr("data_format");
         return format == "NCHW" || format == "AnyLayout";
     });
-    std::vector<DrrAttribute> resultAttrs;
-    for (const char *a : kConv2dAttributes)
-        resultAttrs.push_back(drrSourceAttr(a, a));
+    std::vector<DrrAttribute> resultAttrs = drrSourceAttrs(kConv2dAttributes);
     for (NamedAttribute &a : fusedConvEpilogueAttributes("identity"))
         resultAttrs.push_back(drrConstAttr(a.name, a.value));
     p.result("pd_op.fused_conv2d_add_act", { "input", "filter", "bias", DrrPatternGraph::kResultInputNone },

@@ -48,6 +48,22 @@ DrrPattern &DrrPattern::assign(const std::string &from, const std::string &to)
     return *this;
 }
 
+std::vector<std::pair<std::string, std::string>> drrSameNames(std::initializer_list<const char *> names)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const char *n : names)
+        out.push_back({ n, n });
+    return out;
+}
+
+std::vector<DrrAttribute> drrSourceAttrs(std::initializer_list<const char *> names)
+{
+    std::vector<DrrAttribute> out;
+    for (const char *n : names)
+        out.push_back(drrSourceAttr(n, n));
+    return out;
+}
+
 DrrAttribute drrSourceAttr(std::string name, std::string source)
 {
     return { std::move(name), std::move(source), {} };

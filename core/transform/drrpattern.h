@@ -59,6 +59,11 @@ private:
     std::vector<TypeRule> m_typeRules;
 };
 
+/// Source attribute bindings that keep each attribute's name: {{n, n}, ...}.
+std::vector<std::pair<std::string, std::string>> drrSameNames(std::initializer_list<const char *> names);
+/// Result attributes passing each named source attribute through unchanged.
+std::vector<DrrAttribute> drrSourceAttrs(std::initializer_list<const char *> names);
+
 /// A result attribute that passes the source attribute `source` through.
 DrrAttribute drrSourceAttr(std::string name, std::string source);
 /// A result attribute with a fixed value.

@@ -2,6 +2,7 @@
 
 #include "core/ir/attribute.h"
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -10,7 +11,7 @@ namespace ps {
 // Attributes shared by the passes that make `pd_op.fused_conv2d_add_act`.
 
 /// conv2d's attributes, which the fused op keeps.
-inline const char *const kConv2dAttributes[]
+inline constexpr std::initializer_list<const char *> kConv2dAttributes
     = { "strides", "paddings", "padding_algorithm", "dilations", "groups", "data_format" };
 
 /// The attributes Paddle's conv fusion passes add: `activation`, `split_channels` [],

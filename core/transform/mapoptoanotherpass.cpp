@@ -2,27 +2,21 @@
 
 #include "core/transform/drrmatch.h"
 #include "core/transform/drrrewritepattern.h"
+#include "core/transform/fusedconvattributes.h"
 #include "core/transform/rewritehelpers.h"
 
 namespace ps {
 
 namespace {
 
-const char *const kConvAttributes[]
-    = { "strides", "paddings", "padding_algorithm", "dilations", "groups", "data_format" };
-
 DrrPattern depthwiseToConv(bool cudaBuild)
 {
     DrrPattern p("DepthWiseConv2d2Conv2dPattern");
-    std::vector<std::pair<std::string, std::string>> attrs;
-    std::vector<DrrAttribute> resultAttrs;
-    for (const char *a : kConvAttributes) {
-        attrs.push_back({ a, a });
-        resultAttrs.push_back(drrSourceAttr(a, a));
-    }
-    p.source("pd_op.depthwise_conv2d", { "input", "filter" }, { "depthwise_conv2d_out" }, attrs);
+    p.source("pd_op.depthwise_conv2d", { "input", "filter" }, { "depthwise_conv2d_out" },
+        drrSameNames(kConv2dAttributes));
     p.constraint([cudaBuild](const DrrMatch &m) { return cudaBuild && m.intAttr("groups") > 1; });
-    p.result("pd_op.conv2d", { "input", "filter" }, { "depthwise_conv2d_out" }, resultAttrs);
+    p.result(
+        "pd_op.conv2d", { "input", "filter" }, { "depthwise_conv2d_out" }, drrSourceAttrs(kConv2dAttributes));
     return p;
 }
 

@@ -29,8 +29,7 @@ bool fcAccepts(const DrrMatch &m)
 DrrPattern matmulAdd()
 {
     DrrPattern p("MatmulAddPattern");
-    p.source("pd_op.matmul", { "x", "w" }, { "matmul_out" },
-        { { "transpose_x", "transpose_x" }, { "transpose_y", "transpose_y" } });
+    p.source("pd_op.matmul", { "x", "w" }, { "matmul_out" }, drrSameNames({ "transpose_x", "transpose_y" }));
     p.source("pd_op.add", { "matmul_out", "y" }, { "add_out" });
     p.constraint(fcAccepts);
     p.result("pd_op.fc", { "x", "w", "y" }, { "add_out" },

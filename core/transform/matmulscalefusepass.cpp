@@ -13,8 +13,7 @@ namespace {
 DrrPattern matmulScale()
 {
     DrrPattern p("MatmulScaleFusePattern");
-    p.source("pd_op.matmul", { "x", "w" }, { "matmul_out" },
-        { { "transpose_x", "transpose_x" }, { "transpose_y", "transpose_y" } });
+    p.source("pd_op.matmul", { "x", "w" }, { "matmul_out" }, drrSameNames({ "transpose_x", "transpose_y" }));
     p.source("pd_op.full", {}, { "full_out" },
         { { "shape", "shape" }, { "value", "value" }, { "dtype", "dtype" }, { "place", "place" } });
     p.source("pd_op.scale", { "matmul_out", "full_out" }, { "scale_out" },
@@ -34,7 +33,7 @@ DrrPattern matmulScale()
             return std::vector<Type> { m.tensor("w").type() };
         });
     p.result("pd_op.matmul", { "x", "scale_res_out" }, { "scale_out" },
-        { drrSourceAttr("transpose_x", "transpose_x"), drrSourceAttr("transpose_y", "transpose_y") });
+        drrSourceAttrs({ "transpose_x", "transpose_y" }));
     return p;
 }
 

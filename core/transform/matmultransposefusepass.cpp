@@ -8,7 +8,7 @@ namespace ps {
 namespace {
 
 const std::vector<std::pair<std::string, std::string>> kMatmulAttrs
-    = { { "transpose_x", "transpose_x" }, { "transpose_y", "transpose_y" } };
+    = drrSameNames({ "transpose_x", "transpose_y" });
 
 bool swapsLastTwo(const DrrMatch &m)
 {
