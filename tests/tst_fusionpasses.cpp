@@ -19,9 +19,8 @@
 
 using namespace ps;
 using namespace passgolden;
+using irbuild::makeOp;
 using irbuild::opNames;
-using Make = decltype(&irbuild::makeOp);
-static const Make make = &irbuild::makeOp;
 
 namespace {
 
@@ -32,12 +31,12 @@ Type tensor(std::vector<int64_t> dims, DataType dtype = DataType::Float32)
 
 Value data(Builder &b, Type type)
 {
-    return make(b, "pd_op.data", {}, { type }, { { "stop_gradient", boolArrayAttr(1, false) } })->result(0);
+    return makeOp(b, "pd_op.data", {}, { type }, { { "stop_gradient", boolArrayAttr(1, false) } })->result(0);
 }
 
 Value parameter(Builder &b, const char *name, Type type)
 {
-    return make(b, "builtin.parameter", {}, { type },
+    return makeOp(b, "builtin.parameter", {}, { type },
         { { "parameter_name", Attribute::string(name) }, { "stop_gradient", boolArrayAttr(1, false) } })
         ->result(0);
 }
@@ -60,12 +59,12 @@ std::unique_ptr<Program> convBn(const char *bnName, float eps, DataType filterTy
     for (const char *name : { "mean", "variance", "scale", "bias" })
         stats.push_back(parameter(b, name, tensor({ 2 })));
     const Type out = tensor({ 1, 2, 4, 4 }, filterType);
-    const Value conv = make(b, "pd_op.conv2d", { x, w }, { out }, convAttrs())->result(0);
-    Operation *bn = make(b, bnName, { conv, stats[0], stats[1], stats[2], stats[3] },
+    const Value conv = makeOp(b, "pd_op.conv2d", { x, w }, { out }, convAttrs())->result(0);
+    Operation *bn = makeOp(b, bnName, { conv, stats[0], stats[1], stats[2], stats[3] },
         { out, tensor({ 2 }), tensor({ 2 }), tensor({ 2 }), tensor({ 2 }), tensor({ -1 }, DataType::UInt8) },
         { { "epsilon", Attribute::f32(eps) }, { "is_test", Attribute::boolean(true) },
             { "data_format", Attribute::string("NCHW") } });
-    make(b, "pd_op.fetch", { bn->result(0) }, { out }, { { "name", Attribute::string("out") } });
+    makeOp(b, "pd_op.fetch", { bn->result(0) }, { out }, { { "name", Attribute::string("out") } });
     return p;
 }
 
@@ -114,9 +113,9 @@ private slots:
         Builder b(p);
         const Value x = data(b, tensor({ 2, 16, 1, 1 }));
         Operation *flatten
-            = make(b, "pd_op.flatten", { x }, { tensor({ 2, 16 }), tensor({ 0, 2, 16, 1, 1 }) },
+            = makeOp(b, "pd_op.flatten", { x }, { tensor({ 2, 16 }), tensor({ 0, 2, 16, 1, 1 }) },
                 { { "start_axis", Attribute::int32(1) }, { "stop_axis", Attribute::int32(3) } });
-        make(b, "pd_op.fetch", { flatten->result(0) }, { tensor({ 2, 16 }) });
+        makeOp(b, "pd_op.fetch", { flatten->result(0) }, { tensor({ 2, 16 }) });
         MapOpToAnotherPass pass;
         QCOMPARE(pass.run(p), size_t(1));
         QCOMPARE(opNames(p),
@@ -166,13 +165,13 @@ private slots:
         const Value r = data(b, t);
         const Value scale = parameter(b, "scale", tensor({ 4 }));
         const Value bias = parameter(b, "bias", tensor({ 4 }));
-        const Value sum = make(b, "pd_op.add", { x, r }, { t })->result(0);
+        const Value sum = makeOp(b, "pd_op.add", { x, r }, { t })->result(0);
         Operation *gn
-            = make(b, "pd_op.group_norm", { sum, scale, bias }, { t, tensor({ 1, 2 }), tensor({ 1, 2 }) },
+            = makeOp(b, "pd_op.group_norm", { sum, scale, bias }, { t, tensor({ 1, 2 }), tensor({ 1, 2 }) },
                 { { "epsilon", Attribute::f32(1e-5f) }, { "groups", Attribute::int32(2) },
                     { "data_format", Attribute::string("NCHW") } });
-        const Value act = make(b, "pd_op.silu", { gn->result(0) }, { t })->result(0);
-        make(b, "pd_op.fetch", { act }, { t });
+        const Value act = makeOp(b, "pd_op.silu", { gn->result(0) }, { t })->result(0);
+        makeOp(b, "pd_op.fetch", { act }, { t });
         AddNormFusePass pass;
         QCOMPARE(pass.run(p), size_t(2));
         QCOMPARE(opNames(p),
@@ -189,13 +188,13 @@ private slots:
         Program p;
         Builder b(p);
         const Type t = tensor({ 1, 4, 3, 3 });
-        const Value sum = make(b, "pd_op.add", { data(b, t), data(b, t) }, { t })->result(0);
-        Operation *gn = make(b, "pd_op.group_norm",
+        const Value sum = makeOp(b, "pd_op.add", { data(b, t), data(b, t) }, { t })->result(0);
+        Operation *gn = makeOp(b, "pd_op.group_norm",
             { sum, parameter(b, "s", tensor({ 4 })), parameter(b, "b", tensor({ 4 })) },
             { t, tensor({ 1, 2 }), tensor({ 1, 2 }) },
             { { "epsilon", Attribute::f32(1e-5f) }, { "groups", Attribute::int32(2) },
                 { "data_format", Attribute::string("NCHW") } });
-        make(b, "pd_op.fetch", { gn->result(0) }, { t });
+        makeOp(b, "pd_op.fetch", { gn->result(0) }, { t });
         AddNormFusePass pass;
         QCOMPARE(pass.run(p), size_t(0));
     }
