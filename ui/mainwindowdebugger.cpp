@@ -1,5 +1,7 @@
 #include "ui/mainwindowdebugger.h"
 
+#include "core/session/inputshapes.h"
+#include "core/session/pipelinesource.h"
 #include "core/transform/pipelineresult.h"
 #include "ui/debugger/debuggeractions.h"
 #include "ui/debugger/debuggerpanel.h"
@@ -10,12 +12,12 @@
 #include "ui/graphview.h"
 #include "ui/mainwindow.h"
 #include "ui/pipelinesnapshot.h"
-#include "core/session/pipelinesource.h"
 #include "ui/programdocument.h"
 #include "ui/propertiesmodel.h"
 #include "ui/splitview.h"
 
 #include <QDockWidget>
+#include <QLabel>
 #include <QMenuBar>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -32,6 +34,7 @@ MainWindowDebugger::MainWindowDebugger(MainWindow *window)
     , m_panel(new DebuggerPanel(m_session, window))
     , m_dock(new QDockWidget(tr("Debugger"), window))
     , m_menu(nullptr)
+    , m_shapesStatus(new QLabel(window))
 {
     window->addToolBar(m_toolBar);
     m_dock->setObjectName(QStringLiteral("debuggerDock"));
@@ -59,6 +62,11 @@ MainWindowDebugger::MainWindowDebugger(MainWindow *window)
             showDock();
     });
     connect(m_marks, &GraphMarks::marksChanged, this, &MainWindowDebugger::applyMarks);
+    m_shapesStatus->setObjectName(QStringLiteral("shapesStatus"));
+    m_shapesStatus->hide();
+    window->statusBar()->addPermanentWidget(m_shapesStatus);
+    connect(m_session, &DebugSession::sourcesChanged, this, &MainWindowDebugger::updateShapesStatus);
+    connect(m_session, &DebugSession::targetChanged, this, &MainWindowDebugger::updateShapesStatus);
     connect(
         m_panel, &DebuggerPanel::opActivated, this, [this](const Operation *op) { m_window->selectOp(op); });
 
@@ -108,6 +116,34 @@ void MainWindowDebugger::updateTarget(bool force)
     } else if (current.valid()) {
         m_session->clearTarget();
     }
+}
+
+void MainWindowDebugger::updateShapesStatus()
+{
+    QStringList parts;
+    QStringList tips;
+    QStringList errors;
+    for (const InputShape &s : m_session->inputShapes(&errors)) {
+        if (!s.dynamic())
+            continue;
+        QString dims
+            = QString::fromStdString(InputShapes::dimsText(s.shape)).replace(QLatin1Char('x'), QChar(0xD7));
+        const QString name = QString::fromStdString(s.name);
+        parts << (s.resolved()
+                ? tr("%1 %2 (%3)").arg(name, dims, QString::fromLatin1(InputShape::originText(s.origin)))
+                : tr("%1 %2 needs a shape").arg(name, dims));
+        tips << tr("%1: declared %2, %3%4")
+                    .arg(name, QString::fromStdString(InputShapes::dimsText(s.declared)),
+                        QString::fromLatin1(InputShape::originText(s.origin)),
+                        s.note.empty() ? QString()
+                                       : QStringLiteral(" \u2014 ") + QString::fromStdString(s.note));
+    }
+    tips << errors;
+    if (!m_session->configWarning().isEmpty())
+        tips << m_session->configWarning();
+    m_shapesStatus->setText(tr("Input shapes: %1").arg(parts.join(QStringLiteral(" \u00b7 "))));
+    m_shapesStatus->setToolTip(tips.join(QLatin1Char('\n')));
+    m_shapesStatus->setVisible(!parts.isEmpty());
 }
 
 void MainWindowDebugger::onStopped()

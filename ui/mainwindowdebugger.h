@@ -3,6 +3,7 @@
 #include <QObject>
 
 class QDockWidget;
+class QLabel;
 class QMenu;
 
 namespace ps {
@@ -19,7 +20,7 @@ class MainWindow;
 /// the train or infer pipeline's forward + backward programs on the split tab), marks the
 /// current op, breakpoints and op times on the three graph views, selects the current op in the
 /// graph and the op list at every stop, and lets F9 and Run to Cursor act on the op shown in
-/// Properties (the one selected last).
+/// Properties (the one selected last). The status bar shows the shapes the inputs will get.
 class MainWindowDebugger : public QObject
 {
     Q_OBJECT
@@ -35,6 +36,8 @@ public:
     GraphMarks *marks() const { return m_marks; }
     QDockWidget *dock() const { return m_dock; }
     QMenu *menu() const { return m_menu; }
+    /// The status bar's "Input shapes: x 1×3×736×736 (.yml)"; hidden when no input is dynamic.
+    QLabel *shapesStatus() const { return m_shapesStatus; }
 
 private:
     /// Sets the session's target from the window; `force` replaces a running session's target.
@@ -42,6 +45,7 @@ private:
     void onStopped();
     void applyMarks();
     void showDock();
+    void updateShapesStatus();
 
     MainWindow *m_window;
     DebugSession *m_session;
@@ -51,6 +55,7 @@ private:
     DebuggerPanel *m_panel;
     QDockWidget *m_dock;
     QMenu *m_menu;
+    QLabel *m_shapesStatus;
 };
 
 } // namespace ps

@@ -28,10 +28,11 @@ int runBenchRun(const std::vector<std::string> &args)
 {
     CliArguments cli;
     std::string error;
-    if (!cli.parse(args, { "json" }, { "device", "runs", "seed" }, error))
+    if (!cli.parse(args, { "json" }, { "device", "runs", "seed", "shape" }, error))
         return cliError(error);
     if (cli.positional().size() != 1)
-        return cliError("usage: pirscope-cli bench run FILE|BUNDLE [--device cpu|cuda] [--runs N] [--json]");
+        return cliError("usage: pirscope-cli bench run FILE|BUNDLE [--device cpu|cuda] [--runs N] "
+                        "[--shape NAME=DIMS]... [--json]");
     int runs = 10;
     uint64_t seed = 0;
     try {
@@ -46,8 +47,14 @@ int runBenchRun(const std::vector<std::string> &args)
     RunSource source;
     if (!loadRunSource(cli.positional()[0], source, error))
         return error.empty() ? 1 : cliError(error);
+    ps::DebugSources sources;
+    ps::ProgramRunner::Options options;
+    std::vector<ps::InputShape> shapes;
+    if (!source.sources(seed, cli.options("shape"), sources, error)
+        || !source.runOptions(sources, options, shapes, error))
+        return cliError(error);
     auto runner = source.makeRunner(*backend);
-    if (!runner->prepare(source.defaultOptions(seed), error))
+    if (!runner->prepare(options, error))
         return cliError(error);
     ps::Interpreter &in = runner->interpreter();
 
@@ -101,6 +108,7 @@ int runBenchRun(const std::vector<std::string> &args)
         json.key("source").value(source.path);
         json.key("backend").value(backend->name());
         json.key("runs").value(runs);
+        writeShapesJson(json, shapes, *runner);
         json.key("ops_per_run").value(median.executed);
         json.key("best_seconds").value(best.wall);
         json.key("median_seconds").value(median.wall);
@@ -123,6 +131,8 @@ int runBenchRun(const std::vector<std::string> &args)
         return 0;
     }
     std::cout << "bench run: " << source.path << " on " << backend->name() << ", " << runs << " runs\n";
+    if (const std::string text = shapesSummary(shapes, *runner); !text.empty())
+        std::cout << "  shapes:                 " << text << "\n";
     std::cout << "  ops per run:            " << median.executed << "\n";
     std::cout << "  run (best / median):    " << best.wall * 1e3 << " / " << median.wall * 1e3 << " ms\n";
     std::cout << "  time in ops (median):   " << median.ops * 1e3 << " ms\n";

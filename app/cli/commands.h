@@ -27,6 +27,7 @@ int runRun(const std::vector<std::string> &args);
 /// `bench pipeline ...` and `bench run ...`: the arguments after the bench subcommand.
 int runBenchPipeline(const std::vector<std::string> &args);
 int runBenchRun(const std::vector<std::string> &args);
+int runBenchOpen(const std::vector<std::string> &args);
 
 /// Loads `path`, printing every diagnostic to stderr; nullptr (after an `error:` line) when the
 /// program could not be read.

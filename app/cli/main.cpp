@@ -29,7 +29,8 @@ const Command kCommands[] = {
     { "bench", runBench,
         "bench load FILE [--json]      load throughput against simdjson's bare parse\n"
         "  bench pipeline [--ops N]      backward + split of a generated training program\n"
-        "  bench run FILE|BUNDLE         interpreter time per op and per run" },
+        "  bench run FILE|BUNDLE         interpreter time per op and per run\n"
+        "  bench open FILE|BUNDLE        open and build the pipeline, as the GUI does" },
     { "split", runSplit,
         "split FILE|BUNDLE [--json]     split_program: forward/backward ops, the 12 lists, middles" },
     { "compare", runCompare,
@@ -37,7 +38,9 @@ const Command kCommands[] = {
     { "passes", runPasses,
         "passes FILE [--enable a,b] [--disable c] [--json]  what each pass changes (--list)" },
     { "run", runRun,
-        "run FILE|BUNDLE [--device cpu|cuda] [--inputs DIR] [--params FILE|DIR] [--dump DIR] [--check-nan]" },
+        "run FILE|BUNDLE [--device cpu|cuda] [--inputs DIR] [--params FILE|DIR] [--shape NAME=DIMS] [--dump "
+        "DIR] "
+        "[--check-nan]" },
 };
 
 int usage(std::ostream &out)

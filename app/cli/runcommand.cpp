@@ -16,7 +16,8 @@ namespace {
 
 const char *const kUsage
     = "usage: pirscope-cli run FILE|BUNDLE [--device cpu|cuda] [--inputs DIR|IMAGE|random|zeros|ones] "
-      "[--image-norm imagenet|none] [--params FILE|DIR|random|zeros|ones] [--seed N] [--break POS|REGEX] "
+      "[--image-norm imagenet|none] [--params FILE|DIR|random|zeros|ones] [--seed N] [--shape NAME=DIMS]... "
+      "[--break POS|REGEX] "
       "[--provide OP=FILE.npy[,FILE.npy...]]... [--dump DIR] [--check-nan] [--json]";
 
 struct Group
@@ -134,7 +135,8 @@ int runRun(const std::vector<std::string> &args)
     CliArguments cli;
     std::string error;
     if (!cli.parse(args, { "check-nan", "json" },
-            { "device", "inputs", "image-norm", "params", "seed", "break", "provide", "dump" }, error))
+            { "device", "inputs", "image-norm", "params", "seed", "shape", "break", "provide", "dump" },
+            error))
         return cliError(error);
     if (cli.positional().size() != 1)
         return cliError(kUsage);
@@ -153,29 +155,30 @@ int runRun(const std::vector<std::string> &args)
     if (!loadRunSource(cli.positional()[0], source, error))
         return error.empty() ? 1 : cliError(error);
 
-    ps::ProgramRunner::Options options = source.defaultOptions(seed);
-    if (auto in = cli.option("inputs")) {
-        auto s = ps::TensorSource::fromText(*in, seed, error);
-        if (!s)
+    ps::DebugSources sources;
+    if (!source.sources(seed, cli.options("shape"), sources, error))
+        return cliError(error);
+    if (auto in = cli.option("inputs"))
+        if (!sources.setFromText(false, *in, error))
             return cliError("--inputs: " + error);
-        options.inputs = *s;
-    }
     if (auto norm = cli.option("image-norm")) {
         const auto n = ps::ImageTensor::parseNormalization(*norm);
         if (!n)
             return cliError("--image-norm needs imagenet or none, got '" + *norm + "'");
-        if (options.inputs.kind() != ps::TensorSource::Kind::Image)
+        if (sources.inputs != ps::DebugSources::Kind::Image)
             return cliError("--image-norm applies to --inputs IMAGE only");
-        options.inputs.setImageNormalization(*n);
+        sources.imageNetNormalization = *n == ps::ImageTensor::Normalization::ImageNet;
     }
     if (auto p = cli.option("params")) {
-        auto s = ps::TensorSource::fromText(*p, seed, error);
-        if (!s)
+        if (!sources.setFromText(true, *p, error))
             return cliError("--params: " + error);
-        if (s->kind() == ps::TensorSource::Kind::Image)
+        if (sources.params == ps::DebugSources::Kind::Image)
             return cliError("--params: an image cannot provide parameters (use it with --inputs)");
-        options.params = *s;
     }
+    ps::ProgramRunner::Options options;
+    std::vector<ps::InputShape> shapes;
+    if (!source.runOptions(sources, options, shapes, error))
+        return cliError(error);
     options.interpreter.checkNanInf = cli.flag("check-nan");
     auto runner = source.makeRunner(*backend);
     if (!runner->prepare(options, error))
@@ -231,6 +234,7 @@ int runRun(const std::vector<std::string> &args)
         json.key("backend").value(backend->name());
         json.key("inputs").value(runner->inputSource().describe());
         json.key("params").value(runner->parameterSource().describe());
+        writeShapesJson(json, shapes, *runner);
         json.key("segments").beginArray();
         for (const auto &s : in.segments())
             json.beginObject()
@@ -280,6 +284,8 @@ int runRun(const std::vector<std::string> &args)
         std::cout << ") on " << backend->name() << "\n";
         std::cout << "inputs: " << runner->inputSource().describe()
                   << "; parameters: " << runner->parameterSource().describe() << "\n";
+        if (const std::string text = shapesSummary(shapes, *runner); !text.empty())
+            std::cout << "shapes: " << text << "\n";
         std::cout << status << ": " << in.records().size() << " ops executed in " << seconds * 1e3
                   << " ms (ops " << in.opSeconds() * 1e3 << " ms)\n";
         if (!finished) {

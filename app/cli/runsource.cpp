@@ -4,20 +4,95 @@
 #include "core/ir/program.h"
 #include "core/runtime/backend.h"
 #include "core/session/debugsources.h"
+#include "jsonstream.h"
 
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
-ps::ProgramRunner::Options RunSource::defaultOptions(uint64_t seed) const
+bool RunSource::sources(uint64_t seed, const std::vector<std::string> &shapeOptions, ps::DebugSources &out,
+    std::string &error) const
 {
-    ps::ProgramRunner::Options options;
-    ps::DebugSources sources = ps::DebugSources::defaultsFor(target);
-    sources.seed = seed;
-    std::string error;
-    // The defaults name no file that could be missing: a bundle's folders are checked per tensor.
-    sources.applyTo(target, {}, options, error);
-    return options;
+    out = ps::DebugSources::defaultsFor(target);
+    out.seed = seed;
+    for (const std::string &option : shapeOptions) {
+        auto assignment = ps::InputShapes::parseAssignment(option, error);
+        if (!assignment) {
+            error = "--shape " + error;
+            return false;
+        }
+        out.shapes[assignment->first] = assignment->second;
+    }
+    return true;
+}
+
+bool RunSource::runOptions(const ps::DebugSources &sources, ps::ProgramRunner::Options &options,
+    std::vector<ps::InputShape> &shapes, std::string &error) const
+{
+    std::vector<std::string> errors;
+    shapes = sources.inputShapes(target, errors);
+    if (!errors.empty()) {
+        error = "--shape " + errors.front();
+        return false;
+    }
+    std::vector<ps::InputShape> missing;
+    for (const ps::InputShape &s : shapes)
+        if (!s.resolved())
+            missing.push_back(s);
+    if (!missing.empty()) {
+        std::string give;
+        for (const ps::InputShape &s : missing)
+            give += " --shape " + ps::InputShapes::example(s);
+        error = "dynamic dims need a shape: " + ps::InputShapes::unresolvedText(missing) + " ("
+            + missing.front().note + "); give" + (missing.size() > 1 ? " them" : " it") + " with" + give
+            + " (the sizes are examples)";
+        return false;
+    }
+    return sources.applyTo(target, {}, options, error);
+}
+
+namespace {
+
+std::vector<int64_t> fedShape(ps::ProgramRunner &runner, const std::string &name)
+{
+    const ps::RuntimeValue *v = runner.scope().find(name);
+    return v && v->isTensor() && v->tensor().defined() ? v->tensor().shape() : std::vector<int64_t>();
+}
+
+} // namespace
+
+std::string shapesSummary(const std::vector<ps::InputShape> &shapes, ps::ProgramRunner &runner)
+{
+    std::string out;
+    for (const ps::InputShape &s : shapes) {
+        if (!s.dynamic())
+            continue;
+        const std::vector<int64_t> fed = fedShape(runner, s.name);
+        out += (out.empty() ? "" : "; ") + s.name + " "
+            + ps::InputShapes::dimsText(fed.empty() ? s.shape : fed) + " ("
+            + ps::InputShape::originText(s.origin) + (s.note.empty() ? "" : ": " + s.note) + ")";
+    }
+    return out;
+}
+
+void writeShapesJson(JsonStream &json, const std::vector<ps::InputShape> &shapes, ps::ProgramRunner &runner)
+{
+    json.key("shapes").beginArray();
+    for (const ps::InputShape &s : shapes) {
+        json.beginObject().key("name").value(s.name);
+        json.key("declared").beginArray();
+        for (int64_t d : s.declared)
+            json.value(d);
+        json.endArray();
+        json.key("shape").beginArray();
+        const std::vector<int64_t> fed = fedShape(runner, s.name);
+        for (int64_t d : fed.empty() ? s.shape : fed)
+            json.value(d);
+        json.endArray();
+        json.key("origin").value(ps::InputShape::originKey(s.origin));
+        json.key("note").value(s.note).endObject();
+    }
+    json.endArray();
 }
 
 bool loadRunSource(const std::string &path, RunSource &out, std::string &error)
@@ -30,6 +105,9 @@ bool loadRunSource(const std::string &path, RunSource &out, std::string &error)
     out.target.programPath = path;
     if (!out.source->bundle) {
         out.target.program = out.source->origin;
+        ps::DiagnosticList warnings;
+        out.target.findCompanions(warnings);
+        printDiagnostics(warnings);
         return true;
     }
     ps::DiagnosticList diagnostics;

@@ -1,11 +1,16 @@
 #pragma once
 
 #include "core/runtime/programrunner.h"
+#include "core/session/debugsources.h"
 #include "core/session/debugtarget.h"
+#include "core/session/inputshapes.h"
 #include "core/session/pipelinesource.h"
 
 #include <memory>
 #include <string>
+#include <vector>
+
+class JsonStream;
 
 namespace ps {
 class Backend;
@@ -28,14 +33,30 @@ struct RunSource
     {
         return target.makeRunner(backend);
     }
-    /// DebugSources::defaultsFor the target: a bundle's inputs/, params/ and output_grads;
-    /// random inputs and parameters otherwise.
-    ps::ProgramRunner::Options defaultOptions(uint64_t seed) const;
+    /// DebugSources::defaultsFor the target (a bundle's inputs/, params/ and output_grads; else
+    /// random inputs and the .pdiparams beside the program, random parameters without one), with
+    /// `seed` and the `--shape NAME=DIMS` options in `shapeOptions`. False with `error` on a
+    /// malformed --shape.
+    bool sources(uint64_t seed, const std::vector<std::string> &shapeOptions, ps::DebugSources &out,
+        std::string &error) const;
+    /// `sources` applied to the target as the GUI applies them (DebugSources::applyTo; images:
+    /// netpbm only), after the input shapes are checked: `shapes` receives them. False with
+    /// `error`: a --shape that does not fit, the inputs that still need one (with the --shape
+    /// to give), a bad file.
+    bool runOptions(const ps::DebugSources &sources, ps::ProgramRunner::Options &options,
+        std::vector<ps::InputShape> &shapes, std::string &error) const;
 };
 
+/// "x 1x3x736x736 (.yml: file.yml: Hpi....x (opt of min/opt/max))" per dynamic input, with the
+/// shape the prepared run fed, joined by "; "; empty when no input is dynamic.
+std::string shapesSummary(const std::vector<ps::InputShape> &shapes, ps::ProgramRunner &runner);
+/// `"shapes": [{"name", "declared", "shape", "origin", "note"}]` for every input.
+void writeShapesJson(JsonStream &json, const std::vector<ps::InputShape> &shapes, ps::ProgramRunner &runner);
+
 /// Opens `path` (a bundle folder or manifest.json, else a program file) with
-/// PipelineSource::open, printing its diagnostics to stderr; false with `error` set (empty when
-/// the `error:` line is already printed).
+/// PipelineSource::open, and for a program file the `.pdiparams` and `.yml` beside it
+/// (DebugTarget::findCompanions), printing diagnostics to stderr; false with `error` set (empty
+/// when the `error:` line is already printed).
 bool loadRunSource(const std::string &path, RunSource &out, std::string &error);
 
 /// "--device cpu|cuda": the backend, or nullptr with `error` saying why (createCudaBackend's

@@ -14,8 +14,8 @@
 
 namespace {
 
-const char *const kUsage
-    = "usage: pirscope-cli verify FILE|BUNDLE [--numerics] [--rtol R] [--atol A] [--seed N]";
+const char *const kUsage = "usage: pirscope-cli verify FILE|BUNDLE [--numerics] [--rtol R] [--atol A] "
+                           "[--seed N] [--shape NAME=DIMS]...";
 
 struct Tolerance
 {
@@ -64,10 +64,10 @@ bool compareWithFile(
 /// Runs `source` on `backend` (optionally checked op by op against `reference`); prints the
 /// stop when the run did not finish. Returns the runner, or nullptr when it could not start.
 std::unique_ptr<ps::ProgramRunner> runOn(const RunSource &source, ps::Backend &backend,
-    ps::Backend *reference, uint64_t seed, const Tolerance &tolerance, ps::StopInfo &stop)
+    ps::Backend *reference, ps::ProgramRunner::Options options, const Tolerance &tolerance,
+    ps::StopInfo &stop)
 {
     auto runner = source.makeRunner(backend);
-    ps::ProgramRunner::Options options = source.defaultOptions(seed);
     options.interpreter.rtol = tolerance.rtol;
     options.interpreter.atol = tolerance.atol;
     std::string error;
@@ -110,16 +110,23 @@ bool compareWithBundle(
     return ok;
 }
 
-int verifyNumerics(const RunSource &source, uint64_t seed, const Tolerance &tolerance)
+int verifyNumerics(const RunSource &source, const ps::DebugSources &sources, const Tolerance &tolerance)
 {
     std::string error;
+    ps::ProgramRunner::Options options;
+    std::vector<ps::InputShape> shapes;
+    if (!source.runOptions(sources, options, shapes, error))
+        return cliError(error);
     auto cpu = ps::createCpuBackend();
     bool ok = true;
     std::cout << "numerics on " << cpu->name()
               << (source.bundle() ? " against Paddle's outputs and gradients" : "") << " (rtol "
               << tolerance.rtol << ", atol " << tolerance.atol << "):\n";
     ps::StopInfo stop;
-    auto runner = runOn(source, *cpu, nullptr, seed, tolerance, stop);
+    auto runner = runOn(source, *cpu, nullptr, options, tolerance, stop);
+    if (runner)
+        if (const std::string text = shapesSummary(shapes, *runner); !text.empty())
+            std::cout << "  shapes: " << text << "\n";
     if (!runner || stop.reason != ps::StopReason::Finished) {
         ok = false;
     } else {
@@ -135,7 +142,7 @@ int verifyNumerics(const RunSource &source, uint64_t seed, const Tolerance &tole
     } else {
         std::cout << "differential " << cuda->name() << " vs " << cpu->name() << ", op by op:\n";
         ps::StopInfo cudaStop;
-        auto cudaRunner = runOn(source, *cuda, cpu.get(), seed, tolerance, cudaStop);
+        auto cudaRunner = runOn(source, *cuda, cpu.get(), options, tolerance, cudaStop);
         if (!cudaRunner || cudaStop.reason != ps::StopReason::Finished) {
             if (cudaStop.reason == ps::StopReason::Divergence && cudaStop.record) {
                 const ps::OpRecord &r = cudaRunner->interpreter().records()[*cudaStop.record];
@@ -174,7 +181,7 @@ int runVerify(const std::vector<std::string> &args)
 {
     CliArguments cli;
     std::string error;
-    if (!cli.parse(args, { "numerics" }, { "rtol", "atol", "seed" }, error))
+    if (!cli.parse(args, { "numerics" }, { "rtol", "atol", "seed", "shape" }, error))
         return cliError(error);
     if (cli.positional().size() != 1)
         return cliError(kUsage);
@@ -194,10 +201,13 @@ int runVerify(const std::vector<std::string> &args)
     RunSource source;
     if (!loadRunSource(path, source, error))
         return error.empty() ? 1 : cliError(error);
+    ps::DebugSources sources;
+    if (!source.sources(seed, cli.options("shape"), sources, error))
+        return cliError(error);
     if (!source.bundle()) {
         if (!verifyStructure(*source.target.program, path))
             return 1;
-        return cli.flag("numerics") ? verifyNumerics(source, seed, tolerance) : 0;
+        return cli.flag("numerics") ? verifyNumerics(source, sources, tolerance) : 0;
     }
     // A trace bundle: the structure of the programs run_program receives, then the numerics.
     const ps::PipelineResult &pipeline = *source.target.pipeline;
@@ -206,5 +216,5 @@ int runVerify(const std::vector<std::string> &args)
         ok = verifyStructure(*pipeline.backward, path + " (backward program)") && ok;
     if (!ok)
         return 1;
-    return verifyNumerics(source, seed, tolerance);
+    return verifyNumerics(source, sources, tolerance);
 }

@@ -1,3 +1,4 @@
+#include "core/session/inputshapes.h"
 #include "ui/debugger/debugsession.h"
 #include "ui/graphview.h"
 #include "ui/mainwindow.h"
@@ -8,7 +9,9 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
+#include <cstdio>
 #include <cstring>
+#include <map>
 #include <memory>
 
 int main(int argc, char *argv[])
@@ -42,7 +45,12 @@ int main(int argc, char *argv[])
     QCommandLineOption debugSteps(QStringLiteral("debug-steps"),
         QStringLiteral("With --screenshot: debug the shown program and step over <n> ops before the shot."),
         QStringLiteral("n"));
-    parser.addOptions({ screenshot, view, mode, debugSteps });
+    QCommandLineOption shape(QStringLiteral("shape"),
+        QStringLiteral(
+            "Shape of an input with dynamic dims, e.g. x=1x3x640x640 (repeatable); the default comes "
+            "from the .yml beside the program."),
+        QStringLiteral("name=dims"));
+    parser.addOptions({ screenshot, view, mode, debugSteps, shape });
     parser.process(app);
     const bool split = parser.value(view) == QLatin1String("split");
     if (!split && parser.value(view) != QLatin1String("program"))
@@ -103,6 +111,23 @@ int main(int argc, char *argv[])
     const bool opened = files.isEmpty() ? window.openDefaultExample() : window.openFile(files.first());
     if (opened && parser.isSet(mode))
         window.setTraining(parser.value(mode) == QLatin1String("train"));
+    if (parser.isSet(shape)) {
+        std::map<std::string, std::vector<int64_t>> shapes;
+        for (const QString &text : parser.values(shape)) {
+            std::string error;
+            auto assignment = ps::InputShapes::parseAssignment(text.toStdString(), error);
+            if (!assignment) {
+                std::fprintf(stderr, "pirscope: --shape %s\n", error.c_str());
+                return 1;
+            }
+            shapes[assignment->first] = assignment->second;
+        }
+        const QString error = window.debugger()->session()->setShapes(shapes);
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "pirscope: --shape %s\n", qPrintable(error));
+            return 1;
+        }
+    }
     if (split)
         window.showTab(ps::MainWindow::Tab::Split);
     if (!shotPath.isEmpty() && !opened)

@@ -113,7 +113,10 @@ bool ProgramRunner::prepare(const Options &options, std::string &error)
             if (isFake(name) || m_scope.contains(name))
                 continue;
             auto it = declared.find(name);
-            const Declared d = it == declared.end() ? Declared {} : it->second;
+            Declared d = it == declared.end() ? Declared {} : it->second;
+            if (auto shape = options.inputShapes.find(name); shape != options.inputShapes.end()
+                && &source == &inputs && d.type && d.type.kind() == Type::Kind::DenseTensor)
+                d.type = Type::denseTensor(d.type.dtype(), shape->second, d.type.layout());
             std::string why;
             Tensor t = source.get(name, d.type, d.trainable, why);
             if (!t.defined()) {

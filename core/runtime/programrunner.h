@@ -37,7 +37,12 @@ public:
         /// Output index (fo order) → `.npy` file of its gradient (a trace bundle's
         /// output_grads/); outputs without a file get ones.
         std::map<size_t, std::string> outputGradFiles;
-        /// Size given to dynamic (-1) dims of generated inputs.
+        /// Input name → the concrete shape its declared type takes for this run (what the
+        /// session resolved: InputShapes). Generated inputs get that shape, an image input is
+        /// resized to it, files must match it.
+        std::map<std::string, std::vector<int64_t>> inputShapes;
+        /// Size given to dynamic (-1) dims of generated inputs not in inputShapes; the session
+        /// never relies on it (it resolves every dynamic input or asks for a shape).
         int64_t dynamicDim = 1;
         Interpreter::Options interpreter;
     };

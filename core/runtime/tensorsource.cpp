@@ -125,23 +125,32 @@ bool TensorSource::prepare(const Program &program, std::string &error)
         return false;
     }
     m_imageInput.clear();
+    std::string why;
+    std::optional<std::string> input = imageInputOf(program, why);
+    if (!input) {
+        error = "image " + m_path + ": " + why;
+        return false;
+    }
+    m_imageInput = *input;
+    return true;
+}
+
+std::optional<std::string> TensorSource::imageInputOf(const Program &program, std::string &why)
+{
     std::string inputs;
     for (const Operation *op : program.block().ops()) {
         if ((op->name() != "pd_op.data" && op->name() != "pd_op.feed") || op->numResults() != 1)
             continue;
         const std::string name = op->stringAttribute("name");
-        std::string why;
-        if (ImageTensor::layoutOf(op->result(0).type(), why)) {
-            m_imageInput = name;
-            return true;
-        }
-        inputs += (inputs.empty() ? "" : "; ") + name + ": " + why;
+        std::string notImage;
+        if (ImageTensor::layoutOf(op->result(0).type(), notImage))
+            return name;
+        inputs += (inputs.empty() ? "" : "; ") + name + ": " + notImage;
     }
-    error = "image " + m_path
-        + ": no input of the program takes an image (a float tensor of rank 4 with 1 or 3 "
-        + "channels, NCHW or NHWC)"
+    why = "no input of the program takes an image (a float tensor of rank 4 with 1 or 3 channels, NCHW or "
+          "NHWC)"
         + (inputs.empty() ? std::string(": it has no inputs") : "; inputs: " + inputs);
-    return false;
+    return std::nullopt;
 }
 
 Tensor TensorSource::get(const std::string &name, Type type, bool trainable, std::string &error) const

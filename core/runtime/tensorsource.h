@@ -60,6 +60,10 @@ public:
     /// Image, after prepare(): the name of the input that gets the image.
     const std::string &imageInput() const { return m_imageInput; }
 
+    /// The input (pd_op.data / pd_op.feed name, program order) an image source feeds: the first
+    /// image-shaped one (ImageTensor::layoutOf); nullopt with `why` listing the inputs and why
+    /// none is.
+    static std::optional<std::string> imageInputOf(const Program &program, std::string &why);
     /// Pdiparams: reads the file for `program`'s parameters. Image: chooses the image input (an
     /// error when no input is image-shaped). A no-op for the other kinds.
     bool prepare(const Program &program, std::string &error);

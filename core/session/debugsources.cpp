@@ -1,6 +1,7 @@
 #include "core/session/debugsources.h"
 
 #include "core/io/tracebundle.h"
+#include "core/ir/program.h"
 #include "core/runtime/imagefile.h"
 #include "core/session/debugtarget.h"
 
@@ -87,6 +88,37 @@ std::string DebugSources::paramsText() const
     return describe(params, paramsPath, seed);
 }
 
+bool DebugSources::setFromText(bool forParams, const std::string &text, std::string &error)
+{
+    const std::optional<TensorSource> source = TensorSource::fromText(text, seed, error);
+    if (!source)
+        return false;
+    Kind kind = Kind::Random;
+    switch (source->kind()) {
+    case TensorSource::Kind::NpyDirectory:
+        kind = Kind::NpyDirectory;
+        break;
+    case TensorSource::Kind::Pdiparams:
+        kind = Kind::PdiparamsFile;
+        break;
+    case TensorSource::Kind::Random:
+        kind = Kind::Random;
+        break;
+    case TensorSource::Kind::Zeros:
+        kind = Kind::Zeros;
+        break;
+    case TensorSource::Kind::Ones:
+        kind = Kind::Ones;
+        break;
+    case TensorSource::Kind::Image:
+        kind = Kind::Image;
+        break;
+    }
+    (forParams ? params : inputs) = kind;
+    (forParams ? paramsPath : inputsPath) = needsPath(kind) ? text : std::string();
+    return true;
+}
+
 bool DebugSources::available(Kind kind, const DebugTarget &target)
 {
     switch (kind) {
@@ -106,6 +138,32 @@ DebugSources DebugSources::defaultsFor(const DebugTarget &target)
     s.inputs = target.bundle ? Kind::Bundle : Kind::Random;
     s.params = target.bundle ? Kind::Bundle : !target.pdiparamsPath.empty() ? Kind::Pdiparams : Kind::Random;
     return s;
+}
+
+std::vector<InputShape> DebugSources::inputShapes(
+    const DebugTarget &target, std::vector<std::string> &errors) const
+{
+    const Program *program = target.inputProgram();
+    if (!program)
+        return {};
+    std::vector<InputShape> out = InputShapes::resolve(*program, shapes, target.config.get(), errors);
+    const bool fromFiles = inputs == Kind::Bundle || inputs == Kind::NpyDirectory;
+    std::string imageInput;
+    if (inputs == Kind::Image) {
+        std::string why;
+        imageInput = TensorSource::imageInputOf(*program, why).value_or(std::string());
+    }
+    for (InputShape &s : out) {
+        if (fromFiles && s.dynamic() && s.origin != InputShape::Origin::Chosen) {
+            s.shape = s.declared;
+            s.origin = InputShape::Origin::Files;
+            s.note.clear();
+        } else if (s.name == imageInput && s.origin == InputShape::Origin::Unresolved) {
+            s.origin = InputShape::Origin::Image;
+            s.note.clear();
+        }
+    }
+    return out;
 }
 
 bool DebugSources::applyTo(const DebugTarget &target, const ImageDecoder &decoder,
@@ -158,6 +216,21 @@ bool DebugSources::applyTo(const DebugTarget &target, const ImageDecoder &decode
         }
         return std::nullopt;
     };
+    std::vector<std::string> errors;
+    const std::vector<InputShape> shaped = inputShapes(target, errors);
+    if (!errors.empty()) {
+        error = "shape " + errors.front();
+        return false;
+    }
+    std::vector<InputShape> missing;
+    for (const InputShape &s : shaped)
+        if (!s.resolved())
+            missing.push_back(s);
+    if (!missing.empty()) {
+        error = "inputs with dynamic dims need a shape: " + InputShapes::unresolvedText(missing) + ": "
+            + missing.front().note + "; choose a shape such as " + InputShapes::example(missing.front());
+        return false;
+    }
     std::optional<TensorSource> in = source(inputs, inputsPath, false);
     if (!in)
         return false;
@@ -166,6 +239,9 @@ bool DebugSources::applyTo(const DebugTarget &target, const ImageDecoder &decode
         return false;
     options.inputs = std::move(*in);
     options.params = std::move(*pa);
+    for (const InputShape &s : shaped)
+        if (s.dynamic() && s.shapesRun())
+            options.inputShapes[s.name] = s.shape;
     if (bundle && inputs == Kind::Bundle)
         for (const auto &[index, file] : bundle->outputGradFiles())
             options.outputGradFiles[index] = bundle->filePath(file);

@@ -2,9 +2,12 @@
 
 #include "core/runtime/image.h"
 #include "core/runtime/programrunner.h"
+#include "core/session/inputshapes.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace ps {
 
@@ -33,6 +36,9 @@ struct DebugSources
     std::string paramsPath;
     /// Image inputs: ImageNet mean/std after scaling to [0, 1] (else [0, 1] only).
     bool imageNetNormalization = true;
+    /// Input name → the shape the user chose (--shape, the sources dialog); inputs not listed
+    /// take their defaults (InputShapes::resolve). Kept across targets: inputs keep their names.
+    std::map<std::string, std::vector<int64_t>> shapes;
 
     /// "bundle .npy", ".pdiparams next to the program", "random", "zeros", "ones", ".npy folder",
     /// ".pdiparams file", "image file".
@@ -46,6 +52,12 @@ struct DebugSources
     std::string paramsText() const;
     friend bool operator==(const DebugSources &, const DebugSources &) = default;
 
+    /// The command line's spelling (`--inputs` / `--params` of pirscope-cli run): "random",
+    /// "zeros", "ones", an image file, a folder of `.npy` files or a `.pdiparams` file, as
+    /// TensorSource::fromText reads it (the image is decoded, netpbm only, to check it). False
+    /// with `error` when the path does not exist or the image cannot be read.
+    bool setFromText(bool forParams, const std::string &text, std::string &error);
+
     /// Whether `target` can offer `kind`: Bundle needs a trace bundle, Pdiparams a `.pdiparams`
     /// next to the program; the other kinds always (their files are checked at the start).
     static bool available(Kind kind, const DebugTarget &target);
@@ -53,9 +65,18 @@ struct DebugSources
     /// the program (random parameters without one).
     static DebugSources defaultsFor(const DebugTarget &target);
 
-    /// The runner's input and parameter sources (and a bundle's output gradients) in `options`;
-    /// an image is decoded here (netpbm by the core, other formats by `decoder`). False with
-    /// `error` naming the bad file or the missing bundle.
+    /// The target's inputs with the shapes a run gives them and why (InputShapes::resolve with
+    /// `shapes` and the target's `.yml`), for this choice of inputs: inputs read from files
+    /// (bundle, .npy folder) keep only a chosen shape and are otherwise Files; the image input's
+    /// unresolved dims are Image (the image's size). What stays Unresolved needs a shape before
+    /// a run. `errors` receives the chosen shapes that do not fit ("x=1x3: rank 2, ...").
+    std::vector<InputShape> inputShapes(const DebugTarget &target, std::vector<std::string> &errors) const;
+
+    /// The runner's input and parameter sources (and a bundle's output gradients) in `options`,
+    /// with the input shapes of inputShapes() that shape the run (files must match a chosen
+    /// shape); an image is decoded here (netpbm by the core, other formats by `decoder`). False with
+    /// `error` naming the bad file, the missing bundle, a chosen shape that does not fit or the
+    /// inputs that still need a shape.
     bool applyTo(const DebugTarget &target, const ImageDecoder &decoder, ProgramRunner::Options &options,
         std::string &error) const;
 };

@@ -2,6 +2,7 @@
 
 #include "core/ir/program.h"
 #include "core/runtime/programrunner.h"
+#include "core/session/inferenceconfig.h"
 #include "core/transform/pipelineresult.h"
 
 #include <filesystem>
@@ -31,6 +32,18 @@ std::unique_ptr<ProgramRunner> DebugTarget::makeRunner(Backend &backend) const
     if (pipeline)
         return std::make_unique<ProgramRunner>(*pipeline, backend);
     return std::make_unique<ProgramRunner>(program, backend);
+}
+
+void DebugTarget::findCompanions(DiagnosticList &warnings)
+{
+    pdiparamsPath = pdiparamsNextTo(programPath);
+    DiagnosticList diagnostics;
+    config = InferenceConfig::nextTo(programPath, diagnostics);
+    for (const Diagnostic &d : diagnostics.items())
+        warnings.warning(d.location,
+            d.severity == Diagnostic::Severity::Error
+                ? d.message + " (the file's input shape defaults are not used)"
+                : d.message);
 }
 
 std::string DebugTarget::pdiparamsNextTo(const std::string &programPath)

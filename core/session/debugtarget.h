@@ -7,6 +7,8 @@
 namespace ps {
 
 class Backend;
+class DiagnosticList;
+class InferenceConfig;
 class Program;
 class ProgramRunner;
 class TraceBundle;
@@ -25,6 +27,8 @@ struct DebugTarget
     std::string programPath;
     /// A readable `.pdiparams` for the program, or empty.
     std::string pdiparamsPath;
+    /// The `.yml` beside the program (input shape defaults), or null.
+    std::shared_ptr<const InferenceConfig> config;
 
     bool valid() const { return program != nullptr || pipeline != nullptr; }
     /// The programs of the timeline, in segment order: the pipeline's forward and (when not
@@ -35,6 +39,10 @@ struct DebugTarget
     /// A runner on `backend` (not yet prepared).
     std::unique_ptr<ProgramRunner> makeRunner(Backend &backend) const;
 
+    /// Fills pdiparamsPath and config from the files beside programPath (a file on disk): the
+    /// `.pdiparams` and the `.yml` of the same stem. A `.yml` that does not parse leaves config
+    /// null and adds a warning (file:line:col) to `warnings`.
+    void findCompanions(DiagnosticList &warnings);
     /// `<dir>/<stem>.pdiparams` beside a program file when it exists (paddle.jit.save writes
     /// both), else empty.
     static std::string pdiparamsNextTo(const std::string &programPath);

@@ -89,6 +89,7 @@ DebuggerPanel::DebuggerPanel(DebugSession *session, QWidget *parent)
     });
     connect(session, &DebugSession::devicesChanged, this, &DebuggerPanel::updateCompareButtons);
     connect(session, &DebugSession::sourcesChanged, this, &DebuggerPanel::updateStatus);
+    connect(session, &DebugSession::shapesNeeded, this, &DebuggerPanel::updateStatus);
     updateStatus();
     updateErrorBox();
     updateCompareButtons();

@@ -53,6 +53,8 @@ DebuggerToolBar::DebuggerToolBar(DebugSession *session, DebuggerActions *actions
     connect(session, &DebugSession::devicesChanged, this, &DebuggerToolBar::fillDevices);
     connect(session, &DebugSession::sourcesChanged, this, &DebuggerToolBar::fillSources);
     connect(session, &DebugSession::targetChanged, this, &DebuggerToolBar::fillSources);
+    // Queued: the refused command returns first, then the dialog opens.
+    connect(session, &DebugSession::shapesNeeded, this, &DebuggerToolBar::askForShapes, Qt::QueuedConnection);
     connect(session, &DebugSession::stateChanged, this, [this] {
         const bool busy = m_session->isRunning();
         m_devices->setEnabled(!busy);
@@ -113,7 +115,14 @@ void DebuggerToolBar::fillSources()
 
 void DebuggerToolBar::editSources()
 {
+    askForShapes({});
+}
+
+void DebuggerToolBar::askForShapes(const QStringList &inputs)
+{
     DebugSourcesDialog dialog(m_session, this);
+    if (!inputs.isEmpty())
+        dialog.askForShapes(inputs);
     if (dialog.exec() == QDialog::Accepted)
         m_session->setSources(dialog.sources());
 }

@@ -31,6 +31,8 @@ public:
 public slots:
     /// Opens DebugSourcesDialog; OK applies its choice to the session.
     void editSources();
+    /// Opens the dialog asking for the shapes of `inputs` (DebugSession::shapesNeeded).
+    void askForShapes(const QStringList &inputs);
 
 private:
     void fillDevices();

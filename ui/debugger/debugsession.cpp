@@ -97,6 +97,8 @@ void DebugSession::command(DebugEngine::Command command, std::optional<ProgramPo
     if (!m_target.valid() || (m_pending > 0 && m_built) || (m_pending == 0 && m_state == State::Finished))
         return;
     const bool starting = !m_built;
+    if (starting && !refuseWithoutShapes())
+        return;
     m_built = true;
     const uint64_t sequence = ++m_sequence;
     const uint64_t epoch = starting ? ++m_lastEpoch : 0;
@@ -117,6 +119,29 @@ void DebugSession::command(DebugEngine::Command command, std::optional<ProgramPo
             ran = engine.run(command, cursor, sequence);
         return QString();
     });
+}
+
+bool DebugSession::refuseWithoutShapes()
+{
+    QStringList errors;
+    const std::vector<InputShape> shapes = inputShapes(&errors);
+    QStringList needed;
+    std::vector<InputShape> missing;
+    for (const InputShape &s : shapes)
+        if (!s.resolved()) {
+            needed << QString::fromStdString(s.name);
+            missing.push_back(s);
+        }
+    if (errors.isEmpty() && needed.isEmpty())
+        return true;
+    m_startError = !errors.isEmpty()
+        ? tr("shape %1").arg(errors.first())
+        : tr("inputs with dynamic dims need a shape: %1 (%2); choose it in Inputs and Parameters")
+              .arg(QString::fromStdString(InputShapes::unresolvedText(missing)),
+                  QString::fromStdString(missing.front().note));
+    emit error(m_startError);
+    emit shapesNeeded(needed);
+    return false;
 }
 
 void DebugSession::start()

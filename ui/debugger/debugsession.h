@@ -90,6 +90,16 @@ public:
     /// Why the last start failed (a bad input or parameter file, no image-shaped input, ...);
     /// empty once a session starts or the sources or target change.
     const QString &startError() const { return m_startError; }
+    /// The target's inputs with the shapes the next session gives them and why
+    /// (DebugSources::inputShapes: chosen shapes, the `.yml` beside the program, batch 1; files,
+    /// the image's size). An Unresolved entry refuses the start until a shape is chosen.
+    std::vector<InputShape> inputShapes(QStringList *errors = nullptr) const;
+    /// Chooses input shapes by name (the command line's `--shape NAME=DIMS`), kept across
+    /// targets like the rest of the sources; ends a running session. Returns why some do not
+    /// fit the current target (empty when they all do); such a shape fails the next start.
+    QString setShapes(const std::map<std::string, std::vector<int64_t>> &shapes);
+    /// Why the `.yml` beside the program was not used (it does not parse), or empty.
+    const QString &configWarning() const { return m_configWarning; }
     /// Differential mode: every kernel also runs on the CPU and the run stops where they differ.
     void setCompareWithCpu(bool on);
     bool compareWithCpu() const { return m_compareWithCpu; }
@@ -182,11 +192,17 @@ signals:
     void sourcesChanged();
     void targetChanged();
     void watchesUpdated();
+    /// A start was refused because `inputs` have dynamic dims nothing fills (no shape chosen, no
+    /// `.yml` default): the UI asks for their shapes.
+    void shapesNeeded(const QStringList &inputs);
 
 private:
     void post(std::function<void()> fn);
     template<class F> auto onWorker(F &&fn) const;
     void command(DebugEngine::Command command, std::optional<ProgramPosition> cursor);
+    /// Before a start: false (after error() and shapesNeeded()) when a chosen shape does not fit
+    /// or an input still needs one.
+    bool refuseWithoutShapes();
     /// Queues `work` (worker thread) followed by a snapshot for finishCommand().
     void queue(std::function<QString(DebugEngine &, bool &ran)> work);
     void finishCommand(const DebugEngine::Snapshot &snapshot, std::vector<DebugEngine::WatchValue> watches,
@@ -211,6 +227,7 @@ private:
     DebugSources m_sources;
     bool m_sourcesChosen = false;
     QString m_startError;
+    QString m_configWarning;
     bool m_compareWithCpu = false;
 
     std::vector<DebugBreakpoint> m_breakpoints;

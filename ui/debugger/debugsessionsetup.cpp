@@ -106,11 +106,16 @@ void DebugSession::setTarget(DebugTarget target)
 void DebugSession::findPdiparams(DebugTarget &target)
 {
     const QString path = QString::fromStdString(target.programPath);
+    m_configWarning.clear();
     if (!path.startsWith(QLatin1Char(':'))) {
-        target.pdiparamsPath = DebugTarget::pdiparamsNextTo(target.programPath);
+        DiagnosticList warnings;
+        target.findCompanions(warnings);
+        if (!warnings.empty())
+            m_configWarning = QString::fromStdString(warnings[0].toString());
         return;
     }
     target.pdiparamsPath.clear();
+    target.config.reset();
     const QFileInfo program(path);
     const QString candidate = program.path() + QLatin1Char('/') + program.completeBaseName() + ".pdiparams";
     if (!QFile::exists(candidate))
@@ -182,6 +187,30 @@ void DebugSession::setSources(const DebugSources &sources)
     m_sources = sources;
     m_startError.clear();
     emit sourcesChanged();
+}
+
+std::vector<InputShape> DebugSession::inputShapes(QStringList *errors) const
+{
+    std::vector<std::string> why;
+    std::vector<InputShape> shapes = m_sources.inputShapes(m_target, why);
+    if (errors)
+        for (const std::string &e : why)
+            *errors << QString::fromStdString(e);
+    return shapes;
+}
+
+QString DebugSession::setShapes(const std::map<std::string, std::vector<int64_t>> &shapes)
+{
+    if (shapes != m_sources.shapes) {
+        if (m_built)
+            stop();
+        m_sources.shapes = shapes;
+        m_startError.clear();
+        emit sourcesChanged();
+    }
+    QStringList errors;
+    inputShapes(&errors);
+    return errors.join(QStringLiteral("; "));
 }
 
 bool DebugSession::sourceAvailable(DebugSources::Kind kind) const

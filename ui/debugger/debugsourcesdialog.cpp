@@ -15,6 +15,7 @@
 #include <QStandardItemModel>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <limits>
 
 namespace ps {
@@ -77,6 +78,7 @@ DebugSourcesDialog::DebugSourcesDialog(const DebugSession *session, QWidget *par
     form->addRow(tr("Parameters:"), m_params);
     form->addRow(QString(), pathRow(m_paramsPath, m_paramsBrowse, this));
     form->addRow(tr("Random seed:"), m_seed);
+    buildShapeRows(form);
 
     auto *note = new QLabel(tr("Applied when the next session starts; a running session ends."), this);
     note->setWordWrap(true);
@@ -96,11 +98,16 @@ DebugSourcesDialog::DebugSourcesDialog(const DebugSession *session, QWidget *par
         connect(combo, &QComboBox::currentIndexChanged, m_error, &QLabel::hide);
     for (QLineEdit *edit : { m_inputsPath, m_paramsPath })
         connect(edit, &QLineEdit::textEdited, m_error, &QLabel::hide);
+    for (const ShapeRow &row : m_shapeRows) {
+        connect(row.edit, &QLineEdit::textEdited, m_error, &QLabel::hide);
+        connect(row.edit, &QLineEdit::textEdited, this, &DebugSourcesDialog::updateShapeNotes);
+    }
     connect(m_inputsBrowse, &QToolButton::clicked, this, [this] { browse(false); });
     connect(m_paramsBrowse, &QToolButton::clicked, this, [this] { browse(true); });
 
     setSources(session->sources());
     resize(qMax(sizeHint().width(), 520), sizeHint().height());
+    fitHeight();
 }
 
 QComboBox *DebugSourcesDialog::makeCombo(bool params)
@@ -157,6 +164,7 @@ DebugSources DebugSourcesDialog::sources() const
     if (DebugSources::needsPath(s.params))
         s.paramsPath = m_paramsPath->text().trimmed().toStdString();
     s.imageNetNormalization = m_normalize->isChecked();
+    shapesFromFields(s.shapes, nullptr);
     return s;
 }
 
@@ -178,14 +186,26 @@ QString DebugSourcesDialog::validate() const
     QString error = check(s.inputs, QString::fromStdString(s.inputsPath), tr("Inputs"));
     if (error.isEmpty())
         error = check(s.params, QString::fromStdString(s.paramsPath), tr("Parameters"));
+    std::map<std::string, std::vector<int64_t>> shapes;
+    if (error.isEmpty() && !shapesFromFields(shapes, &error))
+        return error;
+    if (error.isEmpty()) {
+        std::vector<std::string> errors;
+        for (const InputShape &shape : s.inputShapes(m_session->target(), errors))
+            if (!shape.resolved())
+                return tr("Shape of %1: this input has dynamic dims (%2) and no default; enter its shape, "
+                          "e.g. %3.")
+                    .arg(QString::fromStdString(shape.name),
+                        QString::fromStdString(InputShapes::dimsText(shape.declared)),
+                        QString::fromStdString(InputShapes::example(shape).substr(shape.name.size() + 1)));
+    }
     return error;
 }
 
 void DebugSourcesDialog::accept()
 {
     const QString error = validate();
-    m_error->setText(error);
-    m_error->setVisible(!error.isEmpty());
+    showError(error);
     if (error.isEmpty())
         QDialog::accept();
 }
@@ -202,6 +222,7 @@ void DebugSourcesDialog::updateRows()
     m_paramsPath->setPlaceholderText(
         params == Kind::PdiparamsFile ? tr(".pdiparams file") : tr("folder of <parameter name>.npy files"));
     m_seed->setEnabled(inputs == Kind::Random || inputs == Kind::Image || params == Kind::Random);
+    updateShapeNotes();
 }
 
 void DebugSourcesDialog::browse(bool params)
@@ -219,6 +240,158 @@ void DebugSourcesDialog::browse(bool params)
             this, tr("Parameters"), edit->text(), tr("Paddle parameters (*.pdiparams);;All files (*)"));
     if (!path.isEmpty())
         edit->setText(path);
+}
+
+void DebugSourcesDialog::buildShapeRows(QFormLayout *form)
+{
+    const DebugSources current = m_session->sources();
+    m_otherShapes = current.shapes;
+    for (const InputShape &shape : defaultShapes()) {
+        if (!shape.dynamic())
+            continue;
+        ShapeRow row;
+        row.name = shape.name;
+        if (shape.resolved())
+            row.defaultText = QString::fromStdString(InputShapes::dimsText(shape.shape));
+        row.edit = new QLineEdit(this);
+        row.edit->setObjectName(QStringLiteral("shape_") + QString::fromStdString(shape.name));
+        row.edit->setPlaceholderText(tr("e.g. %1").arg(
+            QString::fromStdString(InputShapes::example(shape).substr(shape.name.size() + 1))));
+        row.edit->setToolTip(tr("Dims separated by x; the input declares %1 (? is dynamic)")
+                                 .arg(QString::fromStdString(InputShapes::dimsText(shape.declared))));
+        auto it = current.shapes.find(shape.name);
+        row.edit->setText(it != current.shapes.end()
+                ? QString::fromStdString(InputShapes::dimsText(it->second))
+                : row.defaultText);
+        m_otherShapes.erase(shape.name);
+        row.note = new QLabel(this);
+        row.note->setObjectName(QStringLiteral("shapeNote_") + QString::fromStdString(shape.name));
+        row.note->setWordWrap(true);
+        row.note->setEnabled(false); // drawn dimmed: a hint, not a control
+        auto *cell = new QWidget(this);
+        auto *layout = new QVBoxLayout(cell);
+        layout->setContentsMargins(0, 0, 0, 0);
+        layout->setSpacing(0);
+        layout->addWidget(row.edit);
+        layout->addWidget(row.note);
+        form->addRow(tr("Shape of %1 (%2):")
+                         .arg(QString::fromStdString(shape.name),
+                             QString::fromStdString(InputShapes::dimsText(shape.declared))),
+            cell);
+        m_shapeRows.push_back(row);
+    }
+}
+
+std::vector<InputShape> DebugSourcesDialog::defaultShapes() const
+{
+    const DebugTarget &target = m_session->target();
+    if (!target.inputProgram())
+        return {};
+    std::vector<std::string> ignored;
+    return InputShapes::resolve(*target.inputProgram(), {}, target.config.get(), ignored);
+}
+
+QLineEdit *DebugSourcesDialog::shapeEdit(const QString &name) const
+{
+    for (const ShapeRow &row : m_shapeRows)
+        if (QString::fromStdString(row.name) == name)
+            return row.edit;
+    return nullptr;
+}
+
+bool DebugSourcesDialog::shapesFromFields(
+    std::map<std::string, std::vector<int64_t>> &shapes, QString *error) const
+{
+    shapes = m_otherShapes;
+    for (const ShapeRow &row : m_shapeRows) {
+        const QString text = row.edit->text().trimmed();
+        if (text.isEmpty() || text == row.defaultText)
+            continue; // the default applies
+        std::string why;
+        std::optional<std::vector<int64_t>> dims = InputShapes::parseDims(text.toStdString(), why);
+        if (!dims) {
+            if (error)
+                *error = tr("Shape of %1: %2")
+                             .arg(QString::fromStdString(row.name), QString::fromStdString(why));
+            return false;
+        }
+        shapes[row.name] = *dims;
+    }
+    if (!error)
+        return true;
+    // A shape that does not fit the input (rank, a static dim) is refused here, not at the start.
+    DebugSources s;
+    s.shapes = shapes;
+    std::vector<std::string> errors;
+    s.inputShapes(m_session->target(), errors);
+    if (!errors.empty()) {
+        *error = tr("Shape %1").arg(QString::fromStdString(errors.front()));
+        return false;
+    }
+    return true;
+}
+
+void DebugSourcesDialog::updateShapeNotes()
+{
+    if (m_shapeRows.empty())
+        return;
+    // What the current choice of inputs does with each input (files, the image, a default).
+    DebugSources choice;
+    choice.inputs = kindOf(m_inputs);
+    choice.inputsPath = m_inputsPath->text().trimmed().toStdString();
+    std::vector<std::string> ignored;
+    const std::vector<InputShape> shapes = choice.inputShapes(m_session->target(), ignored);
+    for (const ShapeRow &row : m_shapeRows) {
+        const QString text = row.edit->text().trimmed();
+        const auto shape = std::find_if(
+            shapes.begin(), shapes.end(), [&](const InputShape &s) { return s.name == row.name; });
+        QString note;
+        if (shape == shapes.end())
+            note.clear();
+        else if (!text.isEmpty() && text != row.defaultText)
+            note = shape->origin == InputShape::Origin::Files ? tr("chosen: the files must have this shape")
+                                                              : tr("chosen");
+        else if (shape->resolved())
+            note = tr("%1%2").arg(QString::fromLatin1(InputShape::originText(shape->origin)),
+                QString::fromStdString(shape->note.empty() ? std::string() : ": " + shape->note));
+        else
+            note = QString::fromStdString(shape->note);
+        row.note->setText(note);
+    }
+}
+
+void DebugSourcesDialog::showError(const QString &error)
+{
+    m_error->setText(error);
+    m_error->setVisible(!error.isEmpty());
+    fitHeight();
+}
+
+void DebugSourcesDialog::fitHeight()
+{
+    // Wrapped labels (the error, the shape notes) need their height for the dialog's width.
+    layout()->activate();
+    const int height
+        = layout()->hasHeightForWidth() ? layout()->totalHeightForWidth(width()) : sizeHint().height();
+    if (height > this->height())
+        resize(width(), height);
+}
+
+void DebugSourcesDialog::askForShapes(const QStringList &inputs)
+{
+    QStringList fields;
+    QLineEdit *first = nullptr;
+    for (const QString &name : inputs)
+        if (QLineEdit *edit = shapeEdit(name)) {
+            fields << name;
+            if (!first)
+                first = edit;
+        }
+    showError(fields.isEmpty()
+            ? QString()
+            : tr("Choose the shape of %1: its dynamic dims have no default.").arg(fields.join(", ")));
+    if (first)
+        first->setFocus();
 }
 
 } // namespace ps

@@ -1,11 +1,15 @@
 #pragma once
 
 #include "core/session/debugsources.h"
+#include "core/session/inputshapes.h"
 
 #include <QDialog>
+#include <map>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -17,9 +21,12 @@ class DebugSession;
 
 /// Chooses where the next debug session takes its inputs (bundle .npy, random with a seed,
 /// zeros, ones, a .npy folder, an image file) and parameters (bundle .npy, the .pdiparams next to
-/// the program, a chosen .pdiparams file or .npy folder, random). Kinds the target cannot offer
-/// are listed disabled with the reason. OK checks that the chosen paths exist; what is inside
-/// them is checked when the session starts (errors go to the debugger's status).
+/// the program, a chosen .pdiparams file or .npy folder, random), and the shape of each input
+/// with dynamic dims: one field per such input, showing the default (the `.yml` beside the
+/// program, batch 1) and where it comes from, empty where there is none. Kinds the target cannot
+/// offer are listed disabled with the reason. OK checks that the chosen paths exist and that every
+/// input the choice generates has a shape; what is inside the files is checked when the session
+/// starts (errors go to the debugger's status).
 class DebugSourcesDialog : public QDialog
 {
     Q_OBJECT
@@ -40,6 +47,10 @@ public:
     QCheckBox *normalizeCheck() const { return m_normalize; }
     QSpinBox *seedSpin() const { return m_seed; }
     QLabel *errorLabel() const { return m_error; }
+    /// The shape field of input `name`, or nullptr when it has no dynamic dims.
+    QLineEdit *shapeEdit(const QString &name) const;
+    /// Says that `inputs` need a shape (the start was refused) and focuses the first field.
+    void askForShapes(const QStringList &inputs);
 
     void accept() override;
 
@@ -49,6 +60,15 @@ private:
     static DebugSources::Kind kindOf(const QComboBox *combo);
     void updateRows();
     void browse(bool params);
+    void buildShapeRows(QFormLayout *form);
+    /// The fields' shapes: chosen where a field differs from its default; false with `error`.
+    bool shapesFromFields(std::map<std::string, std::vector<int64_t>> &shapes, QString *error) const;
+    void updateShapeNotes();
+    void showError(const QString &error);
+    /// Grows the dialog to the height its wrapped labels need at its width.
+    void fitHeight();
+    /// The target's inputs with their default shapes (no choice, whatever the input kind).
+    std::vector<InputShape> defaultShapes() const;
 
     const DebugSession *m_session;
     QComboBox *m_inputs;
@@ -60,6 +80,16 @@ private:
     QToolButton *m_paramsBrowse;
     QSpinBox *m_seed;
     QLabel *m_error;
+    struct ShapeRow
+    {
+        std::string name;
+        QLineEdit *edit = nullptr;
+        QLabel *note = nullptr;
+        QString defaultText; ///< the default shape ("1x3x736x736"), empty when there is none
+    };
+    std::vector<ShapeRow> m_shapeRows;
+    /// Shapes chosen before for inputs this target lacks: kept as they were.
+    std::map<std::string, std::vector<int64_t>> m_otherShapes;
 };
 
 } // namespace ps
