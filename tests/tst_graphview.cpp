@@ -98,15 +98,14 @@ void TestGraphView::itemsMatchModel()
     QVERIFY(relu);
     QCOMPARE(relu->op(), s.relu);
     QCOMPARE(relu->lines().first(), QStringLiteral("relu"));
-    // The node box is what the scene measured (fixedsize in DOT).
-    const QSizeF measured = GraphNodeItem::preferredSize(s.model->nodes[relu->nodeId()], scene->nodeFont());
+    // The node box is what the style measured (fixedsize in DOT).
+    const QSizeF measured = scene->style().nodeSize(s.model->nodes[size_t(relu->nodeId())]);
     QVERIFY(qAbs(relu->rect().width() - measured.width()) < 0.6);
     QVERIFY(qAbs(relu->rect().height() - measured.height()) < 0.6);
     // The parameter is drawn only as a ghost; itemForOp finds the ghost.
     GraphNodeItem *param = scene->itemForOp(s.param);
     QVERIFY(param);
     QVERIFY(param->isGhost());
-    QVERIFY(view.dotText().contains("nslimit=2"));
 }
 
 void TestGraphView::overlayWhileRunningAndCancel()

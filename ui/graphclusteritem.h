@@ -1,6 +1,7 @@
 #pragma once
 
-#include <QFont>
+#include "ui/render/graphstyle.h"
+
 #include <QGraphicsItem>
 
 namespace ps {
@@ -13,8 +14,9 @@ class GraphClusterItem : public QGraphicsItem
 public:
     enum { Type = UserType + 3 };
 
+    /// `style` must outlive the item (the scene's).
     GraphClusterItem(
-        int clusterId, Operation *op, const QRectF &rect, const QString &label, const QFont &font);
+        int clusterId, Operation *op, const QRectF &rect, const QString &label, const GraphStyle *style);
 
     int type() const override { return Type; }
     QRectF boundingRect() const override { return m_rect.adjusted(-2, -2, 2, 2); }
@@ -27,7 +29,7 @@ public:
 private:
     QRectF m_rect;
     QString m_label;
-    QFont m_font;
+    const GraphStyle *m_style;
     Operation *m_op;
     int m_clusterId;
 };

@@ -2,24 +2,23 @@
 
 #include "core/graph/graphmodel.h"
 #include "ui/nodemarks.h"
+#include "ui/render/graphstyle.h"
 
-#include <QFont>
 #include <QGraphicsItem>
 #include <QStringList>
 
 namespace ps {
 
-/// One laid-out graph node: a rounded box coloured by kind, with its label lines. Paints by
-/// level of detail: a flat box when zoomed far out, text only when it would be legible.
+/// One laid-out graph node (an op, a block argument or a ghost chip): painted by the scene's
+/// GraphStyle, by level of detail (a flat box far out, the title alone enlarged at middle
+/// zoom, every label line close up).
 class GraphNodeItem : public QGraphicsItem
 {
 public:
     enum { Type = UserType + 1 };
 
-    GraphNodeItem(const GraphNode &node, const QRectF &rect, const QFont &font);
-
-    /// Box size for `node` drawn with `font` (a ghost's font is passed smaller by the scene).
-    static QSizeF preferredSize(const GraphNode &node, const QFont &font);
+    /// `style` must outlive the item (the scene's).
+    GraphNodeItem(const GraphNode &node, const QRectF &rect, qreal labelHeight, const GraphStyle *style);
 
     int type() const override { return Type; }
     QRectF boundingRect() const override;
@@ -30,43 +29,33 @@ public:
     Operation *op() const { return m_op; }
     /// The value a ghost or argument node stands for; null for op nodes.
     Value value() const { return m_value; }
-    bool isGhost() const { return m_ghost; }
-    NodeKind kind() const { return m_kind; }
-    QRectF rect() const { return m_rect; }
-    const QStringList &lines() const { return m_lines; }
-
-    /// The label is centred in the top `height` points of the box (the rest holds the
-    /// attached ghost chips); by default the whole box.
-    void setLabelHeight(qreal height) { m_labelHeight = height; }
+    bool isGhost() const { return m_visual.ghost; }
+    NodeKind kind() const { return m_visual.kind; }
+    QRectF rect() const { return m_visual.rect; }
+    const QStringList &lines() const { return m_visual.lines; }
+    /// The top part of the box holding the label (the chips sit below); the whole box without chips.
+    qreal labelHeight() const
+    {
+        return m_visual.labelHeight > 0 ? m_visual.labelHeight : m_visual.rect.height();
+    }
 
     void setHighlighted(bool on);
-    bool isHighlighted() const { return m_highlighted; }
+    bool isHighlighted() const { return m_visual.highlighted; }
+    /// Marks a search match.
+    void setMatched(bool on);
+    bool isMatched() const { return m_visual.matched; }
 
     /// Debugger marks: a green frame for the current op, a red dot for a breakpoint, a red frame
     /// for a failed op, an orange frame for NaN/Inf, a time badge and tooltip line once executed.
     void setMarks(const NodeMarks &marks);
-    const NodeMarks &marks() const { return m_marks; }
-
-    /// Below this on-screen scale the label is not drawn.
-    static constexpr qreal kTextLod = 0.4;
-    /// Below this the node is one fillRect.
-    static constexpr qreal kFlatLod = 0.15;
+    const NodeMarks &marks() const { return m_visual.marks; }
 
 private:
-    void paintMarks(QPainter *painter, qreal lod) const;
-
-    QRectF m_rect;
-    qreal m_labelHeight;
-    QStringList m_lines;
-    QFont m_font;
-    QColor m_fill;
+    NodeVisual m_visual;
+    const GraphStyle *m_style;
     Operation *m_op;
     Value m_value;
     int m_nodeId;
-    NodeKind m_kind;
-    bool m_ghost;
-    bool m_highlighted = false;
-    NodeMarks m_marks;
     QString m_toolTip; ///< the tooltip without the debugger's line
 };
 

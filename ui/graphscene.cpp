@@ -1,11 +1,10 @@
 #include "ui/graphscene.h"
 
-#include "core/graph/ghostchiplayout.h"
 #include "ui/graphclusteritem.h"
 #include "ui/graphedgeitem.h"
+#include "ui/graphgroupitem.h"
 #include "ui/graphnodeitem.h"
 
-#include <QApplication>
 #include <unordered_set>
 
 namespace ps {
@@ -13,13 +12,7 @@ namespace ps {
 GraphScene::GraphScene(QObject *parent)
     : QGraphicsScene(parent)
 {
-    m_nodeFont = QApplication::font();
-    m_nodeFont.setPixelSize(11);
-    m_ghostFont = m_nodeFont;
-    m_ghostFont.setPixelSize(9);
-    m_edgeFont = m_nodeFont;
-    m_edgeFont.setPixelSize(8);
-    setBackgroundBrush(QColor(0xfb, 0xfb, 0xfc));
+    setBackgroundBrush(m_style.background());
     connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
 }
 
@@ -29,15 +22,11 @@ GraphScene::~GraphScene()
     clear();
 }
 
-std::vector<NodeSize> GraphScene::measureNodes(const GraphModel &model) const
+void GraphScene::setStyle(const GraphStyle &style)
 {
-    std::vector<NodeSize> sizes;
-    sizes.reserve(model.nodes.size());
-    for (const GraphNode &node : model.nodes) {
-        const QSizeF s = GraphNodeItem::preferredSize(node, node.ghost ? m_ghostFont : m_nodeFont);
-        sizes.push_back({ s.width(), s.height() });
-    }
-    return sizes;
+    m_style = style;
+    setBackgroundBrush(m_style.background());
+    update();
 }
 
 void GraphScene::clearGraph()
@@ -47,91 +36,103 @@ void GraphScene::clearGraph()
     m_silent = false;
     m_nodeItems.clear();
     m_edgeItems.clear();
+    m_groupItems.clear();
     m_edgesOfValue.clear();
-    m_highlighted.clear();
+    m_decorated.clear();
     m_marked.clear();
     m_model.reset();
     m_layout.reset();
+    m_selectedOp = nullptr;
+    m_selectedValue = Value();
+    m_highlightOps.clear();
+    m_highlightValues.clear();
+    m_matches.clear();
     setSceneRect(QRectF());
 }
 
-void GraphScene::setGraph(std::shared_ptr<const GraphModel> model, std::shared_ptr<const LayoutResult> layout)
+void GraphScene::setGraph(std::shared_ptr<const GraphModel> model, std::shared_ptr<const GraphLayout> layout)
 {
+    const bool sameModel = model && model == m_model;
+    const Operation *selectedOp = m_selectedOp;
+    const Value selectedValue = m_selectedValue;
+    auto highlightOps = std::move(m_highlightOps);
+    auto highlightValues = std::move(m_highlightValues);
+    auto matches = std::move(m_matches);
     clearGraph();
     m_model = std::move(model);
     m_layout = std::move(layout);
     if (!m_model || !m_layout)
         return;
-    const GraphModel &m = *m_model;
-    const LayoutResult &l = *m_layout;
-
-    for (const GraphCluster &c : m.clusters) {
-        if (size_t(c.id) < l.clusters.size() && !l.clusters[c.id].isNull())
-            addItem(new GraphClusterItem(
-                c.id, c.op, l.clusters[c.id], QString::fromStdString(c.label), m_nodeFont));
-        if (size_t(c.id) < l.clusterEdges.size() && l.clusterEdges[c.id].valid)
-            addItem(new GraphEdgeItem(l.clusterEdges[c.id], Value(), QString(), m_edgeFont, true));
+    if (sameModel) {
+        m_selectedOp = selectedOp;
+        m_selectedValue = selectedValue;
+        m_highlightOps = std::move(highlightOps);
+        m_highlightValues = std::move(highlightValues);
+        m_matches = std::move(matches);
     }
-    // Ghosts that Graphviz did not place are chips inside their consumer (GhostChipLayout).
-    const std::vector<NodeSize> sizes = measureNodes(m);
-    const std::vector<std::vector<int>> ghosts = m.ghostsByConsumer();
-    auto laidOut = [&l](int id) { return size_t(id) < l.nodes.size() && !l.nodes[size_t(id)].isNull(); };
+    const GraphModel &m = *m_model;
+    const GraphLayout &l = *m_layout;
+
+    m_groupItems.assign(m.groups.size(), nullptr);
+    for (const LayerGroup &g : m.groups) {
+        const GraphLayout::Group &placed = l.groups[size_t(g.id)];
+        if (placed.state == GraphLayout::GroupState::Hidden)
+            continue;
+        GroupVisual visual;
+        visual.rect = placed.rect;
+        visual.title = QString::fromStdString(g.label);
+        visual.detail = GraphStyle::groupDetail(g);
+        visual.kind = g.kind;
+        visual.expanded = placed.state == GraphLayout::GroupState::Expanded;
+        visual.depth = placed.depth;
+        auto *item = new GraphGroupItem(g.id, visual, QString::fromStdString(g.path), &m_style);
+        m_groupItems[size_t(g.id)] = item;
+        addItem(item);
+    }
+    for (const GraphCluster &c : m.clusters)
+        if (size_t(c.id) < l.clusters.size() && !l.clusters[size_t(c.id)].isNull())
+            addItem(new GraphClusterItem(
+                c.id, c.op, l.clusters[size_t(c.id)], l.clusterLabels[size_t(c.id)], &m_style));
+    m_edgeItems.reserve(l.segments.size());
+    for (const GraphLayout::Segment &s : l.segments) {
+        const QString label = s.labelled && s.modelEdge >= 0
+            ? QString::fromStdString(m.edges[size_t(s.modelEdge)].label)
+            : QString();
+        auto *item = new GraphEdgeItem(s.geometry, s.value, label, s.dashed, &m_style);
+        m_edgeItems.push_back(item);
+        if (s.value)
+            m_edgesOfValue[s.value].push_back(item);
+        addItem(item);
+    }
     m_nodeItems.assign(m.nodes.size(), nullptr);
     for (const GraphNode &n : m.nodes) {
-        if (!laidOut(n.id))
+        if (!l.shows(n.id))
             continue;
-        const QRectF rect = l.nodes[size_t(n.id)];
-        auto *item = new GraphNodeItem(n, rect, n.ghost ? m_ghostFont : m_nodeFont);
+        auto *item = new GraphNodeItem(n, l.nodes[size_t(n.id)], l.labelHeights[size_t(n.id)], &m_style);
         m_nodeItems[size_t(n.id)] = item;
-        addItem(item);
-        std::vector<int> chips;
-        for (int g : ghosts[size_t(n.id)])
-            if (!laidOut(g))
-                chips.push_back(g);
-        if (chips.empty())
-            continue;
-        std::vector<NodeSize> chipSizes;
-        for (int g : chips)
-            chipSizes.push_back(sizes[size_t(g)]);
-        const GhostChipLayout chipLayout = GhostChipLayout::compute(sizes[size_t(n.id)], chipSizes);
-        item->setLabelHeight(chipLayout.labelHeight);
-        const QPointF origin = rect.topLeft() + QPointF((rect.width() - chipLayout.box.width) / 2, 0);
-        for (size_t i = 0; i < chips.size(); ++i) {
-            const GraphNode &ghost = m.nodes[size_t(chips[i])];
-            const QRectF chipRect(origin + QPointF(chipLayout.chipOffsets[i].x, chipLayout.chipOffsets[i].y),
-                QSizeF(chipSizes[i].width, chipSizes[i].height));
-            auto *chip = new GraphNodeItem(ghost, chipRect, m_ghostFont);
-            chip->setZValue(item->zValue() + 1);
-            m_nodeItems[size_t(ghost.id)] = chip;
-            addItem(chip);
-        }
-    }
-    m_edgeItems.assign(m.edges.size(), nullptr);
-    for (const GraphEdge &e : m.edges) {
-        if (size_t(e.id) >= l.edges.size() || !l.edges[size_t(e.id)].valid)
-            continue; // attached ghosts have no edge
-        auto *item = new GraphEdgeItem(l.edges[size_t(e.id)], e.value, QString::fromStdString(e.label),
-            m_edgeFont, m.nodes[size_t(e.from)].ghost);
-        m_edgeItems[size_t(e.id)] = item;
-        m_edgesOfValue[e.value].push_back(item);
         addItem(item);
     }
     setSceneRect(l.bounds.adjusted(-40, -40, 40, 40));
+    applySelection();
+    applyHighlight();
     applyOpMarks();
+}
+
+int GraphScene::nodeOfOp(const Operation *op) const
+{
+    if (!m_model || !op)
+        return -1;
+    const int id = m_model->nodeOf(op);
+    if (id >= 0)
+        return id;
+    auto it = m_model->ghostsOfOp.find(op);
+    return it == m_model->ghostsOfOp.end() ? -1 : it->second;
 }
 
 GraphNodeItem *GraphScene::itemForOp(const Operation *op) const
 {
-    if (!m_model || !op)
-        return nullptr;
-    int id = m_model->nodeOf(op);
-    if (id < 0) {
-        auto it = m_model->ghostsOfOp.find(op);
-        if (it == m_model->ghostsOfOp.end())
-            return nullptr;
-        id = it->second;
-    }
-    return size_t(id) < m_nodeItems.size() ? m_nodeItems[id] : nullptr;
+    const int id = nodeOfOp(op);
+    return id >= 0 && size_t(id) < m_nodeItems.size() ? m_nodeItems[size_t(id)] : nullptr;
 }
 
 GraphNodeItem *GraphScene::itemForValue(Value value) const
@@ -146,67 +147,134 @@ GraphNodeItem *GraphScene::itemForValue(Value value) const
     return nullptr;
 }
 
+GraphGroupItem *GraphScene::collapsedGroupOf(int node) const
+{
+    if (!m_model || node < 0 || !m_layout)
+        return nullptr;
+    GraphGroupItem *outermost = nullptr;
+    for (int g = m_model->nodes[size_t(node)].group; g >= 0; g = m_model->groups[size_t(g)].parent)
+        if (m_layout->stateOf(g) == GraphLayout::GroupState::Collapsed)
+            outermost = m_groupItems[size_t(g)];
+    return outermost;
+}
+
+QGraphicsItem *GraphScene::visibleItemForNode(int node) const
+{
+    if (!m_model || node < 0 || size_t(node) >= m_nodeItems.size())
+        return nullptr;
+    if (m_nodeItems[size_t(node)])
+        return m_nodeItems[size_t(node)];
+    return collapsedGroupOf(node);
+}
+
 void GraphScene::selectOp(const Operation *op)
 {
+    m_selectedOp = op;
+    m_selectedValue = Value();
+    applySelection();
+}
+
+void GraphScene::selectNode(int node)
+{
+    QGraphicsItem *item = visibleItemForNode(node);
     m_silent = true;
     clearSelection();
-    if (GraphNodeItem *item = itemForOp(op))
-        item->setSelected(true);
     m_silent = false;
+    if (item)
+        item->setSelected(true);
 }
 
 void GraphScene::selectValue(Value value)
 {
+    m_selectedOp = nullptr;
+    m_selectedValue = value;
+    applySelection();
+}
+
+void GraphScene::applySelection()
+{
     m_silent = true;
     clearSelection();
-    if (GraphNodeItem *item = itemForValue(value))
+    QGraphicsItem *item = nullptr;
+    if (m_selectedOp)
+        item = visibleItemForNode(nodeOfOp(m_selectedOp));
+    else if (m_selectedValue)
+        item = itemForValue(m_selectedValue);
+    if (item)
         item->setSelected(true);
     m_silent = false;
 }
 
 void GraphScene::clearHighlight()
 {
-    for (QGraphicsItem *item : m_highlighted) {
-        if (item->type() == GraphNodeItem::Type)
-            static_cast<GraphNodeItem *>(item)->setHighlighted(false);
-        else if (item->type() == GraphEdgeItem::Type)
-            static_cast<GraphEdgeItem *>(item)->setHighlighted(false);
-    }
-    m_highlighted.clear();
+    m_highlightOps.clear();
+    m_highlightValues.clear();
+    applyHighlight();
 }
 
 void GraphScene::highlight(const std::vector<const Operation *> &ops, const std::vector<Value> &values)
 {
-    clearHighlight();
+    m_highlightOps = ops;
+    m_highlightValues = values;
+    applyHighlight();
+}
+
+void GraphScene::setMatches(const std::vector<int> &nodes)
+{
+    m_matches = nodes;
+    applyHighlight();
+}
+
+void GraphScene::applyHighlight()
+{
+    for (QGraphicsItem *item : m_decorated) {
+        if (item->type() == GraphNodeItem::Type) {
+            static_cast<GraphNodeItem *>(item)->setHighlighted(false);
+            static_cast<GraphNodeItem *>(item)->setMatched(false);
+        } else if (item->type() == GraphEdgeItem::Type) {
+            static_cast<GraphEdgeItem *>(item)->setHighlighted(false);
+        } else if (item->type() == GraphGroupItem::Type) {
+            static_cast<GraphGroupItem *>(item)->setHighlighted(false);
+            static_cast<GraphGroupItem *>(item)->setMatched(false);
+        }
+    }
+    m_decorated.clear();
     if (!m_model)
         return;
-    auto mark = [this](GraphNodeItem *item) {
-        if (item && !item->isHighlighted()) {
-            item->setHighlighted(true);
-            m_highlighted.push_back(item);
+    auto mark = [this](QGraphicsItem *item, bool match) {
+        if (!item)
+            return;
+        if (item->type() == GraphNodeItem::Type) {
+            auto *node = static_cast<GraphNodeItem *>(item);
+            match ? node->setMatched(true) : node->setHighlighted(true);
+        } else if (item->type() == GraphGroupItem::Type) {
+            auto *group = static_cast<GraphGroupItem *>(item);
+            match ? group->setMatched(true) : group->setHighlighted(true);
         }
+        m_decorated.push_back(item);
     };
-    for (const Operation *op : ops) {
-        int id = m_model->nodeOf(op);
-        if (id >= 0)
-            mark(m_nodeItems[id]);
+    for (const Operation *op : m_highlightOps) {
+        mark(visibleItemForNode(m_model->nodeOf(op)), false);
         auto [begin, end] = m_model->ghostsOfOp.equal_range(op);
         for (auto it = begin; it != end; ++it)
-            mark(m_nodeItems[it->second]);
+            mark(visibleItemForNode(it->second), false);
     }
-    std::unordered_set<Value> valueSet(values.begin(), values.end());
-    for (Value v : values) {
+    std::unordered_set<Value> valueSet(m_highlightValues.begin(), m_highlightValues.end());
+    for (Value v : m_highlightValues) {
         auto it = m_edgesOfValue.find(v);
         if (it == m_edgesOfValue.end())
             continue;
         for (GraphEdgeItem *edge : it->second) {
             edge->setHighlighted(true);
-            m_highlighted.push_back(edge);
+            m_decorated.push_back(edge);
         }
     }
-    for (GraphNodeItem *item : m_nodeItems)
-        if (item && item->value() && valueSet.count(item->value()))
-            mark(item);
+    if (!valueSet.empty())
+        for (GraphNodeItem *item : m_nodeItems)
+            if (item && item->value() && valueSet.count(item->value()))
+                mark(item, false);
+    for (int node : m_matches)
+        mark(visibleItemForNode(node), true);
 }
 
 void GraphScene::setOpMarks(const OpMarks &marks)
@@ -217,22 +285,39 @@ void GraphScene::setOpMarks(const OpMarks &marks)
 
 void GraphScene::applyOpMarks()
 {
-    for (GraphNodeItem *item : m_marked)
-        item->setMarks(NodeMarks {});
+    for (QGraphicsItem *item : m_marked) {
+        if (item->type() == GraphNodeItem::Type)
+            static_cast<GraphNodeItem *>(item)->setMarks(NodeMarks {});
+        else
+            static_cast<GraphGroupItem *>(item)->setMarks(NodeMarks {});
+    }
     m_marked.clear();
     if (!m_model)
         return;
+    std::unordered_map<GraphGroupItem *, NodeMarks> inside;
     for (const auto &[op, marks] : m_opMarks) {
-        GraphNodeItem *item = itemForOp(op);
-        if (!item)
+        const int node = nodeOfOp(op);
+        if (GraphNodeItem *item = node >= 0 ? m_nodeItems[size_t(node)] : nullptr) {
+            NodeMarks shown = marks;
+            if (item->isGhost()) // a chip is too small for a time badge
+                shown.milliseconds = shown.deviceMilliseconds = -1;
+            if (shown.empty())
+                continue;
+            item->setMarks(shown);
+            m_marked.push_back(item);
+        } else if (GraphGroupItem *group = collapsedGroupOf(node)) {
+            NodeMarks &m = inside[group];
+            m.current = m.current || marks.current;
+            m.error = m.error || marks.error;
+            m.nonFinite = m.nonFinite || marks.nonFinite;
+            m.breakpoint = m.breakpoint || (marks.breakpoint && !marks.breakpointDisabled);
+        }
+    }
+    for (auto &[group, marks] : inside) {
+        if (marks.empty())
             continue;
-        NodeMarks shown = marks;
-        if (item->isGhost()) // a chip is too small for a time badge
-            shown.milliseconds = shown.deviceMilliseconds = -1;
-        if (shown.empty())
-            continue;
-        item->setMarks(shown);
-        m_marked.push_back(item);
+        group->setMarks(marks);
+        m_marked.push_back(group);
     }
 }
 
@@ -242,15 +327,24 @@ void GraphScene::onSelectionChanged()
         return;
     const QList<QGraphicsItem *> items = selectedItems();
     for (QGraphicsItem *item : items) {
+        if (item->type() == GraphGroupItem::Type)
+            return; // a layer: nothing for the panels
         if (item->type() != GraphNodeItem::Type)
             continue;
         auto *node = static_cast<GraphNodeItem *>(item);
-        if (node->op())
+        if (node->op()) {
+            m_selectedOp = node->op();
+            m_selectedValue = Value();
             emit opSelected(node->op());
-        else
+        } else {
+            m_selectedOp = nullptr;
+            m_selectedValue = node->value();
             emit valueSelected(node->value());
+        }
         return;
     }
+    m_selectedOp = nullptr;
+    m_selectedValue = Value();
     emit opSelected(nullptr);
 }
 

@@ -1,29 +1,52 @@
 #include "ui/graphview.h"
 
-#include "core/graph/dotwriter.h"
+#include "ui/graphfinder.h"
+#include "ui/graphgroupitem.h"
+#include "ui/graphminimap.h"
 #include "ui/graphnodeitem.h"
 #include "ui/graphscene.h"
-#include "ui/graphvizlayout.h"
+#include "ui/graphsearchbar.h"
+#include "ui/render/firstview.h"
+#include "ui/render/graphexporter.h"
+#include "ui/render/graphvizlayout.h"
 
+#include <QApplication>
+#include <QContextMenuEvent>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
-#include <QPainter>
+#include <QLocale>
+#include <QMenu>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollBar>
-#include <QSvgGenerator>
+#include <QTimer>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace ps {
+
+namespace {
+
+/// Where a graph opens when even its closed layers fitted whole would be too small to read: op
+/// titles (drawn enlarged, GraphStyle::kDetailLod) read well here.
+constexpr double kFirstViewZoom = 0.6;
+/// An expansion that finishes faster than this shows no progress overlay (no flicker).
+constexpr int kOverlayDelayMs = 300;
+
+} // namespace
 
 GraphView::GraphView(QWidget *parent)
     : QGraphicsView(parent)
     , m_scene(new GraphScene(this))
     , m_layout(new GraphvizLayout(this))
+    , m_overlayDelay(new QTimer(this))
 {
     setScene(m_scene);
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
@@ -31,9 +54,11 @@ GraphView::GraphView(QWidget *parent)
     setTransformationAnchor(QGraphicsView::AnchorViewCenter);
     setResizeAnchor(QGraphicsView::AnchorViewCenter);
     setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
-    setOptimizationFlags(QGraphicsView::DontSavePainterState);
+    setOptimizationFlags(QGraphicsView::DontSavePainterState | QGraphicsView::DontAdjustForAntialiasing);
     setCacheMode(QGraphicsView::CacheBackground);
     setFocusPolicy(Qt::StrongFocus);
+    m_scene->setStyle(GraphStyle::forPalette(palette()));
+    m_layout->setStyle(m_scene->style());
 
     m_overlay = new QFrame(this);
     m_overlay->setObjectName(QStringLiteral("layoutOverlay"));
@@ -50,47 +75,93 @@ GraphView::GraphView(QWidget *parent)
     row->addWidget(progress);
     row->addWidget(m_cancelButton);
     m_overlay->hide();
+    m_overlayDelay->setSingleShot(true);
+    connect(m_overlayDelay, &QTimer::timeout, this, [this] { setOverlayVisible(m_layout->isBusy()); });
+
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("graphSummary"));
+    m_summary->setAutoFillBackground(true);
+    m_summary->setContentsMargins(6, 2, 6, 2);
+    m_summary->hide();
+    m_minimap = new GraphMinimap(this);
+    m_finder = new GraphFinder(this);
 
     connect(m_cancelButton, &QPushButton::clicked, this, &GraphView::cancelLayout);
     connect(m_layout, &GraphvizLayout::finished, this, &GraphView::onLayoutFinished);
+    connect(m_layout, &GraphvizLayout::progress, this, [this](quint64, int done, int total) {
+        if (total > 1)
+            m_overlayLabel->setText(tr("Laying out layer %1 of %2\u2026").arg(done + 1).arg(total));
+    });
     connect(m_layout, &GraphvizLayout::failed, this, [this](quint64, const QString &message) {
+        m_overlayDelay->stop();
         setOverlayVisible(false);
-        m_pendingModel.reset();
         emit layoutFailed(message);
     });
     connect(m_layout, &GraphvizLayout::canceled, this, [this](quint64) {
+        m_overlayDelay->stop();
         setOverlayVisible(false);
-        m_pendingModel.reset();
+        if (m_scene->sharedModel() != m_model)
+            m_model = m_scene->sharedModel(); // keep showing (and expanding) what is on screen
+        if (const GraphLayout *shown = m_scene->graphLayout())
+            m_expansion = shown->expansion;
         emit layoutCanceled();
     });
+    connect(m_scene, &GraphScene::groupToggleRequested, this, &GraphView::toggleGroup);
 }
 
 GraphView::~GraphView() = default;
 
+GraphSearchBar *GraphView::searchBar() const
+{
+    return m_finder->bar();
+}
+
+void GraphView::setSplines(const QString &splines)
+{
+    m_splines = splines;
+}
+
+void GraphView::setGraphStyle(const GraphStyle &style)
+{
+    const bool resized = style.nodeFont() != m_scene->style().nodeFont()
+        || style.ghostFont() != m_scene->style().ghostFont()
+        || style.groupFont() != m_scene->style().groupFont();
+    m_scene->setStyle(style);
+    m_layout->setStyle(style);
+    if (m_model && resized)
+        requestLayout({ Anchor::Group, -1, {} });
+    m_minimap->refresh();
+}
+
 void GraphView::showGraph(std::shared_ptr<const GraphModel> model)
 {
     m_timer.start();
-    m_pendingModel = std::move(model);
-    if (!m_pendingModel) {
+    if (!model) {
         clearGraph();
         return;
     }
-    DotWriterOptions options;
-    options.nodeSizes = m_scene->measureNodes(*m_pendingModel);
-    options.splines = m_splines.toStdString();
-    options.fontName = m_scene->nodeFont().family().toStdString();
-    m_dot = QByteArray::fromStdString(DotWriter::write(*m_pendingModel, options));
-    m_overlayLabel->setText(tr("Laying out %n node(s)\u2026", nullptr, int(m_pendingModel->nodes.size())));
-    setOverlayVisible(true);
-    m_layout->request(m_dot);
+    GroupExpansion expansion = GroupExpansion::defaults(*model);
+    if (m_model && m_model != model) {
+        const GroupExpansion carried = GroupExpansion::fromPaths(*model, m_expansion.expandedPaths(*m_model));
+        if (!carried.expandedPaths(*model).empty())
+            expansion = carried;
+    }
+    m_model = std::move(model);
+    m_expansion = expansion;
+    m_overlayLabel->setText(
+        tr("Laying out %1 ops\u2026").arg(QLocale().toString(qulonglong(m_model->opNodeCount()))));
+    requestLayout({});
 }
 
 void GraphView::clearGraph()
 {
     if (m_layout->isBusy())
         m_layout->cancel();
-    m_pendingModel.reset();
+    m_model.reset();
     m_scene->clearGraph();
+    m_finder->reset();
+    m_minimap->refresh();
+    updateSummary();
 }
 
 bool GraphView::isLayoutRunning() const
@@ -103,69 +174,238 @@ void GraphView::cancelLayout()
     m_layout->cancel();
 }
 
-void GraphView::onLayoutFinished(quint64, std::shared_ptr<const LayoutResult> result, bool fromCache)
+void GraphView::requestLayout(const Anchor &anchor)
 {
+    m_anchor = anchor;
+    DotWriterOptions options;
+    options.splines = m_splines.toStdString();
+    options.fontName = m_scene->style().nodeFont().family().toStdString();
+    m_layout->setDotOptions(options);
+    m_layout->request(m_model, m_expansion);
+    if (anchor.kind == Anchor::Initial) {
+        setOverlayVisible(true);
+    } else {
+        m_overlayLabel->setText(tr("Laying out\u2026"));
+        m_overlayDelay->start(kOverlayDelayMs);
+    }
+}
+
+void GraphView::onLayoutFinished(quint64, std::shared_ptr<const GraphLayout> layout)
+{
+    if (m_anchor.kind == Anchor::Initial) {
+        // Fit must show a usable picture: close the deepest open layers while it would not.
+        const QSizeF area = isVisible() && viewport()->width() >= 300 && viewport()->height() >= 200
+            ? QSizeF(viewport()->size())
+            : QSizeF(1200, 760);
+        if (FirstView::fitZoom(layout->bounds, area) < FirstView::kUsableZoom
+            && FirstView::closeDeepest(*m_model, m_expansion)) {
+            requestLayout({});
+            return;
+        }
+    }
+    m_overlayDelay->stop();
     setOverlayVisible(false);
-    m_scene->setGraph(std::move(m_pendingModel), std::move(result));
-    showInitialView();
+    const bool newModel = m_scene->sharedModel() != m_model;
+    const bool fromCache = layout->graphvizRuns == 0;
+    m_scene->setGraph(m_model, std::move(layout));
+    if (newModel)
+        m_finder->reset();
+    applyAnchor();
+    m_minimap->refresh();
+    updateSummary();
     emit layoutFinished(m_timer.nsecsElapsed() / 1e9, fromCache);
+}
+
+void GraphView::applyAnchor()
+{
+    switch (m_anchor.kind) {
+    case Anchor::Initial:
+        showInitialView();
+        break;
+    case Anchor::Group: {
+        const auto &groups = m_scene->groupItems();
+        if (m_anchor.id < 0 || size_t(m_anchor.id) >= groups.size() || !groups[size_t(m_anchor.id)])
+            break;
+        const QPointF moved = mapFromScene(groups[size_t(m_anchor.id)]->rect().topLeft()) - m_anchor.screen;
+        horizontalScrollBar()->setValue(horizontalScrollBar()->value() + qRound(moved.x()));
+        verticalScrollBar()->setValue(verticalScrollBar()->value() + qRound(moved.y()));
+        break;
+    }
+    case Anchor::Node:
+        if (QGraphicsItem *item = m_scene->visibleItemForNode(m_anchor.id)) {
+            if (m_anchor.readable && zoom() < kReadableZoom)
+                zoomBy(kReadableZoom / zoom());
+            centerOn(item);
+            if (m_anchor.select)
+                m_scene->selectNode(m_anchor.id);
+        }
+        break;
+    }
+    m_anchor = {};
+    m_anchor.kind = Anchor::Group; // later layouts of this model keep the view unless told
+    m_minimap->updateFrame();
+}
+
+void GraphView::setExpansion(const GroupExpansion &expansion, int anchorGroup)
+{
+    if (!m_model)
+        return;
+    m_timer.start();
+    m_expansion = expansion;
+    Anchor anchor;
+    anchor.kind = Anchor::Group;
+    anchor.id = anchorGroup;
+    const auto &groups = m_scene->groupItems();
+    if (anchorGroup >= 0 && size_t(anchorGroup) < groups.size() && groups[size_t(anchorGroup)])
+        anchor.screen = mapFromScene(groups[size_t(anchorGroup)]->rect().topLeft());
+    else
+        anchor.id = -1;
+    requestLayout(anchor);
+}
+
+void GraphView::setGroupExpanded(int group, bool expanded)
+{
+    GroupExpansion e = m_expansion;
+    e.setExpanded(group, expanded);
+    setExpansion(e, group);
+}
+
+void GraphView::toggleGroup(int group)
+{
+    setGroupExpanded(group, !m_expansion.isExpanded(group));
+}
+
+void GraphView::expandAll()
+{
+    if (m_model)
+        setExpansion(GroupExpansion::all(*m_model));
+}
+
+void GraphView::collapseAll()
+{
+    if (m_model)
+        setExpansion(GroupExpansion(*m_model));
+}
+
+void GraphView::revealNode(int node, bool readable, bool select)
+{
+    if (!m_model || node < 0 || size_t(node) >= m_model->nodes.size())
+        return;
+    const GraphNode &n = m_model->nodes[size_t(node)];
+    GroupExpansion expansion = m_expansion;
+    expansion.reveal(*m_model, n.ghost && n.attachedTo >= 0 ? n.attachedTo : node);
+    Anchor anchor;
+    anchor.kind = Anchor::Node;
+    anchor.id = node;
+    anchor.readable = readable;
+    anchor.select = select;
+    const GraphLayout *shown = m_scene->graphLayout();
+    if (expansion == m_expansion && shown && m_scene->sharedModel() == m_model && shown->shows(node)) {
+        m_anchor = anchor;
+        applyAnchor();
+        return;
+    }
+    m_timer.start();
+    m_expansion = expansion;
+    requestLayout(anchor);
+}
+
+void GraphView::centerOnOp(const Operation *op)
+{
+    revealNode(m_scene->nodeOfOp(op), true, false);
+}
+
+QString GraphView::summary() const
+{
+    const GraphLayout *layout = m_scene->graphLayout();
+    const GraphModel *model = m_scene->model();
+    if (!layout || !model)
+        return QString();
+    // Ops drawn only as chips (parameters, constants) count as shown with any chip of theirs.
+    size_t shown = 0, total = 0, closed = 0;
+    std::unordered_map<const Operation *, bool> chipOps;
+    for (const GraphNode &n : model->nodes) {
+        if (n.ghost && n.op && model->nodeOf(n.op) < 0)
+            chipOps[n.op] = chipOps[n.op] || layout->shows(n.id);
+        else if (!n.ghost && n.op) {
+            ++total;
+            shown += layout->shows(n.id) ? 1 : 0;
+        }
+    }
+    for (const auto &[op, anyShown] : chipOps) {
+        ++total;
+        shown += anyShown ? 1 : 0;
+    }
+    for (const GraphLayout::Group &g : layout->groups)
+        closed += g.state == GraphLayout::GroupState::Collapsed ? 1 : 0;
+    if (closed == 0)
+        return QString();
+    const QLocale locale;
+    const QString layers = closed == 1 ? tr("1 layer closed") : tr("%1 layers closed").arg(closed);
+    return tr("Showing %1 of %2 ops \u00b7 %3: double-click one to open it, Ctrl+F finds any op")
+        .arg(locale.toString(qulonglong(shown)), locale.toString(qulonglong(total)), layers);
+}
+
+void GraphView::updateSummary()
+{
+    const QString text = summary();
+    m_summary->setText(text);
+    m_summary->setVisible(!text.isEmpty());
+    placeOverlays();
+    emit summaryChanged(text);
+}
+
+bool GraphView::exportGraph(const QString &path, bool asShown, QString *error)
+{
+    const GraphModel *model = m_scene->model();
+    std::shared_ptr<const GraphLayout> layout = m_scene->sharedLayout();
+    if (!model || !layout) {
+        if (error)
+            *error = tr("there is no graph to export");
+        return false;
+    }
+    if (!asShown) {
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        layout = m_layout->layoutNow(m_scene->sharedModel(), GroupExpansion::all(*model), -1, error);
+        QApplication::restoreOverrideCursor();
+        if (!layout)
+            return false;
+    }
+    GraphExporter::Decorations decorations;
+    if (const int selected = m_scene->nodeOfOp(m_scene->selectedOp()); selected >= 0)
+        decorations.selectedNodes.insert(selected);
+    decorations.marks = m_scene->opMarks();
+    if (QFileInfo(path).suffix().compare(QLatin1String("svg"), Qt::CaseInsensitive) == 0)
+        return GraphExporter::writeSvg(
+            path, *model, *layout, m_scene->style(), decorations, window()->windowTitle(), error);
+    return GraphExporter::writePng(path, *model, *layout, m_scene->style(), decorations, 2.0,
+        GraphExporter::kMaxPngSide, nullptr, error);
 }
 
 void GraphView::showInitialView()
 {
     fitGraph();
-    // A big graph fitted whole is a grey carpet: start instead at a zoom where labels are
-    // legible, at the program's first input, and leave the whole view to F.
-    const double readable = GraphNodeItem::kTextLod * 2;
-    if (zoom() >= readable)
+    if (zoom() >= FirstView::kUsableZoom)
         return;
-    zoomBy(readable / zoom());
+    // A big graph fitted whole is a grey carpet: start instead where op titles read well, at
+    // the program's first input, and leave the whole view to F.
+    zoomBy(kFirstViewZoom / zoom());
     const QRectF bounds = m_scene->graphBounds();
     QPointF focus(bounds.center().x(), bounds.top());
     if (const GraphModel *model = m_scene->model()) {
         for (const GraphNode &node : model->nodes) {
-            GraphNodeItem *item = size_t(node.id) < m_scene->nodeItems().size()
-                ? m_scene->nodeItems()[size_t(node.id)]
-                : nullptr;
-            if (!item || node.kind != NodeKind::Data)
+            if (node.kind != NodeKind::Data)
                 continue;
-            if (node.ghost && node.attachedTo >= 0 && m_scene->nodeItems()[size_t(node.attachedTo)])
-                item = m_scene->nodeItems()[size_t(node.attachedTo)]; // a chip: show its consumer
-            focus = QPointF(item->rect().center().x(), item->rect().top());
-            break;
+            if (QGraphicsItem *item = m_scene->visibleItemForNode(node.ghost ? node.attachedTo : node.id)) {
+                focus = QPointF(item->sceneBoundingRect().center().x(), item->sceneBoundingRect().top());
+                break;
+            }
         }
     }
     // Keep the graph's left edge in view when the focus is near it (narrow panes).
     const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
     const double x = std::max(focus.x(), bounds.left() + visible.width() / 2 - 20);
     centerOn(x, focus.y() + visible.height() / 2 - 30);
-}
-
-bool GraphView::exportPng(const QString &path)
-{
-    const QSize size = viewport()->size();
-    QImage image(size * 2, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    QPainter painter(&image);
-    painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
-    render(&painter, QRectF(image.rect()), viewport()->rect());
-    painter.end();
-    return image.save(path, "PNG");
-}
-
-bool GraphView::exportSvg(const QString &path, const QString &title)
-{
-    const QSize size = viewport()->size();
-    QSvgGenerator generator;
-    generator.setFileName(path);
-    generator.setSize(size);
-    generator.setViewBox(QRect(QPoint(0, 0), size));
-    generator.setTitle(title);
-    QPainter painter;
-    if (!painter.begin(&generator))
-        return false;
-    render(&painter, QRectF(QPointF(0, 0), size), viewport()->rect());
-    return painter.end();
 }
 
 void GraphView::fitGraph()
@@ -176,6 +416,7 @@ void GraphView::fitGraph()
     fitInView(bounds.adjusted(-10, -10, 10, 10), Qt::KeepAspectRatio);
     if (zoom() > 1.5)
         zoomBy(1.5 / zoom());
+    m_minimap->updateFrame();
 }
 
 double GraphView::zoom() const
@@ -190,12 +431,7 @@ void GraphView::zoomBy(double factor)
         return;
     factor = target / zoom();
     scale(factor, factor);
-}
-
-void GraphView::centerOnOp(const Operation *op)
-{
-    if (GraphNodeItem *item = m_scene->itemForOp(op))
-        centerOn(item);
+    m_minimap->updateFrame();
 }
 
 void GraphView::wheelEvent(QWheelEvent *event)
@@ -224,41 +460,106 @@ void GraphView::zoomAt(double factor, const QPointF &viewportPos)
 
 void GraphView::keyPressEvent(QKeyEvent *event)
 {
-    if ((event->key() == Qt::Key_F && event->modifiers() == Qt::NoModifier)
-        || (event->key() == Qt::Key_0 && event->modifiers() == Qt::ControlModifier)) {
+    const Qt::KeyboardModifiers mods = event->modifiers();
+    if ((event->key() == Qt::Key_F && mods == Qt::NoModifier)
+        || (event->key() == Qt::Key_0 && mods == Qt::ControlModifier)) {
         fitGraph();
-        return;
-    }
-    if (event->key() == Qt::Key_Plus || event->key() == Qt::Key_Equal) {
+    } else if (event->key() == Qt::Key_Plus || event->key() == Qt::Key_Equal) {
         zoomBy(1.25);
-        return;
-    }
-    if (event->key() == Qt::Key_Minus) {
+    } else if (event->key() == Qt::Key_Minus) {
         zoomBy(0.8);
+    } else if (event->matches(QKeySequence::Find)) {
+        m_finder->open();
+    } else if (event->key() == Qt::Key_F3) {
+        mods &Qt::ShiftModifier ? m_finder->previous() : m_finder->next();
+    } else if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) {
+        for (QGraphicsItem *item : m_scene->selectedItems())
+            if (item->type() == GraphGroupItem::Type)
+                toggleGroup(static_cast<GraphGroupItem *>(item)->groupId());
+    } else {
+        QGraphicsView::keyPressEvent(event);
+    }
+}
+
+void GraphView::contextMenuEvent(QContextMenuEvent *event)
+{
+    if (!m_model) {
+        QGraphicsView::contextMenuEvent(event);
         return;
     }
-    QGraphicsView::keyPressEvent(event);
+    QMenu menu(this);
+    for (QGraphicsItem *item : items(event->pos())) {
+        if (item->type() != GraphGroupItem::Type)
+            continue;
+        const int group = static_cast<GraphGroupItem *>(item)->groupId();
+        const bool open = m_expansion.isExpanded(group);
+        menu.addAction(
+            open ? tr("Close Layer") : tr("Open Layer"), this, [this, group] { toggleGroup(group); });
+        menu.addAction(tr("Open Everything Inside"), this, [this, group] {
+            GroupExpansion e = m_expansion;
+            e.setSubtreeExpanded(*m_model, group, true);
+            setExpansion(e, group);
+        });
+        menu.addSeparator();
+        break;
+    }
+    menu.addAction(tr("Open All Layers"), this, &GraphView::expandAll);
+    menu.addAction(tr("Close All Layers"), this, &GraphView::collapseAll);
+    menu.addAction(tr("Fit Graph"), this, &GraphView::fitGraph);
+    menu.addAction(tr("Find\u2026"), this, [this] { m_finder->open(); });
+    menu.addSeparator();
+    menu.addAction(tr("Export as Shown (Closed Layers Kept)\u2026"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export Graph as Shown"), QString(), tr("SVG images (*.svg);;PNG images (*.png)"));
+        QString error;
+        if (!path.isEmpty() && !exportGraph(path, true, &error))
+            QMessageBox::warning(this, tr("Export"), tr("Could not export: %1").arg(error));
+    });
+    menu.exec(event->globalPos());
+}
+
+void GraphView::changeEvent(QEvent *event)
+{
+    QGraphicsView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange
+        && GraphStyle::forPalette(palette()).isDark() != m_scene->style().isDark())
+        setGraphStyle(GraphStyle::forPalette(palette()));
 }
 
 void GraphView::resizeEvent(QResizeEvent *event)
 {
     QGraphicsView::resizeEvent(event);
-    placeOverlay();
+    placeOverlays();
+    m_minimap->place();
+    m_minimap->updateFrame();
+}
+
+void GraphView::scrollContentsBy(int dx, int dy)
+{
+    QGraphicsView::scrollContentsBy(dx, dy);
+    m_minimap->updateFrame();
 }
 
 void GraphView::setOverlayVisible(bool visible)
 {
     m_overlay->setVisible(visible);
     if (visible) {
-        placeOverlay();
+        placeOverlays();
         m_overlay->raise();
     }
 }
 
-void GraphView::placeOverlay()
+void GraphView::placeOverlays()
 {
+    const QRect area = viewport()->geometry();
     m_overlay->adjustSize();
-    m_overlay->move((width() - m_overlay->width()) / 2, 12);
+    m_overlay->move(area.left() + (area.width() - m_overlay->width()) / 2, area.top() + 12);
+    GraphSearchBar *bar = m_finder->bar();
+    bar->adjustSize();
+    bar->move(area.right() - bar->width() - 8, area.top() + 8);
+    m_summary->adjustSize();
+    m_summary->setMaximumWidth(std::max(120, area.width() - 2 * GraphMinimap::kMaxSide / 2));
+    m_summary->move(area.left() + 8, area.bottom() - m_summary->height() - 8);
 }
 
 } // namespace ps

@@ -1,7 +1,9 @@
 #pragma once
 
 #include "core/graph/graphmodel.h"
-#include "ui/layoutresult.h"
+#include "core/graph/groupexpansion.h"
+#include "ui/render/graphlayout.h"
+#include "ui/render/graphstyle.h"
 
 #include <QElapsedTimer>
 #include <QGraphicsView>
@@ -10,15 +12,22 @@
 class QFrame;
 class QLabel;
 class QPushButton;
+class QTimer;
 
 namespace ps {
 
+class GraphFinder;
+class GraphMinimap;
 class GraphScene;
+class GraphSearchBar;
 class GraphvizLayout;
 
-/// Shows a GraphModel: writes its DOT, lays it out on the Graphviz thread (with a progress
-/// overlay and a Cancel button meanwhile), then fills the GraphScene. Wheel zooms under the
-/// cursor, dragging the background pans, F / Ctrl+0 fit the graph.
+/// Shows a GraphModel with its layer groups: lays it out on the Graphviz thread (progress and a
+/// Cancel button meanwhile), then fills the GraphScene. Big graphs open with their layers
+/// collapsed (GroupExpansion::defaults) and a line saying so; a double-click opens or closes a
+/// layer, laying out only what changed. Wheel zooms under the cursor, dragging the background
+/// pans, F / Ctrl+0 fit the graph, Ctrl+F finds ops (next/previous, a count, and each match
+/// opened and zoomed to a readable size), a minimap shows where the view is.
 class GraphView : public QGraphicsView
 {
     Q_OBJECT
@@ -29,21 +38,41 @@ public:
 
     GraphScene *graphScene() const { return m_scene; }
     GraphvizLayout *layoutEngine() const { return m_layout; }
+    GraphMinimap *minimap() const { return m_minimap; }
+    GraphSearchBar *searchBar() const;
+    GraphFinder *finder() const { return m_finder; }
 
     /// Starts laying out `model`; the current graph stays visible until the layout finishes.
+    /// Layers open as they were when the previous model had the same layers (a pass toggled),
+    /// else by GroupExpansion::defaults.
     void showGraph(std::shared_ptr<const GraphModel> model);
     void clearGraph();
     bool isLayoutRunning() const;
     void cancelLayout();
-    /// The DOT text of the last showGraph() (what Graphviz laid out).
-    const QByteArray &dotText() const { return m_dot; }
-    /// DOT `splines` value used for the next showGraph(); "spline" by default.
-    void setSplines(const QString &splines) { m_splines = splines; }
+    /// DOT `splines` value used for the next layout; "spline" by default.
+    void setSplines(const QString &splines);
+    void setGraphStyle(const GraphStyle &style);
 
-    /// Renders what the view shows into a PNG at twice the screen resolution.
-    bool exportPng(const QString &path);
-    /// Renders what the view shows as an SVG document titled `title`.
-    bool exportSvg(const QString &path, const QString &title);
+    const GroupExpansion &expansion() const { return m_expansion; }
+    /// Lays out again with `expansion`, keeping `anchorGroup` (if >= 0) where it is on screen.
+    void setExpansion(const GroupExpansion &expansion, int anchorGroup = -1);
+    void setGroupExpanded(int group, bool expanded);
+    void toggleGroup(int group);
+    void expandAll();
+    void collapseAll();
+    /// Opens the layers around `node` (a chip: its consumer) and centres it; `readable` zooms in
+    /// to kReadableZoom when the view is farther out; `select` selects it as a click would.
+    void revealNode(int node, bool readable, bool select);
+    /// Centres `op`, opening the layers around it and zooming in to a readable size first.
+    void centerOnOp(const Operation *op);
+    /// "312 of 2,641 ops shown · 14 layers closed"; empty when everything is shown.
+    QString summary() const;
+
+    /// The whole graph (every layer open unless `asShown`) as PNG (twice the screen scale) or
+    /// SVG (labels as text), by the file's suffix.
+    bool exportGraph(const QString &path, bool asShown, QString *error = nullptr);
+    bool exportPng(const QString &path) { return exportGraph(path, false); }
+    bool exportSvg(const QString &path) { return exportGraph(path, false); }
 
     void fitGraph();
     /// Zooms by `factor` around the view centre, clamped to [kMinZoom, kMaxZoom].
@@ -51,37 +80,62 @@ public:
     /// Zooms by `factor` keeping the scene point under `viewportPos` in place (wheel zoom).
     void zoomAt(double factor, const QPointF &viewportPos);
     double zoom() const;
-    void centerOnOp(const Operation *op);
 
     static constexpr double kMinZoom = 0.005;
     static constexpr double kMaxZoom = 8.0;
+    /// Every label line is legible from here on.
+    static constexpr double kReadableZoom = 1.0;
 
 signals:
-    /// `seconds`: from showGraph() to the scene being filled.
+    /// `seconds`: from the request to the scene being filled; `fromCache`: no group needed
+    /// Graphviz.
     void layoutFinished(double seconds, bool fromCache);
     void layoutFailed(const QString &message);
     void layoutCanceled();
+    void summaryChanged(const QString &summary);
 
 protected:
     void wheelEvent(QWheelEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
+    void scrollContentsBy(int dx, int dy) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
+    /// The graph's colours follow the palette (light or dark).
+    void changeEvent(QEvent *event) override;
 
 private:
-    void onLayoutFinished(quint64 generation, std::shared_ptr<const LayoutResult> result, bool fromCache);
+    /// What to keep in place when a new layout of the same model arrives.
+    struct Anchor
+    {
+        enum Kind { Initial, Group, Node } kind = Initial;
+        int id = -1;
+        QPointF screen; ///< where the group's top-left was (Group)
+        bool readable = false; ///< Node: zoom in to kReadableZoom
+        bool select = false; ///< Node: select it as a click would
+    };
+
+    void requestLayout(const Anchor &anchor);
+    void onLayoutFinished(quint64 generation, std::shared_ptr<const GraphLayout> layout);
+    void applyAnchor();
     void setOverlayVisible(bool visible);
-    void placeOverlay();
+    void placeOverlays();
     void showInitialView();
+    void updateSummary();
 
     GraphScene *m_scene;
     GraphvizLayout *m_layout;
-    std::shared_ptr<const GraphModel> m_pendingModel;
-    QByteArray m_dot;
+    std::shared_ptr<const GraphModel> m_model; ///< the model being shown or laid out
+    GroupExpansion m_expansion;
+    Anchor m_anchor;
     QString m_splines = QStringLiteral("spline");
     QElapsedTimer m_timer;
+    QTimer *m_overlayDelay;
     QFrame *m_overlay;
     QLabel *m_overlayLabel;
     QPushButton *m_cancelButton;
+    QLabel *m_summary;
+    GraphMinimap *m_minimap;
+    GraphFinder *m_finder;
 };
 
 } // namespace ps

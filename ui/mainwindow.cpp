@@ -2,6 +2,8 @@
 
 #include "core/ir/program.h"
 #include "ui/diagnosticsmodel.h"
+#include "ui/graphfinder.h"
+#include "ui/graphminimap.h"
 #include "ui/graphnodeitem.h"
 #include "ui/graphscene.h"
 #include "ui/graphview.h"
@@ -194,8 +196,8 @@ void MainWindow::createActions()
     m_recent = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
     connect(m_recent, &RecentFiles::openRequested, this, [this](const QString &path) { openFile(path); });
     file->addSeparator();
-    file->addAction(tr("Export View as &PNG\u2026"), this, [this] { exportDialog(false); });
-    file->addAction(tr("Export View as &SVG\u2026"), this, [this] { exportDialog(true); });
+    file->addAction(tr("Export Graph as &PNG\u2026"), this, [this] { exportDialog(false); });
+    file->addAction(tr("Export Graph as &SVG\u2026"), this, [this] { exportDialog(true); });
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -228,6 +230,17 @@ void MainWindow::createActions()
     zoomIn->setShortcut(QKeySequence::ZoomIn);
     QAction *zoomOut = view->addAction(tr("Zoom &Out"), this, [this] { m_graphView->zoomBy(0.8); });
     zoomOut->setShortcut(QKeySequence::ZoomOut);
+    view->addAction(tr("Open All &Layers"), this, [this] { focusedGraphView()->expandAll(); });
+    view->addAction(tr("Close All La&yers"), this, [this] { focusedGraphView()->collapseAll(); });
+    QAction *minimap = view->addAction(tr("&Minimap"));
+    minimap->setCheckable(true);
+    minimap->setChecked(true);
+    connect(minimap, &QAction::toggled, this, [this](bool on) {
+        for (GraphView *v : { m_graphView, m_splitView->forwardView(), m_splitView->backwardView() }) {
+            v->minimap()->setEnabled(on);
+            v->minimap()->updateFrame();
+        }
+    });
     view->addSeparator();
     view->addAction(tr("&Program"), this, [this] { showTab(Tab::Program); })
         ->setShortcut(Qt::CTRL | Qt::Key_1);
@@ -236,12 +249,15 @@ void MainWindow::createActions()
     view->addAction(m_trainAction);
     view->addAction(m_inferAction);
     view->addSeparator();
-    QAction *find = view->addAction(tr("&Find Op\u2026"), this, [this] {
+    QAction *find
+        = view->addAction(tr("&Find in Graph\u2026"), this, [this] { focusedGraphView()->finder()->open(); });
+    find->setShortcut(QKeySequence::Find);
+    QAction *filter = view->addAction(tr("Filter &Ops\u2026"), this, [this] {
         if (QWidget *dock = m_opList->parentWidget())
             dock->show();
         m_opList->focusSearch();
     });
-    find->setShortcut(QKeySequence::Find);
+    filter->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_F);
     view->addSeparator();
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         view->addAction(dock->toggleViewAction());
@@ -473,6 +489,14 @@ std::shared_ptr<const ProgramDocument> MainWindow::documentOf(ProgramSide side) 
     return side == ProgramSide::Forward ? m_snapshot->forward : m_snapshot->backward;
 }
 
+GraphView *MainWindow::focusedGraphView() const
+{
+    for (QWidget *w = QApplication::focusWidget(); w; w = w->parentWidget())
+        if (auto *view = qobject_cast<GraphView *>(w))
+            return view;
+    return currentTab() == Tab::Program ? m_graphView : m_splitView->forwardView();
+}
+
 GraphView *MainWindow::viewOf(ProgramSide side) const
 {
     return side == ProgramSide::Origin ? m_graphView : m_splitView->view(side);
@@ -646,7 +670,7 @@ bool MainWindow::exportPng(const QString &path)
 bool MainWindow::exportSvg(const QString &path)
 {
     if (currentTab() == Tab::Program)
-        return m_graphView->exportSvg(path, windowTitle());
+        return m_graphView->exportSvg(path);
     QSvgGenerator generator;
     generator.setFileName(path);
     generator.setSize(m_splitView->size());

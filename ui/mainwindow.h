@@ -65,7 +65,8 @@ public:
     /// The document of a side (null for a split side without a snapshot).
     std::shared_ptr<const ProgramDocument> documentOf(ProgramSide side) const;
 
-    /// Saves what the graph view shows, at twice the screen resolution.
+    /// Saves the whole graph of the current tab (every layer open): PNG at twice the screen
+    /// resolution, SVG with its labels as text. The split tab is saved as shown.
     bool exportPng(const QString &path);
     bool exportSvg(const QString &path);
 
@@ -131,6 +132,8 @@ private:
     void updatePipelineStatus();
     void setActiveSide(ProgramSide side);
     GraphView *viewOf(ProgramSide side) const;
+    /// The graph view holding the focus, else the current tab's (the split tab: forward).
+    GraphView *focusedGraphView() const;
     ProgramSide sideOf(const Operation *op) const;
     ProgramSide sideOf(Value value) const;
     void selectOpIn(ProgramSide side, const Operation *op);

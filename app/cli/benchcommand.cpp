@@ -93,12 +93,14 @@ int runBench(const std::vector<std::string> &args)
         return runBenchRun({ args.begin() + 1, args.end() });
     if (!args.empty() && args[0] == "open")
         return runBenchOpen({ args.begin() + 1, args.end() });
+    if (!args.empty() && args[0] == "layout")
+        return runBenchLayout({ args.begin() + 1, args.end() });
     CliArguments cli;
     std::string error;
     if (!cli.parse(args, { "json" }, {}, error))
         return cliError(error);
     if (cli.positional().size() == 2 && cli.positional()[0] == "load")
         return benchLoad(cli);
-    return cliError(
-        "usage: pirscope-cli bench load FILE [--json] | bench pipeline ... | bench run ... | bench open ...");
+    return cliError("usage: pirscope-cli bench load FILE [--json] | bench pipeline ... | bench run ... | "
+                    "bench open ... | bench layout ...");
 }

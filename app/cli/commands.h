@@ -28,6 +28,10 @@ int runRun(const std::vector<std::string> &args);
 int runBenchPipeline(const std::vector<std::string> &args);
 int runBenchRun(const std::vector<std::string> &args);
 int runBenchOpen(const std::vector<std::string> &args);
+/// `render FILE --out ...` and `bench layout ...` (app/cli/render/, built with the GUI libraries;
+/// without them they report which build they need).
+int runRender(const std::vector<std::string> &args);
+int runBenchLayout(const std::vector<std::string> &args);
 
 /// Loads `path`, printing every diagnostic to stderr; nullptr (after an `error:` line) when the
 /// program could not be read.

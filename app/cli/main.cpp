@@ -30,7 +30,11 @@ const Command kCommands[] = {
         "bench load FILE [--json]      load throughput against simdjson's bare parse\n"
         "  bench pipeline [--ops N]      backward + split of a generated training program\n"
         "  bench run FILE|BUNDLE         interpreter time per op and per run\n"
-        "  bench open FILE|BUNDLE        open and build the pipeline, as the GUI does" },
+        "  bench open FILE|BUNDLE        open and build the pipeline, as the GUI does\n"
+        "  bench layout FILE|--ops N     graph layout: first view, whole graph (GUI build)" },
+    { "render", runRender,
+        "render FILE --out G.svg|G.png  the whole graph as a picture [--layer NAME] [--select OP] (GUI "
+        "build)" },
     { "split", runSplit,
         "split FILE|BUNDLE [--json]     split_program: forward/backward ops, the 12 lists, middles" },
     { "compare", runCompare,

@@ -9,10 +9,9 @@ namespace ps {
 class Interpreter;
 } // namespace ps
 
-/// An op named on the command line the way `--break` names one: a position on the interpreter's
-/// timeline ("0:5", "5", "bwd:3", "0:17/0:3"; ProgramPosition::parse) or an ECMAScript regex
-/// searched in the names of the op's results (their Paddle names and printer ids such as "%5",
-/// the names a `--break REGEX` matches) and in the op's name ("pd_op.my_op").
+/// An op named on the command line the way `--break` names one: ps::OpReference over the
+/// interpreter's segments (a position such as "0:5" or "bwd:3", or a regex searched in result
+/// names, printer ids and op names).
 class OpReference
 {
 public:

@@ -30,6 +30,9 @@ struct DotWriterOptions
     /// Write edge labels as `label` (dot then reserves room for them, which costs layout time).
     /// Off: the label goes to `tooltip` only and the viewer draws it itself.
     bool edgeLabels = false;
+    /// Write node and group labels. With fixed sizes they do not change the layout, and
+    /// Graphviz measures every label's text: the view's layouts leave them out.
+    bool nodeLabels = true;
     std::string fontName = "Helvetica";
     double fontSize = 10;
 };

@@ -116,6 +116,7 @@ public:
     {
         addNodes(block, -1);
         addEdges(m_model.nodes.size()); // appends the ghosts
+        LayerGrouper::group(m_model, m_options.grouping);
         return std::move(m_model);
     }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/graph/graphmodel.h"
+#include "core/graph/layergrouper.h"
 
 #include <cstddef>
 
@@ -23,6 +24,9 @@ struct GraphBuilderOptions
     unsigned ghostRankSpan = 8;
     /// Label lines longer than this are cut with "…".
     size_t maxLabelLength = 40;
+    /// Layer groups (LayerGrouper); `grouping.maxItems = 0` and `grouping.layers = false` with
+    /// `grouping.unusedGroup = false` give a flat graph.
+    LayerGrouperOptions grouping;
 };
 
 /// Turns a Program or one Block (nested regions included) into a GraphModel: one node per op,

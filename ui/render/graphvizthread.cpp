@@ -1,7 +1,10 @@
-#include "ui/graphvizthread.h"
+#include "ui/render/graphvizthread.h"
+
+#include "ui/render/dotcounterguard.h"
 
 #include <QElapsedTimer>
 #include <QMutexLocker>
+#include <QSemaphore>
 #include <gvc.h>
 
 namespace ps {
@@ -86,9 +89,8 @@ void collectClusters(Agraph_t *g, const Flip &flip, LayoutResult &out)
 
 } // namespace
 
-GraphvizThread::GraphvizThread(Delivery delivery, QObject *parent)
+GraphvizThread::GraphvizThread(QObject *parent)
     : QThread(parent)
-    , m_delivery(std::move(delivery))
 {
     setObjectName(QStringLiteral("graphviz"));
     setStackSize(256u << 20);
@@ -99,21 +101,41 @@ GraphvizThread::~GraphvizThread()
     {
         QMutexLocker lock(&m_mutex);
         m_stop = true;
-        m_pending.reset();
+        m_jobs.clear();
     }
     m_wake.wakeAll();
     wait();
 }
 
-void GraphvizThread::submit(quint64 generation, QByteArray dot)
+void GraphvizThread::enqueue(Job job, bool replaceable)
 {
     {
         QMutexLocker lock(&m_mutex);
-        m_pending = Job { generation, std::move(dot) };
+        if (replaceable)
+            while (!m_jobs.empty() && m_jobs.back().replaceable)
+                m_jobs.pop_back();
+        m_jobs.push_back({ std::move(job), replaceable });
     }
     m_wake.wakeAll();
     if (!isRunning())
         start();
+}
+
+void GraphvizThread::submit(Job job)
+{
+    enqueue(std::move(job), true);
+}
+
+void GraphvizThread::runAndWait(Job job)
+{
+    auto done = std::make_shared<QSemaphore>();
+    enqueue(
+        [job = std::move(job), done](void *gvc) {
+            job(gvc);
+            done->release();
+        },
+        false);
+    done->acquire();
 }
 
 void GraphvizThread::run()
@@ -127,19 +149,14 @@ void GraphvizThread::run()
         Job job;
         {
             QMutexLocker lock(&m_mutex);
-            while (!m_pending && !m_stop)
+            while (m_jobs.empty() && !m_stop)
                 m_wake.wait(&m_mutex);
             if (m_stop)
                 break;
-            job = std::move(*m_pending);
-            m_pending.reset();
+            job = std::move(m_jobs.front().job);
+            m_jobs.pop_front();
         }
-        if (job.generation < m_minGeneration.load())
-            continue;
-        QString error;
-        std::shared_ptr<LayoutResult> result = layout(gvc, job.dot, &error);
-        if (job.generation >= m_minGeneration.load())
-            m_delivery(job.generation, std::move(result), error);
+        job(gvc);
     }
     QMutexLocker lock(&graphvizMutex());
     gvFreeContext(gvc);
@@ -164,6 +181,7 @@ std::shared_ptr<LayoutResult> GraphvizThread::layout(void *context, const QByteA
             agclose(g);
         return nullptr;
     }
+    DotCounterGuard::beforeLayout(gvc);
     if (gvLayout(gvc, g, "dot") != 0) {
         *error = s_graphvizErrors.isEmpty() ? QStringLiteral("Graphviz layout failed")
                                             : s_graphvizErrors.trimmed();
@@ -177,12 +195,18 @@ std::shared_ptr<LayoutResult> GraphvizThread::layout(void *context, const QByteA
     result->bounds = QRectF(flip(bb.UR), flip(bb.LL)).normalized();
     char idAttr[] = "id";
     for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n)) {
-        long id = parseId(agnameof(n), "n");
-        if (id >= 0) {
-            QPointF c = flip(ND_coord(n));
-            double w = ND_width(n) * 72, h = ND_height(n) * 72;
-            slot(result->nodes, id) = QRectF(c.x() - w / 2, c.y() - h / 2, w, h);
-        }
+        const char *name = agnameof(n);
+        const QPointF c = flip(ND_coord(n));
+        const double w = ND_width(n) * 72, h = ND_height(n) * 72;
+        const QRectF box(c.x() - w / 2, c.y() - h / 2, w, h);
+        if (long id = parseId(name, "n"); id >= 0)
+            slot(result->nodes, id) = box;
+        else if (long group = parseId(name, "g"); group >= 0)
+            slot(result->groups, group) = box;
+        else if (long entry = parseId(name, "pi"); entry >= 0)
+            slot(result->entryPorts, entry) = c;
+        else if (long exit = parseId(name, "po"); exit >= 0)
+            slot(result->exitPorts, exit) = c;
         for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e)) {
             long edgeId = parseId(agget(e, idAttr), "e");
             if (edgeId >= 0) {

@@ -8,8 +8,9 @@
 
 namespace ps {
 
-/// Geometry of one finished Graphviz layout, in scene coordinates (points, y pointing down),
-/// copied out of Graphviz so no Graphviz object outlives the layout call.
+/// Geometry of one finished Graphviz layout (one DOT text: a flat graph or one layer group's
+/// graph, GroupDotWriter), in its own coordinates (points, y pointing down, origin at the
+/// top-left of `bounds`), copied out of Graphviz so no Graphviz object outlives the layout call.
 struct LayoutResult
 {
     /// One routed edge: the spline and, when it has one, the arrow head from `arrowBase` to
@@ -32,6 +33,11 @@ struct LayoutResult
     std::vector<QRectF> clusters;
     /// Op → region edges, indexed by cluster id (the edge into anchor "a<id>").
     std::vector<Edge> clusterEdges;
+    /// Child group boxes, indexed by LayerGroup::id ("g<id>").
+    std::vector<QRectF> groups;
+    /// Centres of a group graph's entry ("pi<k>") and exit ("po<k>") ports.
+    std::vector<QPointF> entryPorts;
+    std::vector<QPointF> exitPorts;
     double seconds = 0; ///< time spent in agmemread + gvLayout + copying
 };
 

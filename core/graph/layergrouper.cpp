@@ -1,0 +1,510 @@
+#include "core/graph/layergrouper.h"
+
+#include "core/graph/graphbuilder.h"
+#include "core/ir/block.h"
+#include "core/ir/operation.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace ps {
+
+namespace {
+
+constexpr std::string_view kBackwardLabel = "backward";
+
+bool endsWith(std::string_view s, std::string_view suffix)
+{
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+/// A group under construction: a trie entry keyed by its path.
+struct Entry
+{
+    std::string path;
+    std::string label;
+    int parent = -1;
+    LayerGroupKind kind = LayerGroupKind::Layer;
+    std::vector<int> children;
+    std::vector<int> nodes;
+    bool alive = true;
+    int firstNode = std::numeric_limits<int>::max();
+    int lastNode = -1;
+};
+
+class Grouper
+{
+public:
+    Grouper(GraphModel &model, const LayerGrouperOptions &options)
+        : m_model(model)
+        , m_options(options)
+        , m_owner(model.nodes.size(), -1)
+        , m_leaf(model.nodes.size(), -1)
+    {
+    }
+
+    void run()
+    {
+        m_model.groups.clear();
+        m_model.topGroups.clear();
+        m_model.topNodes.clear();
+        findOwners();
+        assignPaths();
+        simplify();
+        addUnusedGroup();
+        m_topNodes = std::move(m_rootNodes);
+        for (size_t e = 0; e < m_entries.size(); ++e)
+            if (m_entries[e].alive && m_entries[e].parent < 0)
+                m_topChildren.push_back(int(e));
+        computeSpans();
+        if (m_options.maxItems > 0) {
+            chunk(-1);
+            for (size_t e = 0; e < m_entries.size(); ++e)
+                if (m_entries[e].alive && m_entries[e].kind != LayerGroupKind::Range)
+                    chunk(int(e));
+        }
+        emit();
+    }
+
+private:
+    /// The top-level node each node is drawn with: itself, the consumer a ghost is attached to,
+    /// or the op owning the region a node sits in. Nodes are created owner first.
+    void findOwners()
+    {
+        std::unordered_map<const Operation *, int> positionInBlock;
+        for (const GraphNode &n : m_model.nodes) {
+            int owner = n.id;
+            if (n.ghost)
+                owner = n.attachedTo >= 0 ? m_owner[size_t(n.attachedTo)] : -1;
+            else if (n.cluster >= 0)
+                owner = m_owner[size_t(m_model.nodeOf(m_model.clusters[size_t(n.cluster)].op))];
+            m_owner[size_t(n.id)] = owner;
+            if (owner != n.id || n.ghost)
+                continue;
+            m_topLevel.push_back(n.id);
+            if (!n.op || !n.op->parentBlock())
+                continue;
+            if (positionInBlock.empty()) {
+                const std::vector<Operation *> &ops = n.op->parentBlock()->ops();
+                for (size_t i = 0; i < ops.size(); ++i)
+                    positionInBlock.emplace(ops[i], int(i));
+            }
+            auto it = positionInBlock.find(n.op);
+            if (it != positionInBlock.end())
+                m_opIndex.emplace(n.id, it->second);
+        }
+    }
+
+    bool isUnused(const GraphNode &n) const
+    {
+        if (!m_options.unusedGroup || !n.op || n.op->numRegions() != 0 || n.op->numResults() == 0)
+            return false;
+        if (n.kind != NodeKind::Parameter && n.kind != NodeKind::Constant)
+            return false;
+        for (unsigned i = 0; i < n.op->numOperands(); ++i)
+            if (n.op->operand(i))
+                return false;
+        for (unsigned r = 0; r < n.op->numResults(); ++r)
+            if (n.op->result(r).hasUses())
+                return false;
+        return true;
+    }
+
+    int ensure(int parent, const std::string &path, std::string_view label, LayerGroupKind kind)
+    {
+        auto [it, inserted] = m_byPath.try_emplace(path, int(m_entries.size()));
+        if (inserted) {
+            Entry e;
+            e.path = path;
+            e.label = std::string(label);
+            e.parent = parent;
+            e.kind = kind;
+            m_entries.push_back(std::move(e));
+            if (parent >= 0)
+                m_entries[size_t(parent)].children.push_back(it->second);
+        }
+        return it->second;
+    }
+
+    /// The deepest group of a `struct_name` path, created as needed; `root` is the group the
+    /// path hangs under (the backward group or -1) and `prefix` its path.
+    int ensurePath(std::string_view structName, int root, const std::string &prefix)
+    {
+        int parent = root;
+        std::string path = prefix.empty() ? std::string() : prefix;
+        size_t pos = 0;
+        while (pos < structName.size()) {
+            size_t end = structName.find('/', pos);
+            if (end == std::string_view::npos)
+                end = structName.size();
+            if (end > pos) {
+                const std::string_view segment = structName.substr(pos, end - pos);
+                path += "/";
+                path += segment;
+                parent = ensure(parent, path + "/", segment, LayerGroupKind::Layer);
+            }
+            pos = end + 1;
+        }
+        return parent;
+    }
+
+    int backwardRoot()
+    {
+        if (!m_backwardPrefixed)
+            return -1;
+        return ensure(-1, std::string(kBackwardLabel), kBackwardLabel, LayerGroupKind::Backward);
+    }
+
+    void assignPaths()
+    {
+        int backwardStart = -1;
+        bool forwardLayers = false;
+        for (int t : m_topLevel) {
+            const GraphNode &n = m_model.nodes[size_t(t)];
+            if (n.kind == NodeKind::Grad) {
+                backwardStart = t;
+                break;
+            }
+            forwardLayers = forwardLayers || (n.op && n.op->hasAttribute("struct_name"));
+        }
+        m_backwardPrefixed = forwardLayers && backwardStart >= 0;
+        std::vector<int> helpers; // backward ops that are not grad ops, resolved afterwards
+        for (int t : m_topLevel) {
+            const GraphNode &n = m_model.nodes[size_t(t)];
+            if (isUnused(n)) {
+                m_unused.push_back(t);
+                m_leaf[size_t(t)] = kUnused;
+                continue;
+            }
+            if (!m_options.layers || !n.op)
+                continue;
+            std::string structName = n.op->stringAttribute("struct_name");
+            if (!structName.empty() || backwardStart < 0 || t < backwardStart) {
+                m_leaf[size_t(t)] = ensurePath(structName, -1, std::string());
+                continue;
+            }
+            if (n.kind != NodeKind::Grad) {
+                helpers.push_back(t);
+                continue;
+            }
+            m_leaf[size_t(t)] = backwardLeaf(*n.op);
+        }
+        // Helpers (add_n, full, combine, split, ...) join their first consumer's layer; those
+        // without one (consumers come later in SSA order, so a reverse sweep sees them
+        // resolved) join their first operand's, in a forward sweep.
+        for (auto it = helpers.rbegin(); it != helpers.rend(); ++it)
+            m_leaf[size_t(*it)] = helperLeaf(*m_model.nodes[size_t(*it)].op, true);
+        for (int t : helpers)
+            if (m_leaf[size_t(t)] == backwardRoot())
+                m_leaf[size_t(t)] = helperLeaf(*m_model.nodes[size_t(t)].op, false);
+    }
+
+    int backwardLeaf(const Operation &gradOp)
+    {
+        const Operation *forward = nullptr;
+        if (m_options.forwardOpOf) {
+            auto it = m_options.forwardOpOf->find(&gradOp);
+            if (it != m_options.forwardOpOf->end())
+                forward = it->second;
+        }
+        if (!forward)
+            forward = LayerGrouper::guessForwardOp(gradOp);
+        const int root = backwardRoot();
+        const std::string structName = forward ? forward->stringAttribute("struct_name") : std::string();
+        return ensurePath(structName, root, root >= 0 ? std::string(kBackwardLabel) : std::string());
+    }
+
+    /// The resolved group of a top-level op node, or kUnresolved.
+    int leafOf(const Operation *op) const
+    {
+        const int node = op ? m_model.nodeOf(op) : -1;
+        if (node < 0 || m_owner[size_t(node)] < 0)
+            return kUnresolved;
+        const int leaf = m_leaf[size_t(m_owner[size_t(node)])];
+        return leaf == kUnused ? kUnresolved : leaf;
+    }
+
+    /// A layer of the backward (not the backward group itself) for a helper op: its first
+    /// consumer's, or its first operand's producer's; else the backward group.
+    int helperLeaf(const Operation &op, bool consumers)
+    {
+        const int root = backwardRoot();
+        auto specific = [root](int leaf) { return leaf != kUnresolved && leaf >= 0 && leaf != root; };
+        if (consumers) {
+            for (unsigned r = 0; r < op.numResults(); ++r)
+                for (OpOperand *use = op.result(r).firstUse(); use; use = use->nextUse())
+                    if (int leaf = leafOf(use->owner()); specific(leaf))
+                        return leaf;
+            return root;
+        }
+        for (unsigned i = 0; i < op.numOperands(); ++i)
+            if (Value v = op.operand(i))
+                if (int leaf = leafOf(v.definingOp()); specific(leaf))
+                    return leaf;
+        return root;
+    }
+
+    void simplify()
+    {
+        for (int t : m_topLevel) {
+            const int leaf = m_leaf[size_t(t)];
+            if (leaf >= 0)
+                m_entries[size_t(leaf)].nodes.push_back(t);
+            else if (leaf == -1)
+                m_rootNodes.push_back(t);
+        }
+        // Children are created after their parents: a reverse sweep is a post-order.
+        for (size_t i = m_entries.size(); i-- > 0;) {
+            Entry &e = m_entries[i];
+            if (e.children.empty() && e.nodes.empty()) { // a backward group nothing went into
+                detach(int(i));
+            } else if (e.children.empty() && e.nodes.size() == 1 && e.kind == LayerGroupKind::Layer) {
+                nodesOf(e.parent).push_back(e.nodes.front());
+                detach(int(i));
+            } else if (e.nodes.empty() && e.children.size() == 1) {
+                const int c = e.children.front();
+                Entry &child = m_entries[size_t(c)];
+                e.label += " / " + child.label;
+                e.path = child.path;
+                e.nodes = std::move(child.nodes);
+                e.children = std::move(child.children);
+                for (int cc : e.children)
+                    m_entries[size_t(cc)].parent = int(i);
+                child.alive = false;
+            }
+        }
+    }
+
+    std::vector<int> &nodesOf(int entry) { return entry >= 0 ? m_entries[size_t(entry)].nodes : m_rootNodes; }
+
+    void detach(int entry)
+    {
+        Entry &e = m_entries[size_t(entry)];
+        e.alive = false;
+        if (e.parent >= 0) {
+            std::vector<int> &siblings = m_entries[size_t(e.parent)].children;
+            siblings.erase(std::remove(siblings.begin(), siblings.end(), entry), siblings.end());
+        }
+    }
+
+    void addUnusedGroup()
+    {
+        if (m_unused.empty())
+            return;
+        Entry e;
+        e.path = "unused";
+        e.label = "unused parameters and constants";
+        e.kind = LayerGroupKind::Unused;
+        e.nodes = m_unused;
+        m_entries.push_back(std::move(e));
+    }
+
+    /// First and last node inside each entry (entries after their parents, ranges aside).
+    void computeSpans()
+    {
+        for (size_t i = m_entries.size(); i-- > 0;) {
+            Entry &e = m_entries[i];
+            if (!e.alive)
+                continue;
+            for (int n : e.nodes) {
+                e.firstNode = std::min(e.firstNode, n);
+                e.lastNode = std::max(e.lastNode, n);
+            }
+            for (int c : e.children) {
+                e.firstNode = std::min(e.firstNode, m_entries[size_t(c)].firstNode);
+                e.lastNode = std::max(e.lastNode, m_entries[size_t(c)].lastNode);
+            }
+        }
+    }
+
+    std::vector<GroupItem> sortedItems(const std::vector<int> &nodes, const std::vector<int> &children) const
+    {
+        std::vector<GroupItem> items;
+        for (int n : nodes)
+            items.push_back({ false, n });
+        for (int c : children)
+            items.push_back({ true, c });
+        std::sort(items.begin(), items.end(),
+            [this](const GroupItem &a, const GroupItem &b) { return first(a) < first(b); });
+        return items;
+    }
+
+    int first(const GroupItem &item) const
+    {
+        return item.isGroup ? m_entries[size_t(item.id)].firstNode : item.id;
+    }
+    int last(const GroupItem &item) const
+    {
+        return item.isGroup ? m_entries[size_t(item.id)].lastNode : item.id;
+    }
+
+    std::string opPosition(int node, bool fromStart) const
+    {
+        // Argument nodes have no op index: name the nearest op.
+        auto it = m_opIndex.lower_bound(node);
+        if (!fromStart && (it == m_opIndex.end() || it->first != node) && it != m_opIndex.begin())
+            --it;
+        return it == m_opIndex.end() ? std::string("?") : std::to_string(it->second);
+    }
+
+    /// Splits `entry`'s items (-1: the top level) into ranges of consecutive items until at most
+    /// maxItems remain, ranges of ranges where needed.
+    void chunk(int entry)
+    {
+        std::vector<int> &nodes = entry >= 0 ? m_entries[size_t(entry)].nodes : m_topNodes;
+        std::vector<int> &children = entry >= 0 ? m_entries[size_t(entry)].children : m_topChildren;
+        std::vector<GroupItem> items = sortedItems(nodes, children);
+        const size_t max = std::max<size_t>(m_options.maxItems, 2);
+        if (items.size() <= max)
+            return;
+        const std::string parentPath = entry >= 0 ? m_entries[size_t(entry)].path : std::string();
+        while (items.size() > max) {
+            const size_t count = (items.size() + max - 1) / max;
+            const size_t size = (items.size() + count - 1) / count;
+            std::vector<GroupItem> ranges;
+            for (size_t begin = 0; begin < items.size(); begin += size) {
+                const size_t end = std::min(items.size(), begin + size);
+                Entry r;
+                r.kind = LayerGroupKind::Range;
+                r.parent = entry;
+                r.firstNode = first(items[begin]);
+                r.lastNode = last(items[end - 1]);
+                const std::string from = opPosition(r.firstNode, true);
+                const std::string to = opPosition(r.lastNode, false);
+                r.label = "ops " + from + "\u2013" + to;
+                r.path = parentPath + "[" + from + "-" + to + "]";
+                const int id = int(m_entries.size());
+                for (size_t i = begin; i < end; ++i) {
+                    if (items[i].isGroup) {
+                        r.children.push_back(items[i].id);
+                        m_entries[size_t(items[i].id)].parent = id;
+                    } else {
+                        r.nodes.push_back(items[i].id);
+                    }
+                }
+                m_entries.push_back(std::move(r));
+                ranges.push_back({ true, id });
+            }
+            items = std::move(ranges);
+        }
+        std::vector<int> &n = entry >= 0 ? m_entries[size_t(entry)].nodes : m_topNodes;
+        std::vector<int> &c = entry >= 0 ? m_entries[size_t(entry)].children : m_topChildren;
+        n.clear();
+        c.clear();
+        for (const GroupItem &item : items)
+            c.push_back(item.id);
+    }
+
+    void emit()
+    {
+        std::vector<int> finalId(m_entries.size(), -1);
+        // Pre-order: a parent gets its id before its children.
+        std::vector<std::pair<int, int>> stack; // (entry, final parent)
+        auto pushChildren = [&](const std::vector<int> &nodes, const std::vector<int> &children, int parent) {
+            const std::vector<GroupItem> items = sortedItems(nodes, children);
+            for (auto it = items.rbegin(); it != items.rend(); ++it)
+                if (it->isGroup)
+                    stack.emplace_back(it->id, parent);
+        };
+        pushChildren(m_topNodes, m_topChildren, -1);
+        while (!stack.empty()) {
+            const auto [entry, parent] = stack.back();
+            stack.pop_back();
+            const Entry &e = m_entries[size_t(entry)];
+            LayerGroup g;
+            g.id = int(m_model.groups.size());
+            g.parent = parent;
+            g.kind = e.kind;
+            g.path = e.path;
+            g.label = e.label;
+            g.nodes = e.nodes;
+            std::sort(g.nodes.begin(), g.nodes.end());
+            g.firstNode = e.firstNode;
+            finalId[size_t(entry)] = g.id;
+            if (parent >= 0)
+                m_model.groups[size_t(parent)].groups.push_back(g.id);
+            else
+                m_model.topGroups.push_back(g.id);
+            m_model.groups.push_back(std::move(g));
+            pushChildren(e.nodes, e.children, finalId[size_t(entry)]);
+        }
+        m_model.topNodes = m_topNodes;
+        std::sort(m_model.topNodes.begin(), m_model.topNodes.end());
+        for (const LayerGroup &g : m_model.groups)
+            for (int n : g.nodes)
+                m_model.nodes[size_t(n)].group = g.id;
+        for (GraphNode &n : m_model.nodes) {
+            const int owner = m_owner[size_t(n.id)];
+            if (owner >= 0 && owner != n.id)
+                n.group = m_model.nodes[size_t(owner)].group;
+            if (!n.ghost && n.op)
+                for (int g = n.group; g >= 0; g = m_model.groups[size_t(g)].parent)
+                    ++m_model.groups[size_t(g)].ops;
+        }
+    }
+
+    static constexpr int kUnused = -2;
+    static constexpr int kUnresolved = -3;
+
+    GraphModel &m_model;
+    const LayerGrouperOptions &m_options;
+    std::vector<int> m_owner;
+    std::vector<int> m_leaf; ///< per top-level node: its entry, -1 top level, kUnused
+    std::vector<int> m_topLevel;
+    std::map<int, int> m_opIndex; ///< top-level op node → its index in the block
+    std::vector<Entry> m_entries;
+    std::unordered_map<std::string, int> m_byPath;
+    std::vector<int> m_rootNodes;
+    std::vector<int> m_unused;
+    std::vector<int> m_topNodes;
+    std::vector<int> m_topChildren;
+    bool m_backwardPrefixed = false;
+};
+
+} // namespace
+
+void LayerGrouper::group(GraphModel &model, const LayerGrouperOptions &options)
+{
+    Grouper(model, options).run();
+}
+
+const Operation *LayerGrouper::guessForwardOp(const Operation &gradOp)
+{
+    std::string_view base = gradOp.name();
+    if (endsWith(base, "_grad_"))
+        base.remove_suffix(6);
+    else if (endsWith(base, "_grad"))
+        base.remove_suffix(5);
+    else
+        return nullptr;
+    // An inplace forward op (relu_) has a grad op without the underscore (relu_grad).
+    auto sameOp = [base](const Operation *op) {
+        if (!op || !op->hasAttribute("struct_name"))
+            return false;
+        std::string_view name = op->name();
+        if (endsWith(name, "_") && !endsWith(base, "_"))
+            name.remove_suffix(1);
+        return name == base;
+    };
+    for (unsigned i = 0; i < gradOp.numOperands(); ++i)
+        if (Value v = gradOp.operand(i); v && sameOp(v.definingOp()))
+            return v.definingOp();
+    constexpr int kUsesScanned = 64; // a shared parameter can have thousands of users
+    for (unsigned i = 0; i < gradOp.numOperands(); ++i) {
+        Value v = gradOp.operand(i);
+        if (!v)
+            continue;
+        int scanned = 0;
+        for (OpOperand *use = v.firstUse(); use && scanned < kUsesScanned; use = use->nextUse(), ++scanned)
+            if (sameOp(use->owner()))
+                return use->owner();
+    }
+    return nullptr;
+}
+
+} // namespace ps

@@ -1,0 +1,32 @@
+#include "ui/render/firstview.h"
+
+#include <algorithm>
+
+namespace ps {
+
+double FirstView::fitZoom(const QRectF &bounds, const QSizeF &viewport)
+{
+    if (bounds.isEmpty() || viewport.isEmpty())
+        return kMaxFitZoom;
+    return std::min({ viewport.width() / (bounds.width() + 20), viewport.height() / (bounds.height() + 20),
+        kMaxFitZoom });
+}
+
+bool FirstView::closeDeepest(const GraphModel &model, GroupExpansion &expansion)
+{
+    std::vector<int> depth(model.groups.size(), 0);
+    int deepest = -1;
+    for (const LayerGroup &g : model.groups) { // parents come before their children
+        depth[size_t(g.id)] = g.parent >= 0 ? depth[size_t(g.parent)] + 1 : 0;
+        if (expansion.isExpanded(g.id) && expansion.isShown(model, g.id))
+            deepest = std::max(deepest, depth[size_t(g.id)]);
+    }
+    if (deepest < 0)
+        return false;
+    for (const LayerGroup &g : model.groups)
+        if (depth[size_t(g.id)] == deepest)
+            expansion.setExpanded(g.id, false);
+    return true;
+}
+
+} // namespace ps
