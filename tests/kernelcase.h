@@ -35,6 +35,8 @@ struct Outcome
 {
     QString error; ///< empty when every compared result matched
     int compared = 0;
+    /// Host copies of the compared results, in the order they were compared.
+    std::vector<ps::Tensor> results;
 };
 
 /// Elementwise |got - want| <= atol + rtol * |want|, NaN matching NaN and infinities matching
@@ -131,8 +133,8 @@ inline Outcome run(const QString &dir, ps::Backend &backend)
             for (int j = 0; j < expected; ++j) {
                 std::string error;
                 const ps::Tensor want = ps::NpyIO::read(elementFile(j).toStdString(), error);
-                const QString mismatch
-                    = compareTensors(backend.toHost(got.list()[size_t(j)]), want, rtol, atol);
+                outcome.results.push_back(backend.toHost(got.list()[size_t(j)]));
+                const QString mismatch = compareTensors(outcome.results.back(), want, rtol, atol);
                 if (!mismatch.isEmpty()) {
                     outcome.error = QStringLiteral("result %1 element %2: %3").arg(r).arg(j).arg(mismatch);
                     return outcome;
@@ -147,7 +149,8 @@ inline Outcome run(const QString &dir, ps::Backend &backend)
             outcome.error = QStringLiteral("result %1 was not produced").arg(r);
             return outcome;
         }
-        const QString mismatch = compareTensors(backend.toHost(got.tensor()), want, rtol, atol);
+        outcome.results.push_back(backend.toHost(got.tensor()));
+        const QString mismatch = compareTensors(outcome.results.back(), want, rtol, atol);
         if (!mismatch.isEmpty()) {
             outcome.error = QStringLiteral("result %1: %2").arg(r).arg(mismatch);
             return outcome;

@@ -1,5 +1,6 @@
 #include "core/runtime/backend.h"
-#include "core/runtime/cpu/cpubroadcast.h"
+#include "core/runtime/cpu/cpuexec.h"
+#include "core/runtime/kernels/indexspace.h"
 #include "core/runtime/cpu/cpukernels.h"
 #include "core/runtime/halffloat.h"
 #include "core/runtime/kernelregistry.h"
@@ -126,20 +127,35 @@ void TstCpuElementwiseKernels::bfloat16Bits()
 
 void TstCpuElementwiseKernels::broadcastPlanMergesDims()
 {
-    const ps::BroadcastPlan same({ 2, 3, 4 }, { { 2, 3, 4 }, { 2, 3, 4 } });
-    QCOMPARE(same.rowSize(), 24);
-    QCOMPARE(same.rowStride(1), 1);
-    const ps::BroadcastPlan scalar({ 2, 3 }, { { 2, 3 }, {} });
-    QCOMPARE(scalar.rowSize(), 6);
-    QCOMPARE(scalar.rowStride(1), 0);
-    const ps::BroadcastPlan outer({ 3, 4 }, { { 3, 1 }, { 1, 4 } });
-    QCOMPARE(outer.rowSize(), 4);
-    std::vector<std::pair<int64_t, int64_t>> rows;
-    outer.forEachRow([&](int64_t o, const int64_t *off) {
-        QCOMPARE(off[1], 0);
-        rows.emplace_back(o, off[0]);
-    });
-    QCOMPARE(rows, (std::vector<std::pair<int64_t, int64_t>> { { 0, 0 }, { 4, 1 }, { 8, 2 } }));
+    const ps::IndexSpace<2> same = ps::broadcastSpace<2>({ 2, 3, 4 }, { { { 2, 3, 4 }, { 2, 3, 4 } } });
+    QCOMPARE(same.sizes, (std::vector<int64_t> { 24 }));
+    QCOMPARE(same.strides.back()[1], 1);
+    const ps::IndexSpace<2> scalar = ps::broadcastSpace<2>({ 2, 3 }, { { { 2, 3 }, {} } });
+    QCOMPARE(scalar.sizes, (std::vector<int64_t> { 6 }));
+    QCOMPARE(scalar.strides.back()[1], 0);
+    const ps::IndexSpace<2> outer = ps::broadcastSpace<2>({ 3, 4 }, { { { 3, 1 }, { 1, 4 } } });
+    QCOMPARE(outer.sizes, (std::vector<int64_t> { 3, 4 }));
+    // The CPU launcher walks the space row by row with running offsets.
+    std::vector<std::array<int64_t, 3>> visits;
+    struct Record
+    {
+        std::vector<std::array<int64_t, 3>> *visits;
+        void operator()(int64_t i, ps::Offsets<2> o) const { visits->push_back({ i, o.v[0], o.v[1] }); }
+    };
+    ps::CpuExec::launchIndexed(outer, Record { &visits }, "test");
+    QCOMPARE(visits.size(), size_t(12));
+    QCOMPARE(visits[5], (std::array<int64_t, 3> { 5, 1, 1 }));
+    QCOMPARE(visits[11], (std::array<int64_t, 3> { 11, 2, 3 }));
+    const ps::IndexSpace<1> reversed = ps::viewSpace(ps::flipView({ 2, 3 }, { 1 }));
+    visits.clear();
+    struct RecordOne
+    {
+        std::vector<std::array<int64_t, 3>> *visits;
+        void operator()(int64_t i, ps::Offsets<1> o) const { visits->push_back({ i, o.v[0], 0 }); }
+    };
+    ps::CpuExec::launchIndexed(reversed, RecordOne { &visits }, "test");
+    QCOMPARE(visits[0][1], 2);
+    QCOMPARE(visits[3][1], 5);
     QCOMPARE(ps::broadcastShapes({ 2, 1, 5 }, { 3, 1 }), (std::vector<int64_t> { 2, 3, 5 }));
     QCOMPARE(ps::broadcastShapes({}, { 0, 2 }), (std::vector<int64_t> { 0, 2 }));
 }

@@ -703,7 +703,12 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(s.devices().size() >= 2 || s.devices().front().label != "CPU", 30000);
         if (s.devices().size() >= 2 && s.devices()[1].available)
             QSKIP("a CUDA device is available here");
-        QCOMPARE(s.devices().size(), size_t(2));
+#ifdef PIRSCOPE_HAVE_CUDA_SIM
+        const size_t expected = 3; // CPU, CUDA (unavailable), cuda-sim
+#else
+        const size_t expected = 2;
+#endif
+        QCOMPARE(s.devices().size(), expected);
         QVERIFY(s.devices().front().available);
         QVERIFY(s.devices().front().label.rfind("CPU", 0) == 0);
         const DeviceOption &cuda = s.devices()[1];
@@ -714,7 +719,7 @@ private slots:
         QCOMPARE(s.deviceIndex(), 0);
 
         QComboBox *combo = toolbar.deviceCombo();
-        QCOMPARE(combo->count(), 2);
+        QCOMPARE(combo->count(), int(expected));
         QCOMPARE(combo->currentIndex(), 0);
         auto *model = qobject_cast<QStandardItemModel *>(combo->model());
         QVERIFY(model);
@@ -722,6 +727,14 @@ private slots:
         QCOMPARE(model->item(1)->toolTip(), QString::fromStdString(cuda.reason));
         QCOMPARE(combo->itemData(1, Qt::ToolTipRole).toString(), QString::fromStdString(cuda.reason));
         QVERIFY(model->item(0)->flags() & Qt::ItemIsEnabled);
+#ifdef PIRSCOPE_HAVE_CUDA_SIM
+        // cuda-sim runs the CUDA backend on the host: selectable without a GPU.
+        QVERIFY(s.devices()[2].available);
+        QVERIFY(s.devices()[2].device.isSimulated());
+        QVERIFY(model->item(2)->flags() & Qt::ItemIsEnabled);
+        QVERIFY(s.setDeviceIndex(2));
+        QCOMPARE(s.deviceIndex(), 2);
+#endif
     }
 };
 

@@ -31,7 +31,7 @@ int runBenchRun(const std::vector<std::string> &args)
     if (!cli.parse(args, { "json" }, { "device", "runs", "seed", "shape" }, error))
         return cliError(error);
     if (cli.positional().size() != 1)
-        return cliError("usage: pirscope-cli bench run FILE|BUNDLE [--device cpu|cuda] [--runs N] "
+        return cliError("usage: pirscope-cli bench run FILE|BUNDLE [--device cpu|cuda|cuda-sim] [--runs N] "
                         "[--shape NAME=DIMS]... [--json]");
     int runs = 10;
     uint64_t seed = 0;
@@ -115,6 +115,7 @@ int runBenchRun(const std::vector<std::string> &args)
         json.key("median_op_seconds").value(median.ops);
         json.key("host_overhead_per_op_seconds").value(overhead);
         json.key("restart_seconds").value(restartSeconds / runs);
+        writeFallbackJson(json, in.fallbackOps());
         json.key("ops").beginArray();
         for (const auto &[name, v] : ops)
             json.beginObject()
@@ -138,6 +139,7 @@ int runBenchRun(const std::vector<std::string> &args)
     std::cout << "  time in ops (median):   " << median.ops * 1e3 << " ms\n";
     std::cout << "  host overhead per op:   " << overhead * 1e6 << " us\n";
     std::cout << "  restart (scope copy):   " << restartSeconds / runs * 1e3 << " ms\n";
+    printFallback(std::cout, in.fallbackOps(), "  ");
     std::cout << "  slowest ops (best run of each):\n";
     for (size_t i = 0; i < ops.size() && i < 8; ++i)
         std::cout << "    " << ops[i].first << "  x" << ops[i].second.second << "  "

@@ -15,7 +15,8 @@
 namespace {
 
 const char *const kUsage
-    = "usage: pirscope-cli run FILE|BUNDLE [--device cpu|cuda] [--inputs DIR|IMAGE|random|zeros|ones] "
+    = "usage: pirscope-cli run FILE|BUNDLE [--device cpu|cuda|cuda-sim] [--no-fallback] "
+      "[--inputs DIR|IMAGE|random|zeros|ones] "
       "[--image-norm imagenet|none] [--params FILE|DIR|random|zeros|ones] [--seed N] [--shape NAME=DIMS]... "
       "[--break POS|REGEX] "
       "[--provide OP=FILE.npy[,FILE.npy...]]... [--dump DIR] [--check-nan] [--json]";
@@ -134,7 +135,7 @@ int runRun(const std::vector<std::string> &args)
 {
     CliArguments cli;
     std::string error;
-    if (!cli.parse(args, { "check-nan", "json" },
+    if (!cli.parse(args, { "check-nan", "json", "no-fallback" },
             { "device", "inputs", "image-norm", "params", "seed", "shape", "break", "provide", "dump" },
             error))
         return cliError(error);
@@ -180,6 +181,7 @@ int runRun(const std::vector<std::string> &args)
     if (!source.runOptions(sources, options, shapes, error))
         return cliError(error);
     options.interpreter.checkNanInf = cli.flag("check-nan");
+    options.interpreter.cpuFallback = !cli.flag("no-fallback");
     auto runner = source.makeRunner(*backend);
     if (!runner->prepare(options, error))
         return cliError(error);
@@ -260,6 +262,7 @@ int runRun(const std::vector<std::string> &args)
         json.key("ops_executed").value(in.records().size());
         json.key("seconds").value(seconds);
         json.key("op_seconds").value(in.opSeconds());
+        writeFallbackJson(json, in.fallbackOps());
         for (const Group &g : groups) {
             json.key(g.key).beginArray();
             for (const auto &t : g.tensors)
@@ -288,6 +291,7 @@ int runRun(const std::vector<std::string> &args)
             std::cout << "shapes: " << text << "\n";
         std::cout << status << ": " << in.records().size() << " ops executed in " << seconds * 1e3
                   << " ms (ops " << in.opSeconds() * 1e3 << " ms)\n";
+        printFallback(std::cout, in.fallbackOps());
         if (!finished) {
             std::cout << ps::stopReasonText(stop.reason);
             if (stop.position)

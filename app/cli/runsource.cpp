@@ -1,5 +1,7 @@
 #include "runsource.h"
 
+#include "jsonstream.h"
+
 #include "commands.h"
 #include "core/ir/program.h"
 #include "core/runtime/backend.h"
@@ -133,8 +135,39 @@ std::unique_ptr<ps::Backend> makeBackend(const std::string &device, std::string 
             error = "--device " + device + ": " + reason;
         return backend;
     }
-    error = "unknown device '" + device + "' (cpu, cuda, cuda:N)";
+    if (device == "cuda-sim") {
+        std::string reason;
+        auto backend = ps::createCudaSimBackend(reason);
+        if (!backend)
+            error = "--device cuda-sim: " + reason;
+        return backend;
+    }
+    error = "unknown device '" + device + "' (cpu, cuda, cuda:N, cuda-sim)";
     return nullptr;
+}
+
+void printFallback(std::ostream &out, const std::map<std::string, size_t> &ops, const char *indent)
+{
+    size_t count = 0;
+    std::string names;
+    for (const auto &[name, n] : ops) {
+        count += n;
+        names += (names.empty() ? "" : ", ") + name + (n > 1 ? " x" + std::to_string(n) : std::string());
+    }
+    if (count > 0)
+        out << indent << "fallback: " << count << " op" << (count == 1 ? "" : "s")
+            << " ran on the CPU (no kernel on the device): " << names << "\n";
+}
+
+void writeFallbackJson(JsonStream &json, const std::map<std::string, size_t> &ops)
+{
+    size_t count = 0;
+    for (const auto &[name, n] : ops)
+        count += n;
+    json.key("fallback").beginObject().key("count").value(count).key("ops").beginObject();
+    for (const auto &[name, n] : ops)
+        json.key(name).value(n);
+    json.endObject().endObject();
 }
 
 std::string tensorSummary(ps::Backend &backend, const ps::Tensor &t)

@@ -6,9 +6,13 @@
 #include "core/session/inputshapes.h"
 #include "core/session/pipelinesource.h"
 
+#include <map>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
+
+class JsonStream;
 
 class JsonStream;
 
@@ -59,9 +63,15 @@ void writeShapesJson(JsonStream &json, const std::vector<ps::InputShape> &shapes
 /// when the `error:` line is already printed).
 bool loadRunSource(const std::string &path, RunSource &out, std::string &error);
 
-/// "--device cpu|cuda": the backend, or nullptr with `error` saying why (createCudaBackend's
+/// "--device cpu|cuda|cuda:N|cuda-sim": the backend, or nullptr with `error` saying why (createCudaBackend's
 /// reason on a machine without CUDA).
 std::unique_ptr<ps::Backend> makeBackend(const std::string &device, std::string &error);
+
+/// "fallback: 3 ops ran on the CPU (no kernel on the device): pd_op.topk x2, pd_op.cumsum" (nothing
+/// when none did).
+void printFallback(std::ostream &out, const std::map<std::string, size_t> &ops, const char *indent = "");
+/// `"fallback": {"count": 3, "ops": {"pd_op.topk": 2, ...}}` into the current JSON object.
+void writeFallbackJson(JsonStream &json, const std::map<std::string, size_t> &ops);
 
 /// "float32[4, 6] min -1.2 max 3.4 mean 0.1 std 0.9" (+ " nan 3 +inf 1" when present).
 std::string tensorSummary(ps::Backend &backend, const ps::Tensor &t);

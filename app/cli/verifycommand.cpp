@@ -14,8 +14,9 @@
 
 namespace {
 
-const char *const kUsage = "usage: pirscope-cli verify FILE|BUNDLE [--numerics] [--rtol R] [--atol A] "
-                           "[--seed N] [--shape NAME=DIMS]...";
+const char *const kUsage
+    = "usage: pirscope-cli verify FILE|BUNDLE [--numerics] [--rtol R] [--atol A] "
+      "[--seed N] [--shape NAME=DIMS]... [--device cuda|cuda:N|cuda-sim] [--no-fallback]";
 
 struct Tolerance
 {
@@ -65,11 +66,12 @@ bool compareWithFile(
 /// stop when the run did not finish. Returns the runner, or nullptr when it could not start.
 std::unique_ptr<ps::ProgramRunner> runOn(const RunSource &source, ps::Backend &backend,
     ps::Backend *reference, ps::ProgramRunner::Options options, const Tolerance &tolerance,
-    ps::StopInfo &stop)
+    ps::StopInfo &stop, bool fallback = true)
 {
     auto runner = source.makeRunner(backend);
     options.interpreter.rtol = tolerance.rtol;
     options.interpreter.atol = tolerance.atol;
+    options.interpreter.cpuFallback = fallback;
     std::string error;
     if (!runner->prepare(options, error)) {
         std::cout << "  cannot prepare the run: " << error << "\n";
@@ -110,7 +112,10 @@ bool compareWithBundle(
     return ok;
 }
 
-int verifyNumerics(const RunSource &source, const ps::DebugSources &sources, const Tolerance &tolerance)
+/// `device`: the backend checked op by op against the CPU ("" = the first CUDA device when
+/// there is one).
+int verifyNumerics(const RunSource &source, const ps::DebugSources &sources, const Tolerance &tolerance,
+    const std::string &device, bool fallback)
 {
     std::string error;
     ps::ProgramRunner::Options options;
@@ -136,13 +141,16 @@ int verifyNumerics(const RunSource &source, const ps::DebugSources &sources, con
     }
 
     std::string reason;
-    auto cuda = ps::createCudaBackend(0, reason);
-    if (!cuda) {
+    auto cuda = device.empty() ? ps::createCudaBackend(0, reason) : makeBackend(device, reason);
+    if (!cuda && !device.empty()) {
+        std::cout << "error: " << reason << "\n";
+        ok = false;
+    } else if (!cuda) {
         std::cout << "cuda: skipped (" << reason << ")\n";
     } else {
         std::cout << "differential " << cuda->name() << " vs " << cpu->name() << ", op by op:\n";
         ps::StopInfo cudaStop;
-        auto cudaRunner = runOn(source, *cuda, cpu.get(), options, tolerance, cudaStop);
+        auto cudaRunner = runOn(source, *cuda, cpu.get(), options, tolerance, cudaStop, fallback);
         if (!cudaRunner || cudaStop.reason != ps::StopReason::Finished) {
             if (cudaStop.reason == ps::StopReason::Divergence && cudaStop.record) {
                 const ps::OpRecord &r = cudaRunner->interpreter().records()[*cudaStop.record];
@@ -163,10 +171,15 @@ int verifyNumerics(const RunSource &source, const ps::DebugSources &sources, con
                     ++uncompared;
                 }
             }
+            const std::map<std::string, size_t> fallbacks = cudaRunner->interpreter().fallbackOps();
+            size_t fellBack = 0;
+            for (const auto &[name, n] : fallbacks)
+                fellBack += n;
             std::cout << "  " << compared << " kernel ops agree (max rel diff " << maxRel << ")";
-            if (uncompared)
-                std::cout << ", " << uncompared << " not compared (no CPU kernel)";
+            if (uncompared > fellBack)
+                std::cout << ", " << uncompared - fellBack << " not compared (no CPU kernel)";
             std::cout << "\n";
+            printFallback(std::cout, fallbacks, "  ");
             if (source.bundle())
                 ok = compareWithBundle(*source.bundle(), *cudaRunner, tolerance) && ok;
         }
@@ -181,7 +194,7 @@ int runVerify(const std::vector<std::string> &args)
 {
     CliArguments cli;
     std::string error;
-    if (!cli.parse(args, { "numerics" }, { "rtol", "atol", "seed", "shape" }, error))
+    if (!cli.parse(args, { "numerics", "no-fallback" }, { "rtol", "atol", "seed", "shape", "device" }, error))
         return cliError(error);
     if (cli.positional().size() != 1)
         return cliError(kUsage);
@@ -207,7 +220,9 @@ int runVerify(const std::vector<std::string> &args)
     if (!source.bundle()) {
         if (!verifyStructure(*source.target.program, path))
             return 1;
-        return cli.flag("numerics") ? verifyNumerics(source, sources, tolerance) : 0;
+        return cli.flag("numerics") ? verifyNumerics(
+                   source, sources, tolerance, cli.option("device").value_or(""), !cli.flag("no-fallback"))
+                                    : 0;
     }
     // A trace bundle: the structure of the programs run_program receives, then the numerics.
     const ps::PipelineResult &pipeline = *source.target.pipeline;
@@ -216,5 +231,6 @@ int runVerify(const std::vector<std::string> &args)
         ok = verifyStructure(*pipeline.backward, path + " (backward program)") && ok;
     if (!ok)
         return 1;
-    return verifyNumerics(source, sources, tolerance);
+    return verifyNumerics(
+        source, sources, tolerance, cli.option("device").value_or(""), !cli.flag("no-fallback"));
 }

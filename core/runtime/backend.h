@@ -30,6 +30,11 @@ public:
     virtual Tensor toDevice(const Tensor &t) = 0;
     /// Waits for queued device work (per-op device timing calls this); no-op on the CPU.
     virtual void synchronize() { }
+    /// dst's bytes = src's (equal byte sizes); `src` on the host or this device, `dst` on this
+    /// device. The default handles host tensors (memcpy); device backends override it.
+    virtual void copy(const Tensor &src, Tensor &dst);
+    /// Every byte of `t` (on this device) set to `byte`. The default handles host tensors.
+    virtual void fillBytes(Tensor &t, unsigned char byte);
     virtual TensorStats stats(const Tensor &t, int bins = 64) = 0;
 };
 
@@ -38,5 +43,8 @@ std::unique_ptr<Backend> createCpuBackend();
 /// The CUDA backend for device `index`, or nullptr with `reason` set ("built without CUDA",
 /// "no CUDA device: <driver message>").
 std::unique_ptr<Backend> createCudaBackend(int index, std::string &reason);
+/// cuda-sim: the CUDA backend's own sources compiled for the host, run against an emulated
+/// device (core/runtime/cudasim), or nullptr with `reason` set when this build has none.
+std::unique_ptr<Backend> createCudaSimBackend(std::string &reason);
 
 } // namespace ps

@@ -17,4 +17,12 @@ std::unique_ptr<Backend> createCudaBackend(int index, std::string &reason)
 #endif
 }
 
+#ifndef PIRSCOPE_HAVE_CUDA_SIM
+std::unique_ptr<Backend> createCudaSimBackend(std::string &reason)
+{
+    reason = "this build has no cuda-sim backend (configured with PIRSCOPE_CUDA_SIM=OFF)";
+    return nullptr;
+}
+#endif
+
 } // namespace ps

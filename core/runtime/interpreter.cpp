@@ -242,7 +242,7 @@ void Interpreter::finishSegment()
     const Segment &s = m_segments[m_segment];
     for (const auto &[name, reason] : s.freeAfter) {
         const bool keepMeta = reason == FreeReason::NoNeedBuffer;
-        m_scope.free(name, reason, keepMeta, keepMeta && m_options.poisonFreedBuffers);
+        m_scope.free(name, reason, keepMeta, keepMeta && m_options.poisonFreedBuffers, &m_backend);
     }
     for (InterpreterObserver *o : m_observers)
         o->segmentFinished(m_segment);

@@ -77,6 +77,10 @@ public:
         /// Differential mode tolerance: |a - r| <= atol + rtol * |r|.
         double rtol = 1e-4;
         double atol = 1e-5;
+        /// An op without a kernel on a device backend runs on the CPU backend instead: operands
+        /// copied to the host, the CPU kernel, results copied back (OpRecord::fallback). Off: a
+        /// missing kernel is an error, as on the CPU.
+        bool cpuFallback = true;
         /// Differential mode: stop (StopReason::Divergence) at the first op that differs.
         bool stopOnDivergence = true;
         /// records() keeps at most this many records; the older half is dropped when it is full
@@ -117,6 +121,8 @@ public:
     /// Differential mode: every kernel op also runs on `reference` (the CPU oracle) with host
     /// copies of the same inputs, and the outputs are compared; nullptr switches it off.
     void setReferenceBackend(Backend *reference) { m_reference = reference; }
+    /// Ops of the kept records that ran on the CPU fallback (Options::cpuFallback): name -> count.
+    std::map<std::string, size_t> fallbackOps() const;
     Backend *referenceBackend() const { return m_reference; }
 
     BreakpointSet &breakpoints() { return m_breakpoints; }
@@ -208,6 +214,10 @@ private:
     bool executeOp(const Operation &op);
     void runProvided(const Operation &op, const std::vector<RuntimeValue> &values);
     void runKernel(const Operation &op, KernelFn fn, std::vector<RuntimeValue> &results, OpRecord &record);
+    /// Runs a CPU kernel for a device backend's op (Options::cpuFallback).
+    void runFallback(const Operation &op, KernelFn fn, std::vector<RuntimeValue> &results, OpRecord &record);
+    /// The CPU backend fallbacks run on (nullptr when the backend is the CPU or fallback is off).
+    Backend *fallbackBackend();
     /// Inplace ops (`batch_norm_`, `relu_`): a result the kernel wrote to a new buffer is copied
     /// into its input's buffer (host tensors of the same shape), as Paddle shares them.
     void shareInplaceOutputs(const Operation &op, std::vector<RuntimeValue> &results);
@@ -236,6 +246,7 @@ private:
     Scope &m_scope;
     Options m_options;
     Backend *m_reference = nullptr;
+    std::unique_ptr<Backend> m_fallback;
     BreakpointSet m_breakpoints;
     std::vector<InterpreterObserver *> m_observers;
 

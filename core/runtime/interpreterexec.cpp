@@ -210,12 +210,17 @@ bool Interpreter::executeOp(const Operation &op)
             runBuiltin(op, results);
             record.hostSeconds = record.deviceSeconds = seconds(t0, Clock::now());
         } else {
-            const KernelFn fn = m_backend.kernels().find(op.name());
-            if (!fn) {
-                fail(op, "no kernel for '" + std::string(op.name()) + "' on " + m_backend.name(), true);
+            if (const KernelFn fn = m_backend.kernels().find(op.name())) {
+                runKernel(op, fn, results, record);
+            } else if (Backend *cpu = fallbackBackend(); cpu && cpu->kernels().find(op.name())) {
+                runFallback(op, cpu->kernels().find(op.name()), results, record);
+            } else {
+                std::string message = "no kernel for '" + std::string(op.name()) + "' on " + m_backend.name();
+                if (!m_backend.device().isCpu() && !m_options.cpuFallback)
+                    message += " (the CPU fallback is off)";
+                fail(op, message, true);
                 return false;
             }
-            runKernel(op, fn, results, record);
         }
     } catch (const std::exception &e) {
         fail(op, e.what(), false);

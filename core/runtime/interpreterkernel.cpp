@@ -9,7 +9,6 @@
 #include "core/runtime/tensorcomparison.h"
 
 #include <chrono>
-#include <cstring>
 
 namespace ps {
 namespace {
@@ -71,6 +70,62 @@ void Interpreter::runKernel(
         compareWithReference(results, *reference, record);
 }
 
+std::map<std::string, size_t> Interpreter::fallbackOps() const
+{
+    std::map<std::string, size_t> ops;
+    for (const OpRecord &r : m_records)
+        if (r.fallback)
+            ++ops[std::string(r.op->name())];
+    return ops;
+}
+
+Backend *Interpreter::fallbackBackend()
+{
+    if (!m_options.cpuFallback || m_backend.device().isCpu())
+        return nullptr;
+    if (!m_fallback)
+        m_fallback = createCpuBackend();
+    return m_fallback.get();
+}
+
+void Interpreter::runFallback(
+    const Operation &op, KernelFn fn, std::vector<RuntimeValue> &results, OpRecord &record)
+{
+    Backend &cpu = *fallbackBackend();
+    record.fallback = true;
+    if (m_reference) {
+        record.compared = true;
+        record.comparison = "ran on " + cpu.name() + " (no " + m_backend.name() + " kernel)";
+    }
+    const auto t0 = Clock::now();
+    // Host copies that never share storage with the device values: an inplace CPU kernel then
+    // writes into its copy, and shareInplaceOutputs() puts the result back into the device input.
+    std::vector<RuntimeValue> copies(op.numOperands());
+    std::vector<const RuntimeValue *> inputs(op.numOperands());
+    for (unsigned i = 0; i < op.numOperands(); ++i) {
+        if (op.operand(i).isNull())
+            continue;
+        copies[i] = deepHostCopy(m_backend, operandValue(op, i));
+        inputs[i] = &copies[i];
+    }
+    KernelContext context(op, std::move(inputs), cpu);
+    fn(context);
+    results = context.takeOutputs();
+    for (RuntimeValue &r : results) {
+        if (r.isTensor() && r.tensor().defined())
+            r = RuntimeValue(m_backend.toDevice(r.tensor()));
+        else if (r.isList())
+            for (Tensor &t : r.list())
+                if (t.defined())
+                    t = m_backend.toDevice(t);
+    }
+    if (!op.name().empty() && op.name().back() == '_')
+        shareInplaceOutputs(op, results);
+    if (m_options.synchronizeEachOp)
+        m_backend.synchronize();
+    record.hostSeconds = record.deviceSeconds = seconds(t0, Clock::now());
+}
+
 void Interpreter::shareInplaceOutputs(const Operation &op, std::vector<RuntimeValue> &results)
 {
     for (const OpIndexPair &pair : OpRegistry::instance().inplaceInfo(op.name())) {
@@ -84,10 +139,16 @@ void Interpreter::shareInplaceOutputs(const Operation &op, std::vector<RuntimeVa
         Tensor &in = it->second.tensor();
         const Tensor &result = out.tensor();
         if (!in.defined() || !result.defined() || in.storage() == result.storage()
-            || in.shape() != result.shape() || in.dtype() != result.dtype() || !in.device().isCpu()
-            || !result.device().isCpu())
+            || in.shape() != result.shape() || in.dtype() != result.dtype())
             continue;
-        std::memcpy(in.rawData(), result.rawData(), in.byteSize());
+        // The input's storage takes the result (on the device too), so every alias of it sees
+        // the inplace write as in Paddle. A device result is not written into a host input.
+        if (in.device() != result.device() && !(result.device().isCpu() && in.device() == m_backend.device()))
+            continue;
+        if (in.device().isCpu())
+            m_backend.Backend::copy(result, in);
+        else
+            m_backend.copy(result, in);
         out = RuntimeValue(in);
     }
 }

@@ -29,6 +29,9 @@ struct OpRecord
     Kind kind = Kind::Kernel;
     /// Iteration of the innermost enclosing `pd_op.while` body (0 outside loops).
     size_t iteration = 0;
+    /// A device backend had no kernel for the op: it ran on the CPU with its operands copied to
+    /// the host and its results copied back (Interpreter::Options::cpuFallback).
+    bool fallback = false;
     /// Wall time until the op returned (kernel launch on a device).
     double hostSeconds = 0;
     /// Wall time until Backend::synchronize() returned after it (== hostSeconds on the CPU or

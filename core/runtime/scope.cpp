@@ -1,5 +1,8 @@
 #include "core/runtime/scope.h"
 
+#include "core/ir/datatypekind.h"
+#include "core/runtime/backend.h"
+#include "core/runtime/runtimeerror.h"
 #include "core/runtime/storage.h"
 #include "core/runtime/tensorstack.h"
 
@@ -12,11 +15,17 @@
 namespace ps {
 namespace {
 
-/// A fresh host tensor of `t`'s shape and dtype, filled so a read of it is recognisable.
-Tensor poisoned(const Tensor &t)
+/// A fresh tensor of `t`'s shape and dtype on its device, filled so a read of it is recognisable:
+/// NaN for floats, 0x5A bytes otherwise (a device tensor is filled by `device`, its floats with
+/// 0xFF bytes, a NaN in every float width).
+Tensor poisoned(const Tensor &t, Backend *device)
 {
     Tensor p(t.shape(), t.dtype(), t.storage()->allocator());
-    if (p.device().isCpu()) {
+    if (!p.device().isCpu()) {
+        if (!device)
+            throw RuntimeError("poisoning a freed " + t.device().name() + " tensor needs its backend");
+        device->fillBytes(p, isFloatingPoint(p.dtype()) ? 0xFF : 0x5A);
+    } else {
         if (p.dtype() == DataType::Float32) {
             std::fill_n(p.data<float>(), p.numElements(), std::numeric_limits<float>::quiet_NaN());
         } else if (p.dtype() == DataType::Float64) {
@@ -70,7 +79,7 @@ bool Scope::erase(std::string_view name)
     return true;
 }
 
-bool Scope::free(const std::string &name, FreeReason reason, bool keepMeta, bool poison)
+bool Scope::free(const std::string &name, FreeReason reason, bool keepMeta, bool poison, Backend *device)
 {
     auto it = m_vars.find(name);
     if (it == m_vars.end())
@@ -84,7 +93,7 @@ bool Scope::free(const std::string &name, FreeReason reason, bool keepMeta, bool
     if (!keepMeta)
         m_vars.erase(it);
     else if (poison && value.isTensor() && value.tensor().defined())
-        value = RuntimeValue(poisoned(value.tensor()));
+        value = RuntimeValue(poisoned(value.tensor(), device));
     std::erase_if(m_freed, [&name](const FreedVariable &f) { return f.name == name; });
     m_freed.push_back(std::move(record));
     return true;

@@ -10,6 +10,8 @@
 
 namespace ps {
 
+class Backend;
+
 /// Why a scope variable was freed.
 enum class FreeReason : unsigned char {
     /// Listed in split_program's `no_need_buffers`: the backward reads only its shape and dtype.
@@ -40,7 +42,8 @@ struct FreedVariable
 /// A freed variable either disappears (find() → nullptr) or, with `keepMeta`, keeps a tensor of
 /// the same shape and dtype: the backward kernels of a no_need_buffer value read its meta only.
 /// With `poison` that tensor is a fresh NaN-filled (float) or 0x5A-filled (other) buffer, so a
-/// kernel that wrongly reads the data shows it instead of reading the old values.
+/// kernel that wrongly reads the data shows it instead of reading the old values; a device
+/// tensor's buffer is filled by the `device` backend passed to free().
 ///
 /// Not thread-safe: a debugger reads it only while the interpreter is paused.
 class Scope
@@ -56,7 +59,8 @@ public:
     bool erase(std::string_view name);
 
     /// Marks a variable freed (see the class comment). False when it is absent.
-    bool free(const std::string &name, FreeReason reason, bool keepMeta = false, bool poison = false);
+    bool free(const std::string &name, FreeReason reason, bool keepMeta = false, bool poison = false,
+        Backend *device = nullptr);
     bool isFreed(std::string_view name) const;
     /// The freed record of a name, or nullptr.
     const FreedVariable *freedInfo(std::string_view name) const;

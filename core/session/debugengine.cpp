@@ -35,10 +35,10 @@ Backend *DebugEngine::backendFor(Device device, std::string &error)
     std::unique_ptr<Backend> &b = m_backends[device.name()];
     if (!b) {
         std::string reason;
-        b = createCudaBackend(device.index, reason);
+        b = device.isSimulated() ? createCudaSimBackend(reason) : createCudaBackend(device.index, reason);
         if (!b) {
             m_backends.erase(device.name());
-            error = "CUDA:" + std::to_string(device.index) + " is not available: " + reason;
+            error = device.name() + " is not available: " + reason;
             return nullptr;
         }
     }
@@ -64,6 +64,15 @@ std::vector<DeviceOption> DebugEngine::probeDevices()
         }
         out.push_back({ Device::cuda(i), cached->name(), true, {} });
     }
+    // cuda-sim: the CUDA backend run on the host (slow; for checking the CUDA code path).
+    std::unique_ptr<Backend> &sim = m_backends[Device::cudaSim().name()];
+    std::string simReason;
+    if (!sim)
+        sim = createCudaSimBackend(simReason);
+    if (sim)
+        out.push_back({ Device::cudaSim(), sim->name(), true, {} });
+    else
+        m_backends.erase(Device::cudaSim().name());
     return out;
 }
 

@@ -1,7 +1,9 @@
 // pirscope-gpu-check COMMAND ...: the GPU checks and benchmarks of tests/gpu/run.sh. Output is
 // Markdown; the exit status is 0 when the command's checks pass, 1 when one fails, 2 when no
-// CUDA device is usable.
+// CUDA device is usable. pirscope-gpu-check-sim is the same program built against cuda-sim
+// (PIRSCOPE_CUDA_SIM): CI runs its selftest and quick stress cases, and tests run.sh with it.
 
+#include "core/runtime/cuda/cudaapi.h"
 #include "core/runtime/cuda/cudabackend.h"
 #include "gpucheck.h"
 
@@ -12,7 +14,9 @@ namespace {
 int usage()
 {
     std::cerr << "usage: pirscope-gpu-check COMMAND ARGS\n"
-                 "  info                          device, memory, kernel count\n"
+                 "  info                          device, driver and runtime versions, memory, kernel count\n"
+                 "  selftest                      staging, OOM then an op, offset-view stats, inplace\n"
+                 "  stress [--quick]              untested paths (chunks, >2^31 elements, fp16/bf16/TF32)\n"
                  "  kernels FIXTURES_DIR [FILTER] kernel fixture cases on CUDA vs expected and CPU\n"
                  "  bundles FIXTURES_DIR          golden bundles' train programs, CUDA vs CPU\n"
                  "  bench-matmul                  matmul kernel vs raw cuBLAS\n"
@@ -31,7 +35,11 @@ int main(int argc, char **argv)
     const std::string command = argv[1];
     const std::vector<std::string> args(argv + 2, argv + argc);
     std::string reason;
+#ifdef PIRSCOPE_CUDA_SIM
+    std::unique_ptr<ps::Backend> cuda = ps::createCudaSimBackend(reason);
+#else
     std::unique_ptr<ps::Backend> cuda = ps::createCudaBackend(0, reason);
+#endif
     if (!cuda) {
         std::cout << "No CUDA backend: " << reason << "\n\n";
         return 2;
@@ -40,9 +48,13 @@ int main(int argc, char **argv)
     try {
         if (command == "info") {
             const ps::CudaBackend::MemoryInfo m = dynamic_cast<ps::CudaBackend &>(*cuda).memoryInfo();
-            std::cout << "Device: **" << cuda->name() << "**, " << (m.deviceTotal >> 20) << " MiB total, "
-                      << (m.deviceFree >> 20) << " MiB free; " << cuda->kernels().size() << " CUDA kernels, "
-                      << cpu->kernels().size() << " CPU kernels (" << cpu->name() << ").\n\n";
+            int driver = 0, runtime = 0;
+            cudaDriverGetVersion(&driver);
+            cudaRuntimeGetVersion(&runtime);
+            std::cout << "Device: **" << cuda->name() << "**, driver API " << driver / 1000 << "." << driver % 1000 / 10
+                      << ", runtime " << runtime / 1000 << "." << runtime % 1000 / 10 << "; " << (m.deviceTotal >> 20)
+                      << " MiB total, " << (m.deviceFree >> 20) << " MiB free; " << cuda->kernels().size()
+                      << " CUDA kernels, " << cpu->kernels().size() << " CPU kernels (" << cpu->name() << ").\n\n";
             return 0;
         }
         if (command == "kernels" && !args.empty())
@@ -50,6 +62,10 @@ int main(int argc, char **argv)
                 args[0], *cuda, *cpu, args.size() > 1 ? args[1] : std::string());
         if (command == "bundles" && !args.empty())
             return gpucheck::checkBundles(args[0], *cuda, *cpu);
+        if (command == "selftest")
+            return gpucheck::selfTest(*cuda);
+        if (command == "stress")
+            return gpucheck::stressCases(*cuda, *cpu, !args.empty() && args[0] == "--quick");
         if (command == "bench-matmul")
             return gpucheck::benchMatmul(*cuda);
         if (command == "bench-stats")

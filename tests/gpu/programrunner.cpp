@@ -1,6 +1,7 @@
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/io/pirtextreader.h"
 #include "core/ir/value.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/runtimeerror.h"
@@ -117,6 +118,59 @@ ProgramRun runProgram(const ps::Program &program, ps::Backend &backend,
         run.error = std::string(current ? current->name() : std::string_view("program")) + ": " + e.what();
     }
     return run;
+}
+
+/// Deterministic uniform values in [-scale, scale).
+ps::Tensor randomTensor(std::vector<int64_t> shape, uint64_t seed, double scale)
+{
+    ps::Tensor t = ps::Tensor::empty(std::move(shape), ps::DataType::Float32);
+    float *p = t.data<float>();
+    uint64_t s = seed * 6364136223846793005ull + 1442695040888963407ull;
+    for (int64_t i = 0; i < t.numElements(); ++i) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        p[i] = float(scale * (double(s >> 11) * (2.0 / 9007199254740992.0) - 1.0));
+    }
+    return t;
+}
+
+std::string tensorType(const std::vector<int64_t> &shape)
+{
+    std::string s = "tensor<";
+    for (int64_t d : shape)
+        s += std::to_string(d) + "x";
+    return s + "f32>";
+}
+
+std::string dataOp(int id, const std::string &name, const std::vector<int64_t> &shape)
+{
+    return "    (%" + std::to_string(id) + ") = \"pd_op.data\" () {dtype:float32,name:\"" + name
+        + "\",place:Place(cpu),shape:" + ps::shapeText(shape) + ",stop_gradient:[true]} : () -> "
+        + tensorType(shape) + "\n";
+}
+
+std::unique_ptr<ps::Program> parseProgram(const std::string &text)
+{
+    ps::LoadResult r = ps::PirTextReader::readString(text, "generated");
+    return r.ok() ? std::move(r.program) : nullptr;
+}
+
+/// Runs the last op of `program` through its kernel `iterations` times on already-placed inputs;
+/// returns the outputs of the last run.
+std::vector<ps::RuntimeValue> runLastOp(const ps::Program &program, ps::Backend &backend,
+    const std::vector<ps::RuntimeValue> &inputs, int iterations)
+{
+    const ps::Operation &op = *program.block().ops().back();
+    const ps::KernelFn kernel = backend.kernels().find(op.name());
+    std::vector<ps::RuntimeValue> outs;
+    for (int i = 0; i < iterations; ++i) {
+        std::vector<const ps::RuntimeValue *> in;
+        for (const ps::RuntimeValue &v : inputs)
+            in.push_back(&v);
+        ps::KernelContext ctx(op, std::move(in), backend);
+        kernel(ctx);
+        outs = ctx.takeOutputs();
+    }
+    return outs;
 }
 
 } // namespace gpucheck

@@ -1,200 +1,189 @@
 #!/usr/bin/env bash
-# GPU checks and benchmarks of PIRScope, run from the repository root on a machine with a CUDA
-# device (no Qt needed). Builds core + pirscope-cli + pirscope-gpu-check with CUDA (sm_90), then:
-# kernel fixtures on CUDA vs their expected arrays and the CPU oracle, the golden training
-# bundles on CUDA vs CPU, compute-sanitizer memcheck on a subset, and the benchmarks (matmul vs
-# raw cuBLAS, statistics bandwidth over 1 GiB, host overhead per op, a transformer training step
-# vs PyTorch eager). Everything lands in $OUT/summary.md (plus log.txt); a failing stage is
-# recorded there and the next stages still run.
+# The GPU verdict of PIRScope in one call: run from the repository root on a machine with an
+# NVIDIA GPU, with the kit tests/gpu/prepare.sh built on the CPU machine in gpu-kit/ (nothing is
+# compiled here; no network or Qt needed). Stages, in order: device info, kernel fixtures per
+# family (CUDA vs their expected arrays and the CPU oracle), golden bundles + `verify --device
+# cuda` (op by op against the CPU), the Qt-free self-test, the stress cases, compute-sanitizer
+# memcheck/racecheck on a few mid-size cases, then the benchmarks with their targets (matmul >=
+# 90% of raw cuBLAS, 1 GiB statistics >= 2.8 TB/s, host overhead <= 10 us/op, a transformer
+# training step <= 1.0x PyTorch eager).
 #
-# simdjson: when CMake cannot find it, the script unpacks libsimdjson-dev + libsimdjson14 .deb
-# files from .deb/, shared/debs/ or tests/gpu/deps/ (apt-get download on a Debian 12 machine;
-# they only need glibc 2.14 and GLIBCXX 3.4.21, so they run on Ubuntu 24.04) into a private
-# prefix.
+# Every stage runs under the global deadline (PIRSCOPE_GPU_DEADLINE seconds from the start,
+# default 540) and appends its row to $OUT/summary.md as it ends; details go to $OUT/details.md.
+# The last line of summary.md is always `VERDICT: PASS|FAIL|INCOMPLETE`: FAIL when a stage
+# failed, INCOMPLETE when one was skipped or cut by the deadline or the script was terminated,
+# PASS otherwise. Exit status 0 PASS, 1 FAIL, 3 INCOMPLETE.
+#
+# Environment: OUT (default ./gpu-out), PIRSCOPE_GPU_KIT (default ./gpu-kit),
+# PIRSCOPE_GPU_DEADLINE (seconds), PIRSCOPE_GPU_CHECK / PIRSCOPE_GPU_CLI (the programs; default
+# $KIT/bin/pirscope-gpu-check and pirscope-cli), PIRSCOPE_GPU_SANITIZER (compute-sanitizer's path,
+# or none), PIRSCOPE_GPU_QUICK=1 (quick stress sizes, no sanitizer or benchmarks: for cuda-sim).
 
 set -u
 
 ROOT=$(pwd)
+KIT=${PIRSCOPE_GPU_KIT:-$ROOT/gpu-kit}
 OUT=${OUT:-$ROOT/gpu-out}
-BUILD=${PIRSCOPE_GPU_BUILD:-/tmp/pirscope-gpu-build}
-WORK=${PIRSCOPE_GPU_WORK:-/tmp/pirscope-gpu-work}
-ARCH=${PIRSCOPE_CUDA_ARCH:-90}
-mkdir -p "$OUT" "$WORK"
-command -v nvcc >/dev/null 2>&1 || export PATH="$PATH:/usr/local/cuda/bin"
-SUMMARY=$OUT/summary.md
-LOG=$OUT/log.txt
-: >"$LOG"
+DEADLINE=${PIRSCOPE_GPU_DEADLINE:-540}
+CHECK=${PIRSCOPE_GPU_CHECK:-$KIT/bin/pirscope-gpu-check}
+CLI=${PIRSCOPE_GPU_CLI:-$KIT/bin/pirscope-cli}
+QUICK=${PIRSCOPE_GPU_QUICK:-0}
+FIXTURES=$ROOT/tests/fixtures
 START=$(date +%s)
-STAGES=""
+END=$((START + DEADLINE))
+mkdir -p "$OUT"
+SUMMARY=$OUT/summary.md
+DETAILS=$OUT/details.md
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/pirscope-gpu.XXXXXX")
 FAILED=0
+INCOMPLETE=0
+DONE=0
+CODE=3
+CHILD=
 
-note() { echo "$*" >>"$SUMMARY"; }
+# The kit's own libraries (simdjson) first, then the CUDA toolkit's (or PyTorch's CUDA wheels).
+for d in /usr/local/cuda/targets/x86_64-linux/lib /usr/local/cuda/lib64 "$KIT/lib"; do
+    [ -d "$d" ] && export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+done
+if ! ldconfig -p 2>/dev/null | grep -q libcublas.so.13 && [ ! -e /usr/local/cuda/lib64/libcublas.so.13 ]; then
+    for pkg in cublas cuda_runtime; do
+        d=$(python3 -c "import nvidia.$pkg, os; print(os.path.join(os.path.dirname(nvidia.$pkg.__file__), 'lib'))" 2>/dev/null) \
+            && [ -d "$d" ] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$d"
+    done
+fi
+command -v compute-sanitizer >/dev/null 2>&1 || export PATH="$PATH:/usr/local/cuda/bin"
 
-# stage NAME TIMEOUT_S OUTPUT_FILE COMMAND...: runs COMMAND with stdout into OUTPUT_FILE and stderr
-# into the log; a *.md output is appended to the summary. Records status and duration.
+verdict() {
+    [ "$DONE" = 1 ] && return "$CODE"
+    DONE=1
+    local v=PASS
+    [ "$INCOMPLETE" != 0 ] && v=INCOMPLETE
+    [ "$FAILED" != 0 ] && v=FAIL
+    {
+        echo
+        echo "$FAILED stage(s) failed, $INCOMPLETE incomplete; $(($(date +%s) - START)) s of a $DEADLINE s deadline. Details: details.md."
+        echo
+        echo "VERDICT: $v"
+    } >>"$SUMMARY"
+    rm -rf "$WORK"
+    case $v in PASS) CODE=0 ;; FAIL) CODE=1 ;; *) CODE=3 ;; esac
+    return "$CODE"
+}
+
+on_signal() {
+    [ -n "$CHILD" ] && kill -TERM "$CHILD" 2>/dev/null
+    echo "| (terminated) | **INCOMPLETE**: the script was stopped | $(($(date +%s) - START)) s |" >>"$SUMMARY"
+    INCOMPLETE=$((INCOMPLETE + 1))
+    verdict
+    exit "$CODE"
+}
+trap on_signal TERM INT HUP
+trap 'verdict; exit "$CODE"' EXIT
+
+# stage NAME LIMIT_S COMMAND...: runs COMMAND (its Markdown output goes to details.md) under
+# min(LIMIT_S, time left before the deadline), then appends its row to summary.md.
 stage() {
-    local name=$1 limit=$2 md=$3
-    shift 3
+    local name=$1 limit=$2
+    shift 2
+    local left=$((END - $(date +%s) - 5))
+    if [ "$left" -lt 3 ]; then
+        echo "| $name | **INCOMPLETE**: skipped, the deadline has passed | 0 s |" >>"$SUMMARY"
+        INCOMPLETE=$((INCOMPLETE + 1))
+        return 3
+    fi
+    [ "$limit" -gt "$left" ] && limit=$left
     local t0 rc status
     t0=$(date +%s)
-    echo "=== $name: $*" >>"$LOG"
-    timeout --kill-after=10 "$limit" "$@" >"$md" 2>>"$LOG"
+    echo "## $name" >>"$DETAILS"
+    echo >>"$DETAILS"
+    timeout --kill-after=3 "$limit" "$@" >"$WORK/stage.out" 2>"$WORK/stage.err" &
+    CHILD=$!
+    wait "$CHILD"
     rc=$?
+    CHILD=
     case $rc in
     0) status=ok ;;
-    124 | 137) status="TIMEOUT after ${limit}s" ;;
-    *) status="FAILED (exit $rc)" ;;
+    124 | 137) status="**INCOMPLETE**: stopped after ${limit} s"; INCOMPLETE=$((INCOMPLETE + 1)) ;;
+    *) status="**FAILED** (exit $rc)"; FAILED=$((FAILED + 1)) ;;
     esac
-    [ $rc -ne 0 ] && FAILED=$((FAILED + 1))
-    STAGES="$STAGES| $name | $status | $(($(date +%s) - t0)) s |
-"
-    case $md in *.md) [ -s "$md" ] && cat "$md" >>"$SUMMARY" ;; *) cat "$md" >>"$LOG" ;; esac
-    echo "=== $name: $status" >>"$LOG"
+    cat "$WORK/stage.out" >>"$DETAILS"
+    if [ -s "$WORK/stage.err" ]; then
+        echo '```' >>"$DETAILS"
+        tail -c 20000 "$WORK/stage.err" >>"$DETAILS"
+        echo '```' >>"$DETAILS"
+    fi
+    echo >>"$DETAILS"
+    echo "| $name | $status | $(($(date +%s) - t0)) s |" >>"$SUMMARY"
     return $rc
 }
 
 {
     echo "# PIRScope GPU check"
     echo
-    echo "Commit: \`$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)\`$(git -C "$ROOT" status --porcelain 2>/dev/null | grep -q . && echo ' (with local changes)'), $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "Commit \`$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || cat "$KIT/COMMIT" 2>/dev/null || echo unknown)\`, kit built $(cat "$KIT/BUILT" 2>/dev/null || echo '?'), run $(date -u '+%Y-%m-%d %H:%M UTC'), deadline $DEADLINE s."
     echo
     echo '```'
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1 | head -3
-    nvcc --version 2>&1 | tail -1
-    g++ --version 2>&1 | head -1
-    cmake --version 2>&1 | head -1
-    python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)' 2>&1 | tail -1
     echo '```'
-    echo
-} >"$SUMMARY"
-
-# ---- simdjson ----
-simdjson_prefix() {
-    local probe=$WORK/simdjson-probe
-    mkdir -p "$probe"
-    printf 'cmake_minimum_required(VERSION 3.20)\nproject(p CXX)\nfind_package(simdjson REQUIRED)\n' >"$probe/CMakeLists.txt"
-    if cmake -S "$probe" -B "$probe/build" >/dev/null 2>&1; then
-        echo "simdjson: found by CMake"
-        return 0
-    fi
-    local prefix=$WORK/simdjson-prefix found=0
-    rm -rf "$prefix"
-    for dir in "$ROOT/.deb" "$ROOT/shared/debs" "$ROOT/tests/gpu/deps"; do
-        for deb in "$dir"/libsimdjson*.deb; do
-            [ -f "$deb" ] || continue
-            dpkg -x "$deb" "$prefix" && found=1
-        done
-    done
-    if [ $found = 0 ]; then
-        echo "simdjson: not installed and no libsimdjson*.deb in .deb/, shared/debs/ or tests/gpu/deps/"
-        return 1
-    fi
-    export CMAKE_PREFIX_PATH="$prefix/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
-    export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    echo "simdjson: unpacked from .deb files into $prefix"
-}
-note "$(simdjson_prefix)"
-note
-# simdjson_prefix ran in a subshell: repeat its exports here when it unpacked the debs.
-if [ -d "$WORK/simdjson-prefix/usr" ]; then
-    export CMAKE_PREFIX_PATH="$WORK/simdjson-prefix/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
-    export LD_LIBRARY_PATH="$WORK/simdjson-prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
-
-# ---- build ----
-GENERATOR="Unix Makefiles"
-command -v ninja >/dev/null 2>&1 && GENERATOR=Ninja
-JOBS=$(nproc 2>/dev/null || echo 8)
-note "## Build"
-note
-stage configure 180 "$WORK/configure.txt" cmake -S "$ROOT" -B "$BUILD" -G "$GENERATOR" -DPIRSCOPE_GUI=OFF \
-    -DPIRSCOPE_TESTS=OFF -DPIRSCOPE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES="$ARCH" -DCMAKE_BUILD_TYPE=RelWithDebInfo
-grep -E "PIRScope:|simdjson|CMake Error" "$WORK/configure.txt" | sed 's/^/    /' >>"$SUMMARY"
-note
-stage build 420 "$WORK/build.txt" cmake --build "$BUILD" -j "$JOBS" --target pirscope_core pirscope-cli pirscope-gpu-check
-grep -E "error|FAILED" "$WORK/build.txt" | head -20 | sed 's/^/    /' >>"$SUMMARY"
-note
-
-CHECK=$BUILD/tests/gpu/pirscope-gpu-check
-CLI=$BUILD/app/cli/pirscope-cli
-HAVE_DEVICE=1
-if [ ! -x "$CHECK" ]; then
-    note "**pirscope-gpu-check was not built; the remaining stages are skipped (see log.txt).**"
-    note
-else
-    note "## Checks"
-    note
-    stage info 60 "$WORK/info.md" "$CHECK" info
-    HAVE_DEVICE=$?
-fi
-if [ -x "$CHECK" ] && [ "$HAVE_DEVICE" = 2 ]; then
-    note "**No usable CUDA device: the device stages are skipped.**"
-    note
-elif [ -x "$CHECK" ]; then
-    stage kernel-fixtures 240 "$WORK/kernels.md" "$CHECK" kernels "$ROOT/tests/fixtures/kernels"
-    stage bundles 180 "$WORK/bundles.md" "$CHECK" bundles "$ROOT/tests/fixtures/paddle"
-    if [ -x "$CLI" ]; then
-        note "### pirscope-cli verify: each bundle's dy2static pipeline on the CPU vs Paddle, then CUDA vs CPU op by op"
-        note
-        VERIFY_ROWS="| bundle | result | CUDA differential |
-|---|---|---|
-"
-        for b in "$ROOT"/tests/fixtures/paddle/*/; do
-            name=$(basename "$b")
-            stage "verify $name" 90 "$WORK/verify-$name.txt" "$CLI" verify "${b%/}"
-            result=$(grep -E "^numerics:" "$WORK/verify-$name.txt" | tail -1)
-            differential=$(grep -E "kernel ops agree|first divergence|cuda: skipped" "$WORK/verify-$name.txt" | head -1 | sed 's/^ *//; s/|/\//g')
-            VERIFY_ROWS="$VERIFY_ROWS| $name | ${result:-see log.txt} | ${differential} |
-"
-        done
-        printf '%s\n' "$VERIFY_ROWS" >>"$SUMMARY"
-    fi
-    SANITIZER=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
-    if [ -n "$SANITIZER" ]; then
-        note "### compute-sanitizer memcheck (kernel fixtures: nn/, grad/ and shape/ cases)"
-        note
-        for subset in nn grad shape; do
-            stage "memcheck $subset/" 150 "$WORK/memcheck-$subset.txt" "$SANITIZER" --tool memcheck --error-exitcode 3 \
-                --print-limit 20 "$CHECK" kernels "$ROOT/tests/fixtures/kernels" "/$subset/"
-            note "- $subset/: $(grep -E 'cases:' "$WORK/memcheck-$subset.txt" | head -1 | tr -d '*')"
-            grep -E "^========= (Invalid|Program hit|ERROR SUMMARY)" "$WORK/memcheck-$subset.txt" | sort | uniq -c \
-                | head -10 | sed 's/^/    /' >>"$SUMMARY"
-        done
-        note
-    else
-        note "compute-sanitizer not found: memcheck skipped."
-        note
-    fi
-
-    note "## Benchmarks"
-    note
-    stage overhead 120 "$WORK/overhead.md" "$CHECK" bench-overhead
-    stage matmul 180 "$WORK/matmul.md" "$CHECK" bench-matmul
-    stage statistics 180 "$WORK/stats.md" "$CHECK" bench-stats 1024
-    BUNDLE=$ROOT/tests/fixtures/paddle/transformer_encoder
-    mkdir -p "$WORK/tx-small" "$WORK/tx-large"
-    stage "transformer (bundle size)" 120 "$WORK/tx-small.md" "$CHECK" transformer "$BUNDLE" "$WORK/tx-small" 2 3 8 2 16 50
-    TX="32 256 512 8 2048"
-    # shellcheck disable=SC2086
-    stage "transformer (32x256, d 512)" 180 "$WORK/tx-large.md" "$CHECK" transformer "$BUNDLE" "$WORK/tx-large" $TX 20
-    if python3 -c 'import torch, numpy' >/dev/null 2>&1; then
-        # shellcheck disable=SC2086
-        stage "pytorch eager step" 240 "$WORK/torch.md" python3 "$ROOT/tests/gpu/torch_transformer_step.py" \
-            "$WORK/tx-large" $TX 20
-    else
-        note "PyTorch (or NumPy) is not importable: the PyTorch comparison is skipped."
-        note
-    fi
-fi
-
-{
-    echo "## Stages"
     echo
     echo "| stage | status | time |"
     echo "|---|---|---|"
-    printf '%s' "$STAGES"
-    echo
-    echo "$FAILED stage(s) failed; total $(($(date +%s) - START)) s. Full output: log.txt."
-} >>"$SUMMARY"
-tail -c 2000000 "$LOG" >"$LOG.tmp" && mv "$LOG.tmp" "$LOG"
-exit 0
+} >"$SUMMARY"
+: >"$DETAILS"
+
+if [ ! -x "$CHECK" ]; then
+    echo "| kit | **FAILED**: no $CHECK (run tests/gpu/prepare.sh on the CPU machine and carry gpu-kit) | 0 s |" >>"$SUMMARY"
+    FAILED=1
+    exit 1
+fi
+
+stage "device info" 30 "$CHECK" info
+if [ $? = 2 ]; then
+    echo "| (no usable CUDA device: the device stages are skipped) | **INCOMPLETE** | 0 s |" >>"$SUMMARY"
+    INCOMPLETE=$((INCOMPLETE + 1))
+    exit 3
+fi
+for family in elementwise shape nn grad; do
+    stage "kernel fixtures: $family" 60 "$CHECK" kernels "$FIXTURES/kernels" "/$family/"
+done
+stage "golden bundles: train programs, CUDA vs CPU" 60 "$CHECK" bundles "$FIXTURES/paddle"
+for b in "$FIXTURES"/paddle/*/; do
+    name=$(basename "$b")
+    device=cuda
+    [ "$QUICK" = 1 ] && device=cuda-sim
+    stage "verify $name --device $device" 40 "$CLI" verify "${b%/}" --device "$device"
+done
+stage "self-test" 60 "$CHECK" selftest
+if [ "$QUICK" = 1 ]; then
+    stage "stress cases (quick)" 120 env PIRSCOPE_CUDA_FORCE_WIDE_INDEX=1 PIRSCOPE_CUDA_COLUMN_BUDGET=20000 "$CHECK" stress --quick
+    exit
+fi
+stage "stress cases" 120 "$CHECK" stress
+
+SANITIZER=${PIRSCOPE_GPU_SANITIZER:-$(command -v compute-sanitizer || true)}
+if [ -n "$SANITIZER" ] && [ "$SANITIZER" != none ]; then
+    stage "memcheck: nn fixtures (conv, pool, norms, softmax)" 90 "$SANITIZER" --tool memcheck --error-exitcode 3 \
+        --print-limit 20 "$CHECK" kernels "$FIXTURES/kernels" "/nn/"
+    stage "racecheck: shared-memory kernels (reductions, norms, softmax, statistics)" 90 "$SANITIZER" --tool racecheck \
+        --error-exitcode 3 --print-limit 20 "$CHECK" stress --quick
+else
+    echo "| compute-sanitizer | **INCOMPLETE**: not found | 0 s |" >>"$SUMMARY"
+    INCOMPLETE=$((INCOMPLETE + 1))
+fi
+
+stage "benchmark: host overhead per op (<= 10 us)" 60 "$CHECK" bench-overhead
+stage "benchmark: matmul vs raw cuBLAS (>= 90%)" 90 "$CHECK" bench-matmul
+stage "benchmark: statistics over 1 GiB (>= 2.8 TB/s)" 60 "$CHECK" bench-stats 1024
+TX="32 256 512 8 2048"
+mkdir -p "$WORK/tx"
+# shellcheck disable=SC2086
+stage "benchmark: transformer step on CUDA" 60 "$CHECK" transformer "$FIXTURES/paddle/transformer_encoder" "$WORK/tx" $TX 20
+if python3 -c 'import torch, numpy' >/dev/null 2>&1; then
+    # shellcheck disable=SC2086
+    stage "benchmark: transformer step vs PyTorch eager (<= 1.0x, results match)" 90 python3 \
+        "$ROOT/tests/gpu/torch_transformer_step.py" "$WORK/tx" $TX 20
+else
+    echo "| PyTorch comparison | **INCOMPLETE**: torch or numpy not importable | 0 s |" >>"$SUMMARY"
+    INCOMPLETE=$((INCOMPLETE + 1))
+fi
+exit

@@ -4,6 +4,9 @@ input (WORK/*.npy), timed per step and compared with PIRScope's results (WORK/ou
 
 usage: torch_transformer_step.py WORK B S D H FF STEPS    (prints Markdown)
 
+Exit status 0 when PIRScope's results match PyTorch's and its step takes at most as long
+(ratio <= 1.0), 1 otherwise (a mismatch, a missing result or timing, or a slower step).
+
 The step mirrors the program op by op: q/k/v projections (x @ W + b, Paddle's [in, out] weights),
 heads split by reshape + transpose, q scaled by 1/sqrt(head_dim), softmax attention, output
 projection, residual + layer_norm, gelu (erf) feed-forward, residual + layer_norm; the loss is the
@@ -66,22 +69,31 @@ def main():
     ms = (time.perf_counter() - t0) * 1000.0 / steps
 
     print(f"PyTorch {torch.__version__} eager: **{ms:.3f} ms/step** (same step, synchronized per step).\n")
+    ok = True
     try:
         ours = float(open(f"{work}/pirscope_step_ms.txt").read())
-        print(f"PIRScope / PyTorch step time: **{ours / ms:.2f}x** ({ours:.3f} ms vs {ms:.3f} ms).\n")
-    except OSError:
-        pass
+        ratio = ours / ms
+        print(f"PIRScope / PyTorch step time: **{ratio:.2f}x** ({ours:.3f} ms vs {ms:.3f} ms; target <= 1.0).\n")
+        ok = ratio <= 1.0
+    except (OSError, ValueError):
+        print("PIRScope's step time is missing (pirscope_step_ms.txt).\n")
+        ok = False
+
+    mismatches = []
 
     def compare(name, ref):
         try:
             got = np.load(f"{work}/out_{name}.npy").astype(np.float64)
         except OSError:
-            return f"| {name} | missing | |"
+            mismatches.append(name)
+            return f"| {name} | **missing** | |"
         ref = ref.detach().double().cpu().numpy().reshape(got.shape)
         err = np.abs(got - ref).max()
         rel = err / max(np.abs(ref).max(), 1e-30)
-        ok = np.allclose(got, ref, rtol=1e-3, atol=1e-3 * max(np.abs(ref).max(), 1e-30))
-        return f"| {name} | {'match' if ok else '**MISMATCH**'} | {err:.3g} ({rel:.2g} of max) |"
+        match = np.allclose(got, ref, rtol=1e-3, atol=1e-3 * max(np.abs(ref).max(), 1e-30))
+        if not match:
+            mismatches.append(name)
+        return f"| {name} | {'match' if match else '**MISMATCH**'} | {err:.3g} ({rel:.2g} of max) |"
 
     print("| PIRScope result vs PyTorch | status | max abs diff |\n|---|---|---|")
     print(compare("output_0", out))
@@ -99,8 +111,16 @@ def main():
         ours.sort()
         rel = max(abs(a - c) / max(c, 1e-30) for a, c in zip(ours, theirs))
         print(f"| parameter grad norms (sorted, 16) | {'match' if rel < 1e-3 else '**MISMATCH**'} | rel {rel:.2g} |")
+        if rel >= 1e-3:
+            mismatches.append("parameter grad norms")
+    else:
+        print(f"| parameter grad norms | **missing** ({len(ours)} of {len(theirs)}) | |")
+        mismatches.append("parameter grads")
     print()
+    if mismatches:
+        print("MISMATCH: " + ", ".join(mismatches) + "\n")
+    return 0 if ok and not mismatches else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

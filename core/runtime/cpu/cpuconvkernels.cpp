@@ -1,4 +1,4 @@
-#include "core/runtime/cpu/convspec.h"
+#include "core/runtime/kernels/convspec.h"
 #include "core/runtime/cpu/cpugemm.h"
 #include "core/runtime/cpu/cpuim2col.h"
 #include "core/runtime/cpu/cpunnfamilies.h"
@@ -130,7 +130,7 @@ Tensor runConv(
         throw RuntimeError(label + ": input " + input.describe() + " and filter " + filter.describe()
             + " have different dtypes");
     const DataType dtype = input.dtype();
-    if (dtype != DataType::Float32 && dtype != DataType::Float64 && !isHalfType(dtype))
+    if (dtype != DataType::Float32 && dtype != DataType::Float64 && !kernels::isHalfType(dtype))
         throw RuntimeError(label + ": expects a floating-point input, got " + input.describe());
     const DataType compute = dtype == DataType::Float64 ? DataType::Float64 : DataType::Float32;
     Tensor in = convertTensor(input, compute);
@@ -157,7 +157,7 @@ void conv2dKernel(KernelContext &ctx)
     const Tensor &filter = ctx.input(1);
     const ConvSpec s = ConvSpec::forward(ctx, input.shape(), filter.shape());
     ctx.setOutput(0,
-        runConv(s, input, filter, nnOpLabel(ctx),
+        runConv(s, input, filter, kernels::shortName(ctx),
             [](const ConvSpec &sp, const auto *in, const auto *w, auto *out) {
                 convForward(sp, in, w, out);
             }));
@@ -174,7 +174,7 @@ void conv2dTransposeKernel(KernelContext &ctx)
         outputSize = ctx.intsAttr("output_size", std::vector<int64_t> {});
     const ConvSpec s = ConvSpec::transpose(ctx, input.shape(), filter.shape(), outputSize);
     ctx.setOutput(0,
-        runConv(s, input, filter, nnOpLabel(ctx),
+        runConv(s, input, filter, kernels::shortName(ctx),
             [](const ConvSpec &sp, const auto *in, const auto *w, auto *out) {
                 convTransposeForward(sp, in, w, out);
             }));

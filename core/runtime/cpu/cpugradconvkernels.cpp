@@ -1,4 +1,4 @@
-#include "core/runtime/cpu/convspec.h"
+#include "core/runtime/kernels/convspec.h"
 #include "core/runtime/cpu/cpugemm.h"
 #include "core/runtime/cpu/cpugradfamilies.h"
 #include "core/runtime/cpu/cpugradhelpers.h"

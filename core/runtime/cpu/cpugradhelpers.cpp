@@ -10,26 +10,6 @@
 
 namespace ps::cpugrad {
 
-bool wanted(const KernelContext &ctx, size_t i)
-{
-    return i < ctx.numOutputs() && !ctx.outputType(i).isNull();
-}
-
-void requireFloating(const Tensor &t, std::string_view what)
-{
-    const DataType d = t.dtype();
-    if (d != DataType::Float32 && d != DataType::Float64 && d != DataType::Float16 && d != DataType::BFloat16)
-        throw RuntimeError(std::string(what) + " expects a floating-point tensor, got " + t.describe());
-}
-
-void requireNumeric(const Tensor &t, std::string_view what)
-{
-    const DataType d = t.dtype();
-    if (d == DataType::Bool)
-        throw RuntimeError(std::string(what) + " does not support " + t.describe());
-    dispatchDtype(d, std::string(what).c_str(), [](auto) {});
-}
-
 std::vector<double> values(const Tensor &t)
 {
     return t.toDoubles();
@@ -65,55 +45,13 @@ Tensor copyAs(const KernelContext &ctx, const Tensor &t, Shape shape)
     return out;
 }
 
-Shape stridesOf(const Shape &shape)
-{
-    Shape strides(shape.size(), 1);
-    for (size_t i = shape.size(); i-- > 1;)
-        strides[i - 1] = strides[i] * shape[i];
-    return strides;
-}
-
-int64_t normalizeAxis(int64_t axis, int64_t rank, std::string_view what)
-{
-    const int64_t r = rank == 0 ? 1 : rank;
-    if (axis < -r || axis >= r)
-        throw RuntimeError(std::string(what) + " " + std::to_string(axis) + " is out of range for rank "
-            + std::to_string(rank));
-    return axis < 0 ? axis + r : axis;
-}
-
-Shape broadcastShapes(const Shape &a, const Shape &b)
-{
-    const size_t rank = std::max(a.size(), b.size());
-    const Shape x = alignShape(a, rank), y = alignShape(b, rank);
-    Shape out(rank);
-    for (size_t i = 0; i < rank; ++i) {
-        if (x[i] != y[i] && x[i] != 1 && y[i] != 1)
-            throw RuntimeError("shapes " + shapeText(a) + " and " + shapeText(b) + " do not broadcast");
-        out[i] = x[i] == 1 ? y[i] : x[i];
-    }
-    return out;
-}
-
-Shape alignShape(const Shape &shape, size_t rank, int64_t axis)
-{
-    if (shape.size() >= rank)
-        return shape;
-    const size_t pad = rank - shape.size();
-    const size_t before = axis < 0 || size_t(axis) > pad ? pad : size_t(axis);
-    Shape out(before, 1);
-    out.insert(out.end(), shape.begin(), shape.end());
-    out.resize(rank, 1);
-    return out;
-}
-
 std::vector<int64_t> broadcastOffsets(const Shape &in, const Shape &out)
 {
     if (in.size() != out.size())
         throw RuntimeError("internal: broadcast of rank " + std::to_string(in.size()) + " to rank "
             + std::to_string(out.size()));
     const size_t rank = out.size();
-    Shape strides = stridesOf(in);
+    Shape strides = contiguousStrides(in);
     for (size_t d = 0; d < rank; ++d) {
         if (in[d] != out[d]) {
             if (in[d] != 1)
@@ -153,28 +91,6 @@ std::vector<double> sumToShape(std::span<const double> grad, const Shape &from, 
     return out;
 }
 
-std::vector<bool> reducedDims(const Shape &axes, int64_t rank, bool reduceAll, std::string_view what)
-{
-    std::vector<bool> reduced(size_t(rank), axes.empty() || reduceAll);
-    if (reduceAll)
-        return reduced;
-    for (int64_t a : axes) {
-        if (rank == 0 && (a == 0 || a == -1))
-            continue;
-        reduced[size_t(normalizeAxis(a, rank, what))] = true;
-    }
-    return reduced;
-}
-
-Shape keptShape(const Shape &shape, const std::vector<bool> &reduced)
-{
-    Shape out = shape;
-    for (size_t d = 0; d < out.size(); ++d)
-        if (reduced[d])
-            out[d] = 1;
-    return out;
-}
-
 void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k, double alpha, const double *a,
     const double *b, double beta, double *c)
 {
@@ -197,7 +113,7 @@ void forEachStrided(
         fn(int64_t(0), int64_t(0), int64_t(1));
         return;
     }
-    const Shape stridedStrides = stridesOf(stridedShape);
+    const Shape stridedStrides = contiguousStrides(stridedShape);
     int64_t base = 0;
     for (size_t d = 0; d < rank; ++d)
         base += start[d] * stridedStrides[d];
@@ -253,10 +169,10 @@ Tensor permuted(const KernelContext &ctx, const Tensor &t, const Shape &perm)
     if (perm.size() != rank)
         throw RuntimeError("perm of " + std::to_string(perm.size()) + " dims for " + t.describe());
     Shape outShape(rank), srcStrides(rank);
-    const Shape inStrides = stridesOf(t.shape());
+    const Shape inStrides = contiguousStrides(t.shape());
     std::vector<bool> seen(rank, false);
     for (size_t i = 0; i < rank; ++i) {
-        const int64_t p = normalizeAxis(perm[i], int64_t(rank), "perm entry");
+        const int64_t p = normalizeAxisOrScalar(perm[i], int64_t(rank), "perm entry");
         if (seen[size_t(p)])
             throw RuntimeError("perm repeats dim " + std::to_string(p));
         seen[size_t(p)] = true;

@@ -5,6 +5,8 @@
 // oracle, so accuracy wins over speed. Data-movement grads copy bytes and keep every dtype exact.
 
 #include "core/ir/datatype.h"
+#include "core/runtime/kernels/kernelargs.h"
+#include "core/runtime/kernels/shapespec.h"
 #include "core/runtime/tensor.h"
 
 #include <cstdint>
@@ -19,13 +21,10 @@ class KernelContext;
 namespace cpugrad {
 
 using Shape = std::vector<int64_t>;
-
-/// Result `i` exists and its declared type is not null (a grad the program may read).
-bool wanted(const KernelContext &ctx, size_t i);
-/// Throws RuntimeError naming `what` unless `t` is float32/float64/float16/bfloat16.
-void requireFloating(const Tensor &t, std::string_view what);
-/// Throws for bool and for dtypes the runtime does not support.
-void requireNumeric(const Tensor &t, std::string_view what);
+using kernels::normalizeAxisOrScalar;
+using kernels::requireFloating;
+using kernels::requireNumeric;
+using kernels::wanted;
 
 /// Every element of host tensor `t` as double.
 std::vector<double> values(const Tensor &t);
@@ -36,25 +35,11 @@ Tensor zeroTensor(const KernelContext &ctx, Shape shape, DataType dtype);
 /// A deep copy of `t`'s bytes with a new shape of the same element count.
 Tensor copyAs(const KernelContext &ctx, const Tensor &t, Shape shape);
 
-/// Row-major strides of `shape`.
-Shape stridesOf(const Shape &shape);
-/// `axis` in [-rank, rank) mapped to [0, rank); throws RuntimeError naming `what` otherwise.
-int64_t normalizeAxis(int64_t axis, int64_t rank, std::string_view what);
-/// NumPy broadcast of `a` and `b` (right-aligned); throws when a dim pair is incompatible.
-Shape broadcastShapes(const Shape &a, const Shape &b);
-/// `shape` padded with 1s to `rank` dims: right-aligned, or (legacy elementwise `axis` >= 0) with
-/// its first dim at `axis`.
-Shape alignShape(const Shape &shape, size_t rank, int64_t axis = -1);
 /// For every element of `out` (row-major), the offset of the element of a tensor of shape `in`
 /// (same rank, dims 1 or equal) that broadcasts to it.
 std::vector<int64_t> broadcastOffsets(const Shape &in, const Shape &out);
 /// `grad` (shape `from`) summed over the dims where `to` (same rank) is 1 and `from` is not.
 std::vector<double> sumToShape(std::span<const double> grad, const Shape &from, const Shape &to);
-/// Per dim of a rank-`rank` tensor: whether it is reduced (empty `axes` or `reduceAll`: all).
-std::vector<bool> reducedDims(const Shape &axes, int64_t rank, bool reduceAll, std::string_view what);
-/// `shape` with reduced dims set to 1.
-Shape keptShape(const Shape &shape, const std::vector<bool> &reduced);
-
 /// C (m×n) = alpha * op(A) * op(B) + beta * C, row-major and dense; op(A) is m×k, op(B) k×n.
 void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k, double alpha, const double *a,
     const double *b, double beta, double *c);

@@ -40,7 +40,7 @@ void gatherGrad(KernelContext &ctx)
     const Tensor &x = ctx.input(0), &index = ctx.input(1), &g = ctx.input(2);
     requireNumeric(g, what);
     const int64_t a = ctx.hasInput(3) ? ctx.inputAsInts(3).at(0) : ctx.intAttr("axis", ctx.intAttr("dim", 0));
-    const int64_t axis = normalizeAxis(a, int64_t(x.rank()), "axis");
+    const int64_t axis = normalizeAxisOrScalar(a, int64_t(x.rank()), "axis");
     const std::vector<int64_t> idx = indexValues(index, what);
     int64_t outer = 1, inner = 1;
     for (size_t d = 0; d < x.rank(); ++d) {
@@ -82,7 +82,7 @@ void gatherNdGrad(KernelContext &ctx)
     if (g.numElements() != count * slice)
         throw RuntimeError(
             std::string(what) + ": out_grad " + g.describe() + " does not match index " + index.describe());
-    const Shape strides = stridesOf(x.shape());
+    const Shape strides = contiguousStrides(x.shape());
     const std::vector<double> gv = values(g);
     std::vector<double> dx(size_t(x.numElements()), 0.0);
     for (int64_t i = 0; i < count; ++i) {
@@ -105,7 +105,7 @@ void topkGrad(KernelContext &ctx)
         throw RuntimeError(std::string(what) + ": indices " + indices.describe() + " and out_grad "
             + g.describe() + " do not match x " + x.describe());
     const int64_t axis
-        = x.rank() == 0 ? 0 : normalizeAxis(ctx.intAttr("axis", -1), int64_t(x.rank()), "axis");
+        = x.rank() == 0 ? 0 : normalizeAxisOrScalar(ctx.intAttr("axis", -1), int64_t(x.rank()), "axis");
     const std::vector<int64_t> idx = indexValues(indices, what);
     int64_t outer = 1, inner = 1;
     for (size_t d = 0; d < x.rank(); ++d) {
@@ -165,7 +165,7 @@ void tileGrad(KernelContext &ctx)
     requireNumeric(g, "tile_grad");
     const size_t rank = g.rank();
     const Shape xs = alignShape(x.shape(), rank);
-    const Shape xStrides = stridesOf(xs);
+    const Shape xStrides = contiguousStrides(xs);
     const std::vector<double> gv = values(g);
     std::vector<double> dx(size_t(x.numElements()), 0.0);
     Shape index(rank, 0);

@@ -26,7 +26,7 @@ void crossEntropyWithSoftmaxGrad(KernelContext &ctx)
     const int64_t rank = int64_t(softmax.rank());
     if (rank == 0)
         throw RuntimeError(std::string(what) + " needs a softmax of rank >= 1");
-    const int64_t axis = normalizeAxis(ctx.intAttr("axis", -1), rank, "axis");
+    const int64_t axis = normalizeAxisOrScalar(ctx.intAttr("axis", -1), rank, "axis");
     int64_t outer = 1, inner = 1;
     for (int64_t d = 0; d < rank; ++d) {
         if (d < axis)
@@ -104,41 +104,12 @@ void sigmoidCrossEntropyWithLogitsGrad(KernelContext &ctx)
     ctx.setOutput(0, makeTensor(ctx, x.shape(), g.dtype(), dx));
 }
 
-/// dropout_grad (mask, out_grad, p): upscale_in_train scales kept elements by 1 / (1 - p) in
-/// training and passes through at test; downgrade_in_infer multiplies by the mask in training and
-/// by (1 - p) at test.
-void dropoutGrad(KernelContext &ctx)
-{
-    const Tensor &g = ctx.input(1);
-    requireFloating(g, "dropout_grad");
-    const double p = ctx.hasInput(2) ? ctx.inputAsScalar(2) : ctx.floatAttr("p", 0.5);
-    const bool isTest = ctx.boolAttr("is_test", false);
-    const bool upscale = ctx.stringAttr("mode", "upscale_in_train") == "upscale_in_train";
-    std::vector<double> gv = values(g);
-    if (isTest) {
-        if (!upscale)
-            for (double &v : gv)
-                v *= 1.0 - p;
-        ctx.setOutput(0, makeTensor(ctx, g.shape(), g.dtype(), gv));
-        return;
-    }
-    const std::vector<double> mask = values(ctx.input(0));
-    if (mask.size() != gv.size())
-        throw RuntimeError(
-            "dropout_grad: mask " + ctx.input(0).describe() + " does not match out_grad " + g.describe());
-    const double scale = upscale ? (p >= 1.0 ? 0.0 : 1.0 / (1.0 - p)) : 1.0;
-    for (size_t i = 0; i < gv.size(); ++i)
-        gv[i] *= mask[i] * scale;
-    ctx.setOutput(0, makeTensor(ctx, g.shape(), g.dtype(), gv));
-}
-
 } // namespace
 
 void registerCpuGradLossKernels(KernelRegistry &registry)
 {
     registry.add("pd_op.cross_entropy_with_softmax_grad", crossEntropyWithSoftmaxGrad);
     registry.add("pd_op.sigmoid_cross_entropy_with_logits_grad", sigmoidCrossEntropyWithLogitsGrad);
-    registry.add("pd_op.dropout_grad", dropoutGrad);
 }
 
 } // namespace ps

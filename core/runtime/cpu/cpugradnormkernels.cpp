@@ -83,7 +83,7 @@ void layerNormGrad(KernelContext &ctx)
     const Tensor &x = ctx.input(0), &g = ctx.input(5);
     requireFloating(g, "layer_norm_grad");
     const int64_t axis
-        = normalizeAxis(ctx.intAttr("begin_norm_axis", 1), int64_t(x.rank()), "begin_norm_axis");
+        = normalizeAxisOrScalar(ctx.intAttr("begin_norm_axis", 1), int64_t(x.rank()), "begin_norm_axis");
     const double eps = ctx.floatAttr("epsilon", 1e-5);
     int64_t m = 1;
     for (int64_t i = 0; i < axis; ++i)

@@ -1,6 +1,6 @@
 #include "core/runtime/cpu/cpugradfamilies.h"
 #include "core/runtime/cpu/cpugradhelpers.h"
-#include "core/runtime/cpu/poolspec.h"
+#include "core/runtime/kernels/poolspec.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
 #include "core/runtime/runtimeerror.h"

@@ -165,7 +165,7 @@ void softmaxLikeGrad(KernelContext &ctx, bool logSoftmax)
     if (out.shape() != g.shape())
         throw RuntimeError(
             std::string(what) + ": out " + out.describe() + " and out_grad " + g.describe() + " differ");
-    const int64_t axis = normalizeAxis(ctx.intAttr("axis", -1), int64_t(out.rank()), "axis");
+    const int64_t axis = normalizeAxisOrScalar(ctx.intAttr("axis", -1), int64_t(out.rank()), "axis");
     const AxisSplit s = splitAt(out.shape(), out.rank() == 0 ? 0 : axis);
     const std::vector<double> ov = values(out), gv = values(g);
     std::vector<double> dx(ov.size());
@@ -209,7 +209,7 @@ void cumsumGrad(KernelContext &ctx)
     int64_t axis = 0;
     if (!flatten && x.rank() > 0) {
         const int64_t a = ctx.hasInput(2) ? ctx.inputAsInts(2).at(0) : ctx.intAttr("axis", -1);
-        axis = normalizeAxis(a, int64_t(x.rank()), "axis");
+        axis = normalizeAxisOrScalar(a, int64_t(x.rank()), "axis");
     }
     const AxisSplit s = splitAt(shape, axis);
     const std::vector<double> gv = values(g);

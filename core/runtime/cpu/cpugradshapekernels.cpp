@@ -1,5 +1,8 @@
 #include "core/runtime/cpu/cpugradfamilies.h"
+#include "core/runtime/cpu/cpuexec.h"
 #include "core/runtime/cpu/cpugradhelpers.h"
+#include "core/runtime/cpu/cpushapecopy.h"
+#include "core/runtime/kernels/indexingkernels.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
 #include "core/runtime/runtimeerror.h"
@@ -33,7 +36,7 @@ void transposeGrad(KernelContext &ctx)
             "transpose_grad: perm has " + std::to_string(perm.size()) + " entries for " + g.describe());
     Shape inverse(perm.size());
     for (size_t i = 0; i < perm.size(); ++i)
-        inverse[size_t(normalizeAxis(perm[i], int64_t(perm.size()), "perm entry"))] = int64_t(i);
+        inverse[size_t(normalizeAxisOrScalar(perm[i], int64_t(perm.size()), "perm entry"))] = int64_t(i);
     ctx.setOutput(0, permuted(ctx, g, inverse));
 }
 
@@ -70,7 +73,7 @@ void concatGrad(KernelContext &ctx)
 {
     const std::vector<Tensor> &xs = ctx.inputList(0);
     const Tensor &g = ctx.input(1);
-    const int64_t axis = normalizeAxis(scalarAxis(ctx, 2, 0), int64_t(g.rank()), "axis");
+    const int64_t axis = normalizeAxisOrScalar(scalarAxis(ctx, 2, 0), int64_t(g.rank()), "axis");
     std::vector<Shape> shapes;
     for (const Tensor &x : xs) {
         if (x.rank() != g.rank())
@@ -87,7 +90,7 @@ void splitGrad(KernelContext &ctx)
     if (pieces.empty())
         throw RuntimeError("split_grad needs at least one out_grad");
     const Tensor &first = pieces.front();
-    const int64_t axis = normalizeAxis(scalarAxis(ctx, 1, -1), int64_t(first.rank()), "axis");
+    const int64_t axis = normalizeAxisOrScalar(scalarAxis(ctx, 1, -1), int64_t(first.rank()), "axis");
     Shape shape = first.shape();
     shape[size_t(axis)] = 0;
     for (const Tensor &p : pieces)
@@ -110,7 +113,7 @@ void stackGrad(KernelContext &ctx)
 {
     const std::vector<Tensor> &xs = ctx.inputList(0);
     const Tensor &g = ctx.input(1);
-    const int64_t axis = normalizeAxis(ctx.intAttr("axis", 0), int64_t(g.rank()), "axis");
+    const int64_t axis = normalizeAxisOrScalar(ctx.intAttr("axis", 0), int64_t(g.rank()), "axis");
     if (g.rank() == 0 || g.dim(size_t(axis)) != int64_t(xs.size()))
         throw RuntimeError("stack_grad: out_grad " + g.describe() + " does not stack "
             + std::to_string(xs.size()) + " tensors along axis " + std::to_string(axis));
@@ -122,118 +125,29 @@ void stackGrad(KernelContext &ctx)
     ctx.setOutputList(0, std::move(pieces));
 }
 
-/// The region [start, end) of a slice along one dim (Paddle's CheckAndUpdateSliceAttrs, step 1).
-std::pair<int64_t, int64_t> sliceBounds(int64_t start, int64_t end, int64_t dim)
-{
-    start = start < 0 ? start + dim : start;
-    end = end < 0 ? end + dim : end;
-    start = std::clamp<int64_t>(start, 0, dim);
-    end = std::clamp<int64_t>(end, 0, dim);
-    return { start, std::max(start, end) };
-}
-
-/// slice_grad (input, out_grad, starts, ends): zeros with out_grad written into the region.
-void sliceGrad(KernelContext &ctx)
-{
-    const Tensor &x = ctx.input(0), &g = ctx.input(1);
-    const Shape axes = ctx.intsAttr("axes");
-    const Shape starts = ctx.hasInput(2) ? ctx.inputAsInts(2) : ctx.intsAttr("starts");
-    const Shape ends = ctx.hasInput(3) ? ctx.inputAsInts(3) : ctx.intsAttr("ends");
-    if (starts.size() != axes.size() || ends.size() != axes.size())
-        throw RuntimeError("slice_grad: axes, starts and ends differ in length");
-    Shape region = x.shape(), start(x.rank(), 0), step(x.rank(), 1);
-    for (size_t i = 0; i < axes.size(); ++i) {
-        const size_t a = size_t(normalizeAxis(axes[i], int64_t(x.rank()), "axes entry"));
-        const auto [s, e] = sliceBounds(starts[i], ends[i], x.dim(a));
-        start[a] = s;
-        region[a] = e - s;
-    }
-    if (numElementsOf(region) != g.numElements())
-        throw RuntimeError("slice_grad: out_grad " + g.describe() + " does not fill the slice "
-            + shapeText(region) + " of " + x.describe());
-    Tensor out = zeroTensor(ctx, x.shape(), g.dtype());
-    scatterStrided(out.rawData(), x.shape(), g.rawData(), region, start, step, g.elementSize());
-    ctx.setOutput(0, out);
-}
-
-/// The strided region written by set_value: per dim its start, step and length.
-struct StridedRegion
-{
-    Shape start, step, shape;
-};
-
-StridedRegion setValueRegion(const KernelContext &ctx, const Shape &xShape, size_t startsOperand)
-{
-    const Shape axes = ctx.intsAttr("axes");
-    const Shape starts = ctx.inputAsInts(startsOperand), ends = ctx.inputAsInts(startsOperand + 1);
-    const Shape steps
-        = ctx.hasInput(startsOperand + 2) ? ctx.inputAsInts(startsOperand + 2) : Shape(axes.size(), 1);
-    if (starts.size() != axes.size() || ends.size() != axes.size() || steps.size() != axes.size())
-        throw RuntimeError("set_value grad: axes, starts, ends and steps differ in length");
-    StridedRegion r { Shape(xShape.size(), 0), Shape(xShape.size(), 1), xShape };
-    for (size_t i = 0; i < axes.size(); ++i) {
-        const size_t a = size_t(normalizeAxis(axes[i], int64_t(xShape.size()), "axes entry"));
-        const int64_t dim = xShape[a], st = steps[i];
-        if (st == 0)
-            throw RuntimeError("set_value grad: step 0");
-        int64_t s = starts[i] < 0 ? starts[i] + dim : starts[i];
-        int64_t e = ends[i] < 0 ? ends[i] + dim : ends[i];
-        int64_t count;
-        if (st > 0) {
-            s = std::clamp<int64_t>(s, 0, dim);
-            e = std::clamp<int64_t>(e, 0, dim);
-            count = e > s ? (e - s + st - 1) / st : 0;
-        } else {
-            s = std::clamp<int64_t>(s, -1, dim - 1);
-            e = std::clamp<int64_t>(e, -1, dim - 1);
-            count = s > e ? (s - e - st - 1) / -st : 0;
-        }
-        r.start[a] = s;
-        r.step[a] = st;
-        r.shape[a] = count;
-    }
-    return r;
-}
-
-/// set_value_grad: Paddle 3.3.1's static form is (out_grad) -> x_grad, a plain copy (its kernel is
-/// `assign`); the dygraph form (out_grad, starts, ends, steps) zeroes the written region.
-void setValueGrad(KernelContext &ctx)
-{
-    const Tensor &g = ctx.input(0);
-    if (!ctx.hasInput(1)) {
-        ctx.setOutput(0, copyAs(ctx, g, g.shape()));
-        return;
-    }
-    const StridedRegion r = setValueRegion(ctx, g.shape(), 1);
-    Tensor out = copyAs(ctx, g, g.shape());
-    Tensor zeros = zeroTensor(ctx, r.shape, g.dtype());
-    scatterStrided(out.rawData(), g.shape(), zeros.rawData(), r.shape, r.start, r.step, g.elementSize());
-    ctx.setOutput(0, out);
-}
-
 /// set_value_with_tensor_grad (values, out_grad, starts, ends, steps): x_grad zeroes the region,
 /// values_grad is the region summed to the shape of values.
 void setValueWithTensorGrad(KernelContext &ctx)
 {
     const Tensor &v = ctx.input(0), &g = ctx.input(1);
-    const StridedRegion r = setValueRegion(ctx, g.shape(), 2);
+    const StridedView r = kernels::setValueGradRegion(ctx, g.shape(), 2);
     if (wanted(ctx, 1)) {
         Tensor region = ctx.allocate(r.shape, g.dtype());
-        gatherStrided(region.rawData(), r.shape, g.rawData(), g.shape(), r.start, r.step, g.elementSize());
+        cpuew::gatherStrided(g.rawData(), r, region.rawData(), g.elementSize());
         const std::vector<double> rv = values(region);
         Shape regionShape = r.shape;
         // Decreased axes are absent from `values`: drop length-1 dims until the ranks can align.
         const Shape decrease = ctx.intsAttr("decrease_axes", Shape {});
         for (auto it = decrease.rbegin(); it != decrease.rend() && regionShape.size() > v.rank(); ++it)
             regionShape.erase(
-                regionShape.begin() + normalizeAxis(*it, int64_t(regionShape.size()), "decrease axis"));
+                regionShape.begin() + normalizeAxisOrScalar(*it, int64_t(regionShape.size()), "decrease axis"));
         const Shape to = alignShape(v.shape(), regionShape.size());
         ctx.setOutput(1, makeTensor(ctx, v.shape(), v.dtype(), sumToShape(rv, regionShape, to)));
     }
     if (wanted(ctx, 0)) {
         Tensor out = copyAs(ctx, g, g.shape());
         Tensor zeros = zeroTensor(ctx, r.shape, g.dtype());
-        scatterStrided(out.rawData(), g.shape(), zeros.rawData(), r.shape, r.start, r.step, g.elementSize());
+        cpuew::scatterStrided(zeros.rawData(), out.rawData(), r, g.elementSize());
         ctx.setOutput(0, out);
     }
 }
@@ -279,7 +193,7 @@ void pad3dGrad(KernelContext &ctx)
     };
     const std::vector<double> gv = values(g);
     std::vector<double> dx(size_t(x.numElements()), 0.0);
-    const Shape xs = stridesOf(x.shape());
+    const Shape xs = contiguousStrides(x.shape());
     Shape index(5, 0);
     for (size_t i = 0; i < gv.size(); ++i) {
         int64_t off = 0;
@@ -337,9 +251,8 @@ void registerCpuGradShapeKernels(KernelRegistry &registry)
     registry.add("pd_op.split_grad", splitGrad);
     registry.add("pd_op.split_with_num_grad", splitGrad);
     registry.add("pd_op.stack_grad", stackGrad);
-    registry.add("pd_op.slice_grad", sliceGrad);
-    registry.add("pd_op.set_value_grad", setValueGrad);
     registry.add("pd_op.set_value_with_tensor_grad", setValueWithTensorGrad);
+    kernels::registerIndexingGradKernels<CpuExec>(registry);
     registry.add("pd_op.pad3d_grad", pad3dGrad);
     registry.add("pd_op.pad_grad", padGrad);
     registry.add("pd_op.cast_grad", castGrad);

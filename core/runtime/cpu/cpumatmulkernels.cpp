@@ -140,7 +140,7 @@ void matmulKernel(KernelContext &ctx)
     const Tensor &y = ctx.input(1);
     const bool tx = ctx.boolAttr("transpose_x", false);
     const bool ty = ctx.boolAttr("transpose_y", false);
-    ctx.setOutput(0, cpuMatmul(x, y, tx, ty, nnOpLabel(ctx)));
+    ctx.setOutput(0, cpuMatmul(x, y, tx, ty, kernels::shortName(ctx)));
 }
 
 void bmmKernel(KernelContext &ctx)
@@ -148,9 +148,9 @@ void bmmKernel(KernelContext &ctx)
     const Tensor &x = ctx.input(0);
     const Tensor &y = ctx.input(1);
     if (x.rank() != 3 || y.rank() != 3 || x.dim(0) != y.dim(0))
-        throw RuntimeError(nnOpLabel(ctx) + ": x " + shapeText(x.shape()) + " and y " + shapeText(y.shape())
+        throw RuntimeError(kernels::shortName(ctx) + ": x " + shapeText(x.shape()) + " and y " + shapeText(y.shape())
             + " must be 3-D with equal batch");
-    ctx.setOutput(0, cpuMatmul(x, y, false, false, nnOpLabel(ctx)));
+    ctx.setOutput(0, cpuMatmul(x, y, false, false, kernels::shortName(ctx)));
 }
 
 } // namespace

@@ -8,41 +8,6 @@
 
 namespace ps {
 
-std::string nnOpLabel(const KernelContext &ctx)
-{
-    std::string_view name = ctx.opName();
-    if (name.starts_with("pd_op."))
-        name.remove_prefix(6);
-    return std::string(name);
-}
-
-int64_t normalizeAxis(int64_t axis, int64_t rank, const std::string &what)
-{
-    const int64_t r = rank == 0 ? 1 : rank;
-    if (axis < -r || axis >= r)
-        throw RuntimeError(
-            what + ": axis " + std::to_string(axis) + " out of range for rank " + std::to_string(rank));
-    return axis < 0 ? axis + r : axis;
-}
-
-AxisSplit splitAtAxis(const std::vector<int64_t> &shape, int64_t axis)
-{
-    AxisSplit s;
-    if (shape.empty())
-        return s;
-    for (int64_t i = 0; i < axis; ++i)
-        s.outer *= shape[size_t(i)];
-    s.size = shape[size_t(axis)];
-    for (size_t i = size_t(axis) + 1; i < shape.size(); ++i)
-        s.inner *= shape[i];
-    return s;
-}
-
-bool isHalfType(DataType dtype)
-{
-    return dtype == DataType::Float16 || dtype == DataType::BFloat16;
-}
-
 Tensor convertTensor(const Tensor &t, DataType dtype)
 {
     if (t.dtype() == dtype)
@@ -99,11 +64,6 @@ Tensor permuteChannels(const Tensor &t, bool toChannelsFirst)
         throw RuntimeError("layout change: unsupported element size " + std::to_string(t.elementSize()));
     }
     return out;
-}
-
-bool isChannelsLast(const std::string &format)
-{
-    return format == "NHWC" || format == "NDHWC" || format == "NLC";
 }
 
 } // namespace ps

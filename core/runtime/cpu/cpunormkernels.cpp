@@ -47,7 +47,7 @@ Tensor tensorOf(const std::vector<int64_t> &shape, DataType dtype, const std::ve
 
 DataType statsType(DataType x)
 {
-    return isHalfType(x) ? DataType::Float32 : x;
+    return kernels::isHalfType(x) ? DataType::Float32 : x;
 }
 
 // x seen as [outer, C, inner]: channel c's elements are (o * C + c) * inner + i.
@@ -79,7 +79,7 @@ ChannelView channelView(const Tensor &x, const std::string &format, const std::s
 
 void batchNormKernel(KernelContext &ctx)
 {
-    const std::string label = nnOpLabel(ctx);
+    const std::string label = kernels::shortName(ctx);
     const Tensor &x = ctx.input(0);
     const ChannelView v = channelView(x, ctx.stringAttr("data_format", std::string("NCHW")), label);
     const bool isTest = ctx.boolAttr("is_test", false);
@@ -192,7 +192,7 @@ void normalizeRows(const T *in, T *out, int64_t rows, int64_t perRow, double eps
 
 void layerNormKernel(KernelContext &ctx)
 {
-    const std::string label = nnOpLabel(ctx);
+    const std::string label = kernels::shortName(ctx);
     const Tensor &x = ctx.input(0);
     const int64_t begin = ctx.intAttr("begin_norm_axis", 1);
     if (begin < 0 || begin > int64_t(x.rank()) || (x.rank() > 0 && begin == int64_t(x.rank())))
@@ -222,7 +222,7 @@ void layerNormKernel(KernelContext &ctx)
 
 void groupNormKernel(KernelContext &ctx)
 {
-    const std::string label = nnOpLabel(ctx);
+    const std::string label = kernels::shortName(ctx);
     const Tensor &x = ctx.input(0);
     const ChannelView v = channelView(x, ctx.stringAttr("data_format", std::string("NCHW")), label);
     const int64_t groups = ctx.intAttr("groups", 1);
@@ -267,7 +267,7 @@ void groupNormKernel(KernelContext &ctx)
 
 void instanceNormKernel(KernelContext &ctx)
 {
-    const std::string label = nnOpLabel(ctx);
+    const std::string label = kernels::shortName(ctx);
     const Tensor &x = ctx.input(0);
     const ChannelView v = channelView(x, "NCHW", label);
     const double epsilon = ctx.floatAttr("epsilon", 1e-5);

@@ -1,6 +1,6 @@
 #include "core/runtime/cpu/cpunnfamilies.h"
 #include "core/runtime/cpu/cpunnutil.h"
-#include "core/runtime/cpu/poolspec.h"
+#include "core/runtime/kernels/poolspec.h"
 #include "core/runtime/dtypedispatch.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
@@ -65,7 +65,7 @@ void pool2dKernel(KernelContext &ctx)
     else
         kernel = ctx.intsAttr("kernel_size", ctx.intsAttr("ksize", std::vector<int64_t> {}));
     const PoolSpec s = PoolSpec::fromContext(ctx, x.shape(), kernel);
-    const std::string label = nnOpLabel(ctx);
+    const std::string label = kernels::shortName(ctx);
     dispatchFloating(x.dtype(), label.c_str(), [&](auto tag) {
         using T = decltype(tag);
         Tensor in = s.channelsLast ? permuteChannels(x, true) : x;

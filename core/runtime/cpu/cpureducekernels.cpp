@@ -35,7 +35,7 @@ ReducePlan makePlan(const std::vector<int64_t> &shape, std::vector<int64_t> axes
         std::fill(reduced.begin(), reduced.end(), true);
     } else {
         for (int64_t a : axes) {
-            const int64_t ax = normalizeAxis(a, rank, label);
+            const int64_t ax = kernels::normalizeAxisOrScalar(a, rank, label + " axis");
             if (rank > 0)
                 reduced[size_t(ax)] = true;
         }
@@ -212,7 +212,7 @@ template<class T, class O> void reduceTyped(const Tensor &x, Tensor &out, const 
 
 void reduceKernel(KernelContext &ctx, ReduceOp op)
 {
-    const std::string label = nnOpLabel(ctx);
+    const std::string label = kernels::shortName(ctx);
     const Tensor &x = ctx.input(0);
     std::vector<int64_t> axes = (op == ReduceOp::All || op == ReduceOp::Any) && !ctx.hasInput(1)
         ? ctx.intsAttr("axis", std::vector<int64_t> {})
@@ -273,7 +273,7 @@ void anyKernel(KernelContext &ctx)
 // max / min |x|, p = 0 counts non-zeros. asvector reduces every axis.
 void pNormKernel(KernelContext &ctx)
 {
-    const std::string label = nnOpLabel(ctx);
+    const std::string label = kernels::shortName(ctx);
     const Tensor &x = ctx.input(0);
     const double porder = ctx.floatAttr("porder", 2.0);
     const bool asVector = ctx.boolAttr("asvector", false);
@@ -309,7 +309,7 @@ void pNormKernel(KernelContext &ctx)
 // logsumexp(x) {axis, keepdim, reduce_all}: max-shifted in double.
 void logsumexpKernel(KernelContext &ctx)
 {
-    const std::string label = nnOpLabel(ctx);
+    const std::string label = kernels::shortName(ctx);
     const Tensor &x = ctx.input(0);
     const ReducePlan p = makePlan(x.shape(), ctx.intsAttr("axis", std::vector<int64_t> {}),
         ctx.boolAttr("reduce_all", false), keepdimOf(ctx), label);

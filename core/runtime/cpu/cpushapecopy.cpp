@@ -1,5 +1,7 @@
 #include "core/runtime/cpu/cpushapecopy.h"
 
+#include "core/runtime/tensor.h"
+
 #include "core/runtime/runtimeerror.h"
 
 #include <cstring>
@@ -87,14 +89,6 @@ template<class Fn> void withElementType(size_t elementSize, Fn &&fn)
 
 } // namespace
 
-std::vector<int64_t> contiguousStrides(const std::vector<int64_t> &shape)
-{
-    std::vector<int64_t> strides(shape.size(), 1);
-    for (size_t i = shape.size(); i-- > 1;)
-        strides[i - 1] = strides[i] * shape[i];
-    return strides;
-}
-
 void gatherStrided(const void *src, const StridedView &view, void *dst, size_t elementSize)
 {
     withElementType(elementSize, [&](auto tag) {
@@ -109,13 +103,6 @@ void scatterStrided(const void *src, void *dst, const StridedView &view, size_t 
         using E = decltype(tag);
         scatterTyped(static_cast<const E *>(src), static_cast<E *>(dst), view);
     });
-}
-
-size_t elementBytes(const Tensor &t, const char *what)
-{
-    if (t.elementSize() == 0)
-        throw RuntimeError(std::string(what) + ": unsupported dtype " + std::string(phiName(t.dtype())));
-    return t.elementSize();
 }
 
 } // namespace ps::cpuew

@@ -47,7 +47,7 @@ void logSoftmaxLane(const T *in, int64_t base, int64_t stride, int64_t n, std::v
 
 Tensor softmaxTensor(const Tensor &x, int64_t axisAttr, bool logarithm, const std::string &label)
 {
-    const int64_t axis = normalizeAxis(axisAttr, int64_t(x.rank()), label);
+    const int64_t axis = kernels::normalizeAxisOrScalar(axisAttr, int64_t(x.rank()), label + " axis");
     const AxisSplit s = splitAtAxis(x.shape(), axis);
     Tensor out = Tensor::empty(x.shape(), x.dtype());
     dispatchFloating(x.dtype(), label.c_str(), [&](auto tag) {
@@ -86,21 +86,21 @@ Tensor softmaxTensor(const Tensor &x, int64_t axisAttr, bool logarithm, const st
 
 void softmaxKernel(KernelContext &ctx)
 {
-    ctx.setOutput(0, softmaxTensor(ctx.input(0), ctx.intAttr("axis", -1), false, nnOpLabel(ctx)));
+    ctx.setOutput(0, softmaxTensor(ctx.input(0), ctx.intAttr("axis", -1), false, kernels::shortName(ctx)));
 }
 
 // softmax_: Paddle's inplace map x -> out: the result is written into x's storage.
 void softmaxInplaceKernel(KernelContext &ctx)
 {
     Tensor x = ctx.input(0);
-    const Tensor result = softmaxTensor(x, ctx.intAttr("axis", -1), false, nnOpLabel(ctx));
+    const Tensor result = softmaxTensor(x, ctx.intAttr("axis", -1), false, kernels::shortName(ctx));
     std::memcpy(x.rawData(), result.rawData(), result.byteSize());
     ctx.setOutput(0, x);
 }
 
 void logSoftmaxKernel(KernelContext &ctx)
 {
-    ctx.setOutput(0, softmaxTensor(ctx.input(0), ctx.intAttr("axis", -1), true, nnOpLabel(ctx)));
+    ctx.setOutput(0, softmaxTensor(ctx.input(0), ctx.intAttr("axis", -1), true, kernels::shortName(ctx)));
 }
 
 // Paddle's TolerableValue: -log(p) of a zero probability is clamped to 1e20.
@@ -119,13 +119,13 @@ double tolerable(double v)
 // to ignore_index give loss 0; other labels must lie in [0, C).
 void crossEntropyWithSoftmaxKernel(KernelContext &ctx)
 {
-    const std::string label = nnOpLabel(ctx);
+    const std::string label = kernels::shortName(ctx);
     const Tensor &x = ctx.input(0);
     const Tensor &lbl = ctx.input(1);
     const bool soft = ctx.boolAttr("soft_label", false);
     const bool useSoftmax = ctx.boolAttr("use_softmax", true);
     const int64_t ignoreIndex = ctx.intAttr("ignore_index", -100);
-    const int64_t axis = normalizeAxis(ctx.intAttr("axis", -1), int64_t(x.rank()), label);
+    const int64_t axis = kernels::normalizeAxisOrScalar(ctx.intAttr("axis", -1), int64_t(x.rank()), label + " axis");
     const AxisSplit s = splitAtAxis(x.shape(), axis);
     std::vector<int64_t> lossShape = x.shape();
     if (!lossShape.empty())

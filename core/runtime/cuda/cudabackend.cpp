@@ -7,28 +7,17 @@
 #include "core/runtime/cuda/cudastatistics.h"
 #include "core/runtime/fusedkernels.h"
 #include "core/runtime/runtimeerror.h"
+#include "core/runtime/kernels/kernelfault.h"
 #include "core/runtime/tensor.h"
 
-namespace ps {
+#include <new>
+
+PS_CUDA_NAMESPACE_BEGIN
 namespace {
 
 cudaEvent_t event(void *e)
 {
     return static_cast<cudaEvent_t>(e);
-}
-
-std::string deviceErrorText(uint32_t code)
-{
-    switch (CudaDeviceError(code)) {
-    case CudaDeviceError::IndexOutOfRange:
-        return "a CUDA kernel met an index out of range (embedding ids) since the last synchronize";
-    case CudaDeviceError::LabelOutOfRange:
-        return "a CUDA kernel met a label out of range (cross-entropy) since the last synchronize";
-    case CudaDeviceError::DivideByZero:
-        return "integer division by zero in a CUDA kernel since the last synchronize";
-    default:
-        return "a CUDA kernel reported device error " + std::to_string(code);
-    }
 }
 
 } // namespace
@@ -94,27 +83,24 @@ CudaBackend::CudaBackend(std::unique_ptr<CudaRuntime> runtime, std::string devic
     m_timerStart = start;
     checkCuda(cudaEventCreate(&stop), "cudaEventCreate");
     m_timerStop = stop;
-    checkCuda(cudaHostAlloc(&m_errorWord, sizeof(uint32_t), cudaHostAllocMapped),
-        "cudaHostAlloc (device-error word)");
-    *static_cast<volatile uint32_t *>(m_errorWord) = 0;
+    checkCuda(cudaHostAlloc(&m_errorWord, sizeof(KernelFault), cudaHostAllocMapped),
+        "cudaHostAlloc (kernel fault record)");
+    new (m_errorWord) KernelFault();
     void *devicePtr = nullptr;
     checkCuda(cudaHostGetDevicePointer(&devicePtr, m_errorWord, 0), "cudaHostGetDevicePointer");
-    m_runtime->deviceError = static_cast<volatile uint32_t *>(devicePtr);
+    m_runtime->fault = static_cast<volatile KernelFault *>(devicePtr);
 
     registerCudaElementwiseKernels(m_kernels);
-    registerCudaUnaryKernels(m_kernels);
-    registerCudaTensorKernels(m_kernels);
     registerCudaShapeKernels(m_kernels);
-    registerCudaIndexingKernels(m_kernels);
     registerCudaReduceKernels(m_kernels);
     registerCudaMatmulKernels(m_kernels);
     registerCudaConvKernels(m_kernels);
     registerCudaPoolKernels(m_kernels);
     registerCudaNormKernels(m_kernels);
     registerCudaSoftmaxKernels(m_kernels);
-    registerCudaInterpKernels(m_kernels);
+    registerCudaImageKernels(m_kernels);
+    registerCudaLaneKernels(m_kernels);
     registerCudaGradKernels(m_kernels);
-    registerCudaActivationGradKernels(m_kernels);
     registerFusedKernels(m_kernels);
 }
 
@@ -136,12 +122,16 @@ CudaBackend::~CudaBackend()
 
 Device CudaBackend::device() const
 {
-    return Device::cuda(m_runtime->device);
+    return cudaDevice(m_runtime->device);
 }
 
 std::string CudaBackend::name() const
 {
+#ifdef PIRSCOPE_CUDA_SIM
+    return "cuda-sim:" + std::to_string(m_runtime->device) + " (the CUDA backend on the host)";
+#else
     return "CUDA:" + std::to_string(m_runtime->device) + " " + m_deviceName;
+#endif
 }
 
 Allocator &CudaBackend::allocator()
@@ -151,11 +141,12 @@ Allocator &CudaBackend::allocator()
 
 void CudaBackend::checkDeviceError()
 {
-    auto *word = static_cast<volatile uint32_t *>(m_errorWord);
-    const uint32_t code = *word;
+    auto *fault = static_cast<volatile KernelFault *>(m_errorWord);
+    const uint32_t code = fault->code;
     if (code != 0) {
-        *word = 0;
-        throw RuntimeError(deviceErrorText(code));
+        fault->code = 0;
+        throw RuntimeError("a CUDA kernel met bad data since the last synchronize: "
+            + faultMessage(code, fault->value, fault->limit));
     }
 }
 
@@ -176,9 +167,11 @@ Tensor CudaBackend::toDevice(const Tensor &t)
 {
     if (!t.defined() || t.device() == device())
         return t;
+    if (!t.device().isCpu() && t.device().kind != device().kind)
+        throw RuntimeError("the " + name() + " backend cannot read a " + t.device().name() + " tensor");
     checkCuda(cudaSetDevice(m_runtime->device), "cudaSetDevice");
     Tensor out(t.shape(), t.dtype(), *m_runtime->allocator);
-    if (t.device().isCuda()) {
+    if (!t.device().isCpu()) {
         checkCuda(cudaMemcpyPeerAsync(out.rawData(), m_runtime->device, t.rawData(), t.device().index,
                       t.byteSize(), m_runtime->stream),
             "cudaMemcpyPeerAsync");
@@ -186,6 +179,33 @@ Tensor CudaBackend::toDevice(const Tensor &t)
     }
     m_staging->upload(out.rawData(), t.rawData(), t.byteSize(), m_runtime->stream);
     return out;
+}
+
+void CudaBackend::copy(const Tensor &src, Tensor &dst)
+{
+    if (src.byteSize() != dst.byteSize())
+        throw RuntimeError("copy of " + src.describe() + " into " + dst.describe());
+    if (dst.device() != device() || (!src.device().isCpu() && src.device() != device()))
+        throw RuntimeError(name() + " cannot copy " + src.device().name() + " to " + dst.device().name());
+    if (src.byteSize() == 0 || src.rawData() == dst.rawData())
+        return;
+    checkCuda(cudaSetDevice(m_runtime->device), "cudaSetDevice");
+    if (src.device().isCpu())
+        m_staging->upload(dst.rawData(), src.rawData(), src.byteSize(), m_runtime->stream);
+    else
+        checkCuda(cudaMemcpyAsync(dst.rawData(), src.rawData(), src.byteSize(), cudaMemcpyDeviceToDevice,
+                      m_runtime->stream),
+            "device copy");
+}
+
+void CudaBackend::fillBytes(Tensor &t, unsigned char byte)
+{
+    if (t.device() != device())
+        throw RuntimeError(name() + " cannot fill a " + t.device().name() + " tensor");
+    if (t.byteSize() == 0)
+        return;
+    checkCuda(cudaSetDevice(m_runtime->device), "cudaSetDevice");
+    checkCuda(cudaMemsetAsync(t.rawData(), byte, t.byteSize(), m_runtime->stream), "device fill");
 }
 
 void CudaBackend::synchronize()
@@ -247,4 +267,11 @@ void CudaBackend::releaseCache()
     m_runtime->allocator->releaseCache();
 }
 
-} // namespace ps
+PS_CUDA_NAMESPACE_END
+
+#ifdef PIRSCOPE_CUDA_SIM
+std::unique_ptr<ps::Backend> ps::createCudaSimBackend(std::string &reason)
+{
+    return CudaBackend::create(0, reason);
+}
+#endif

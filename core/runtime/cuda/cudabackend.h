@@ -1,12 +1,14 @@
 #pragma once
 
+#include "core/runtime/cuda/cudanamespace.h"
+
 #include "core/runtime/backend.h"
 
 #include <cstddef>
 #include <memory>
 #include <string>
 
-namespace ps {
+PS_CUDA_NAMESPACE_BEGIN
 
 struct CudaRuntime;
 class CudaPinnedStaging;
@@ -33,6 +35,8 @@ public:
     /// Waits for the stream; throws RuntimeError for a failed kernel or a deferred device error
     /// (an embedding id or label out of range).
     void synchronize() override;
+    void copy(const Tensor &src, Tensor &dst) override;
+    void fillBytes(Tensor &t, unsigned char byte) override;
     /// Two passes over the tensor where it lives (moments and counts, then the histogram);
     /// host tensors go to computeStatsHost.
     TensorStats stats(const Tensor &t, int bins = 64) override;
@@ -75,4 +79,4 @@ private:
     void *m_errorWord = nullptr; ///< host side of CudaRuntime::deviceError
 };
 
-} // namespace ps
+PS_CUDA_NAMESPACE_END

@@ -1,13 +1,14 @@
 #include "core/runtime/cuda/cudacachingallocator.h"
 
+#include "core/runtime/cuda/cudaapi.h"
+#include "core/runtime/cuda/cudaruntime.h"
 #include "core/runtime/runtimeerror.h"
 
 #include <array>
 #include <bit>
-#include <cuda_runtime.h>
 #include <memory>
 
-namespace ps {
+PS_CUDA_NAMESPACE_BEGIN
 namespace {
 
 constexpr size_t kMinBlock = 512;
@@ -55,7 +56,7 @@ CudaCachingAllocator::~CudaCachingAllocator()
 
 Device CudaCachingAllocator::device() const
 {
-    return Device::cuda(m_device);
+    return cudaDevice(m_device);
 }
 
 size_t CudaCachingAllocator::sizeClass(size_t bytes)
@@ -171,4 +172,4 @@ CudaCachingAllocator &cudaAllocator(int index)
     return *allocators[size_t(index)];
 }
 
-} // namespace ps
+PS_CUDA_NAMESPACE_END

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/runtime/cuda/cudanamespace.h"
+
 #include "core/runtime/allocator.h"
 
 #include <cstddef>
@@ -7,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace ps {
+PS_CUDA_NAMESPACE_BEGIN
 
 /// Device memory of one CUDA device with a cache of freed blocks, like PyTorch's caching
 /// allocator but simpler: requests round up to a size class (four classes per power of two,
@@ -55,4 +57,4 @@ private:
 /// destroyed, so device tensors may outlive the backend that made them.
 CudaCachingAllocator &cudaAllocator(int index);
 
-} // namespace ps
+PS_CUDA_NAMESPACE_END

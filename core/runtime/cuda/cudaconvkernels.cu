@@ -6,23 +6,34 @@
 // per group (depthwise) runs a direct kernel. col2im is a gather (each pixel sums its taps in
 // the CPU's order), so results are deterministic.
 
-#include "core/runtime/cpu/convspec.h"
+#include "core/runtime/kernels/convspec.h"
 #include "core/runtime/cuda/cudadtype.cuh"
 #include "core/runtime/cuda/cudakernels.h"
-#include "core/runtime/cuda/cudakernelutil.h"
+#include "core/runtime/kernels/kernelargs.h"
 #include "core/runtime/cuda/cudaloops.cuh"
 #include "core/runtime/cuda/cudaops.h"
+#include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
 
 #include <algorithm>
+#include <cstdlib>
 
-namespace ps {
+PS_CUDA_NAMESPACE_BEGIN
 namespace {
 
 using namespace cuda;
+using namespace kernels;
 
-/// Column-matrix elements built at once (bounds the scratch memory).
-constexpr int64_t kColumnBudget = int64_t(64) << 20;
+/// Column-matrix elements built at once (bounds the scratch memory): 64 Mi, or
+/// PIRSCOPE_CUDA_COLUMN_BUDGET (tests reach the chunked path with small images).
+int64_t columnBudget()
+{
+    static const int64_t budget = [] {
+        const char *v = std::getenv("PIRSCOPE_CUDA_COLUMN_BUDGET");
+        return v && std::atoll(v) > 0 ? int64_t(std::atoll(v)) : int64_t(64) << 20;
+    }();
+    return budget;
+}
 
 /// columns[n][(c * kH + kh) * kW + kw][oh * outW + ow] = image n at the tap, 0 outside.
 template<class T>
@@ -57,7 +68,7 @@ __global__ void __launch_bounds__(kBlock)
         const int64_t img = idx / (g.channels * plane), rem = idx - img * g.channels * plane;
         const int64_t c = rem / plane, pix = rem - c * plane, ih = pix / g.width, iw = pix - ih * g.width;
         const T *col = columns + (img * g.channels + c) * taps * cols;
-        Acc<T> sum = 0;
+        ComputeOf<T> sum = 0;
         for (int64_t kh = 0; kh < g.kernelH; ++kh) {
             const int64_t hs = ih + g.padTop - kh * g.dilationH;
             if (hs < 0 || hs % g.strideH != 0 || hs / g.strideH >= g.outH)
@@ -67,10 +78,10 @@ __global__ void __launch_bounds__(kBlock)
                 const int64_t ws = iw + g.padLeft - kw * g.dilationW;
                 if (ws < 0 || ws % g.strideW != 0 || ws / g.strideW >= g.outW)
                     continue;
-                sum += load(col[(kh * g.kernelW + kw) * cols + oh * g.outW + ws / g.strideW]);
+                sum += loadElement(col[(kh * g.kernelW + kw) * cols + oh * g.outW + ws / g.strideW]);
             }
         }
-        images[img * imageStride + rem] = store<T>(sum);
+        images[img * imageStride + rem] = storeElement<T>(sum);
     }
 }
 
@@ -88,7 +99,7 @@ __global__ void __launch_bounds__(kBlock) depthwiseKernel(const T *in, const T *
         const int64_t oh = pix / s.outW, ow = pix - oh * s.outW;
         const T *src = in + (b * s.inChannels + oc / perGroup) * s.inH * s.inW;
         const T *w = filter + oc * s.kernelH * s.kernelW;
-        Acc<T> acc = 0;
+        ComputeOf<T> acc = 0;
         for (int64_t kh = 0; kh < s.kernelH; ++kh) {
             const int64_t ih = oh * s.strideH - s.padTop + kh * s.dilationH;
             if (ih < 0 || ih >= s.inH)
@@ -96,10 +107,10 @@ __global__ void __launch_bounds__(kBlock) depthwiseKernel(const T *in, const T *
             for (int64_t kw = 0; kw < s.kernelW; ++kw) {
                 const int64_t iw = ow * s.strideW - s.padLeft + kw * s.dilationW;
                 if (iw >= 0 && iw < s.inW)
-                    acc += load(w[kh * s.kernelW + kw]) * load(src[ih * s.inW + iw]);
+                    acc += loadElement(w[kh * s.kernelW + kw]) * loadElement(src[ih * s.inW + iw]);
             }
         }
-        out[idx] = store<T>(acc);
+        out[idx] = storeElement<T>(acc);
     }
 }
 
@@ -110,7 +121,7 @@ void im2col(const CudaRuntime &rt, const T *images, int64_t imageStride, int64_t
     const int64_t n = count * g.columnRows() * g.columnCols();
     if (n == 0)
         return;
-    im2colKernel<T><<<rt.gridFor(n), kBlock, 0, rt.stream>>>(images, imageStride, count, g, columns);
+    launchIndependent(&im2colKernel<T>, rt.gridFor(n), kBlock, 0, rt.stream, images, imageStride, count, g, columns);
     checkLaunch("im2col");
 }
 
@@ -121,7 +132,7 @@ void col2im(const CudaRuntime &rt, const T *columns, int64_t count, const Im2col
     const int64_t n = count * g.channels * g.height * g.width;
     if (n == 0)
         return;
-    col2imKernel<T><<<rt.gridFor(n), kBlock, 0, rt.stream>>>(columns, count, g, images, imageStride);
+    launchIndependent(&col2imKernel<T>, rt.gridFor(n), kBlock, 0, rt.stream, columns, count, g, images, imageStride);
     checkLaunch("col2im");
 }
 
@@ -155,7 +166,7 @@ Im2colGeometry imageGeometry(const ConvSpec &s)
 int64_t chunkImages(const ConvSpec &s, int64_t columnElementsPerImage)
 {
     return std::clamp<int64_t>(
-        kColumnBudget / std::max<int64_t>(columnElementsPerImage, 1), 1, std::max<int64_t>(s.batch, 1));
+        columnBudget() / std::max<int64_t>(columnElementsPerImage, 1), 1, std::max<int64_t>(s.batch, 1));
 }
 
 template<class T>
@@ -166,7 +177,7 @@ void convForward(CudaRuntime &rt, const ConvSpec &s, const Tensor &in, const Ten
     const T *pw = static_cast<const T *>(filter.rawData());
     T *po = static_cast<T *>(out.rawData());
     if (s.inChannelsPerGroup() == 1 && s.groups > 1) {
-        depthwiseKernel<T><<<rt.gridFor(out.numElements()), kBlock, 0, rt.stream>>>(px, pw, po, s);
+        launchIndependent(&depthwiseKernel<T>, rt.gridFor(out.numElements()), kBlock, 0, rt.stream, px, pw, po, s);
         checkLaunch("depthwise_conv2d");
         return;
     }
@@ -240,7 +251,7 @@ void conv2dOp(KernelContext &ctx)
     s.channelsLast = false;
     Tensor out = ctx.allocate(s.outputShape(), input.dtype());
     if (out.numElements() > 0)
-        dispatchFloating(input.dtype(), label.c_str(), [&](auto tag) {
+        cuda::dispatchFloating(input.dtype(), label.c_str(), [&](auto tag) {
             using T = decltype(tag);
             if (transposed)
                 convTransposeForward<T>(rt, s, in, filter, out);
@@ -266,16 +277,21 @@ void convBackward(CudaRuntime &rt, const ConvSpec &s, const Tensor &in, const Te
     const T *px = static_cast<const T *>(in.rawData());
     const T *pw = static_cast<const T *>(filter.rawData());
     const T *pg = static_cast<const T *>(g.rawData());
+    // The filter gradient sums over every image: float16/bfloat16 accumulate in float32 and round
+    // once at the end.
+    const bool wide = kIsFloatingElement<T> && ElementTraits<T>::kHalf;
+    Tensor dwAcc = dw && wide ? rt.allocate(dw->shape(), DataType::Float32) : Tensor();
+    Tensor *dwSum = wide ? &dwAcc : dw;
     if (dw && s.batch == 0)
-        fill(rt, *dw, 0.0);
+        fill(rt, *dwSum, 0.0);
     for (int64_t n0 = 0; n0 < s.batch; n0 += chunk) {
         const int64_t nb = std::min(chunk, s.batch - n0);
         if (dw) {
             im2col(rt, px + n0 * imageIn, imageIn, nb, all, pc);
             for (int64_t i = 0; i < nb; ++i)
                 gemm(rt, dtype, false, true, cog, rows, cols, pg + (n0 + i) * imageOut, cog * cols,
-                    pc + i * imageCols, rows * cols, dw->rawData(), cog * rows, s.groups, 1.0,
-                    n0 + i == 0 ? 0.0 : 1.0);
+                    pc + i * imageCols, rows * cols, dwSum->rawData(), cog * rows, s.groups, 1.0,
+                    n0 + i == 0 ? 0.0 : 1.0, dwSum->dtype());
         }
         if (dx) {
             if (s.groups == 1)
@@ -289,6 +305,8 @@ void convBackward(CudaRuntime &rt, const ConvSpec &s, const Tensor &in, const Te
                 imageIn);
         }
     }
+    if (dw && wide)
+        castInto(rt, dwAcc, *dw);
 }
 
 void conv2dGradOp(KernelContext &ctx)
@@ -308,7 +326,7 @@ void conv2dGradOp(KernelContext &ctx)
     const bool wantX = wanted(ctx, 0), wantW = wanted(ctx, 1);
     Tensor dx = wantX ? rt.allocate(s.inputShape(), input.dtype()) : Tensor();
     Tensor dw = wantW ? rt.allocate(filter.shape(), filter.dtype()) : Tensor();
-    dispatchFloating(input.dtype(), label.c_str(), [&](auto tag) {
+    cuda::dispatchFloating(input.dtype(), label.c_str(), [&](auto tag) {
         convBackward<decltype(tag)>(rt, s, in, filter, g, wantX ? &dx : nullptr, wantW ? &dw : nullptr);
     });
     if (wantX)
@@ -329,4 +347,4 @@ void registerCudaConvKernels(KernelRegistry &registry)
     registry.add("pd_op.depthwise_conv2d_grad", &conv2dGradOp);
 }
 
-} // namespace ps
+PS_CUDA_NAMESPACE_END

@@ -1,85 +1,46 @@
 #pragma once
 
-// Device element types of the CUDA kernels: the storage type of each DataType (__half and
-// __nv_bfloat16 for the 16-bit floats, bit-identical to ps::Float16/BFloat16), the type to
-// compute in, conversions that round like the host's convertElement, and host-side dispatch.
+// Device element types of the CUDA kernels: __half and __nv_bfloat16 join the shared
+// ElementTraits (bit-identical to ps::Float16/BFloat16, same rounding), the long-reduction
+// accumulator, reduction identities and the host-side dtype dispatch to device storage types.
 
 #include "core/ir/datatype.h"
+#include "core/runtime/cuda/cudaapi.h"
+#include "core/runtime/kernels/elementtraits.h"
 #include "core/runtime/runtimeerror.h"
 
 #include <cstdint>
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 #include <string>
 #include <type_traits>
 
-namespace ps::cuda {
+namespace ps {
 
-template<class T>
-inline constexpr bool kIsHalf = std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;
-template<class T> inline constexpr bool kIsFloating = kIsHalf<T> || std::is_floating_point_v<T>;
+template<> struct ElementTraits<__half>
+{
+    using Compute = float;
+    static constexpr bool kHalf = true;
+    PS_HOST_DEVICE static PS_INLINE float load(__half v) { return __half2float(v); }
+    template<class C> PS_HOST_DEVICE static PS_INLINE __half store(C v) { return __float2half_rn(float(v)); }
+};
 
-/// The type arithmetic runs in: float for the 16-bit floats, the storage type otherwise.
-template<class T> using Acc = std::conditional_t<kIsHalf<T>, float, T>;
+template<> struct ElementTraits<__nv_bfloat16>
+{
+    using Compute = float;
+    static constexpr bool kHalf = true;
+    PS_HOST_DEVICE static PS_INLINE float load(__nv_bfloat16 v) { return __bfloat162float(v); }
+    template<class C> PS_HOST_DEVICE static PS_INLINE __nv_bfloat16 store(C v) { return __float2bfloat16_rn(float(v)); }
+};
+
+} // namespace ps
+
+PS_CUDA_NAMESPACE_BEGIN
+namespace cuda {
+
 /// The type long reductions accumulate in: double for floats, int64 for integers and bool.
-template<class T> using ReduceAcc = std::conditional_t<kIsFloating<T>, double, int64_t>;
-
-template<class T> __host__ __device__ __forceinline__ Acc<T> load(T v)
-{
-    if constexpr (std::is_same_v<T, __half>)
-        return __half2float(v);
-    else if constexpr (std::is_same_v<T, __nv_bfloat16>)
-        return __bfloat162float(v);
-    else
-        return v;
-}
-
-template<class T, class A> __host__ __device__ __forceinline__ T store(A v)
-{
-    if constexpr (std::is_same_v<T, __half>)
-        return __float2half_rn(float(v));
-    else if constexpr (std::is_same_v<T, __nv_bfloat16>)
-        return __float2bfloat16_rn(float(v));
-    else if constexpr (std::is_same_v<T, bool>)
-        return v != A(0);
-    else
-        return static_cast<T>(v);
-}
-
-/// As the host's convertElement: 16-bit floats go through float, bool is `!= 0`.
-template<class To, class From> __host__ __device__ __forceinline__ To convert(From v)
-{
-    if constexpr (std::is_same_v<To, From>)
-        return v;
-    else if constexpr (kIsHalf<From>)
-        return convert<To>(load(v));
-    else if constexpr (kIsHalf<To>)
-        return store<To>(float(v));
-    else if constexpr (std::is_same_v<To, bool>)
-        return v != From(0);
-    else
-        return static_cast<To>(v);
-}
-
-/// `v < 0` without a pointless-comparison warning for unsigned types.
-template<class C> __host__ __device__ __forceinline__ bool isNegative(C v)
-{
-    if constexpr (std::is_unsigned_v<C>)
-        return false;
-    else
-        return v < C(0);
-}
-
-template<class T> __device__ __forceinline__ bool isNan(T v)
-{
-    if constexpr (kIsFloating<T>)
-        return load(v) != load(v);
-    else
-        return false;
-}
+template<class T> using ReduceAcc = std::conditional_t<kIsFloatingElement<T>, double, int64_t>;
 
 /// Largest / smallest finite-or-infinite value of the compute type (reduction identities).
-template<class A> __host__ __device__ __forceinline__ A lowest()
+template<class A> PS_HOST_DEVICE PS_INLINE A lowest()
 {
     if constexpr (std::is_floating_point_v<A>)
         return -A(INFINITY);
@@ -90,7 +51,7 @@ template<class A> __host__ __device__ __forceinline__ A lowest()
     else
         return A(0);
 }
-template<class A> __host__ __device__ __forceinline__ A highest()
+template<class A> PS_HOST_DEVICE PS_INLINE A highest()
 {
     if constexpr (std::is_floating_point_v<A>)
         return A(INFINITY);
@@ -104,8 +65,7 @@ template<class A> __host__ __device__ __forceinline__ A highest()
 
 [[noreturn]] inline void unsupportedDtype(const char *what, DataType dtype, const char *expected)
 {
-    throw RuntimeError(std::string(what) + ": the CUDA kernel supports " + expected + ", got "
-        + std::string(phiName(dtype)));
+    throw RuntimeError(std::string(what) + ": the CUDA kernel supports " + expected + ", got " + std::string(phiName(dtype)));
 }
 
 /// Calls fn(T{}) with T the device storage type of `dtype` (any runtime dtype).
@@ -166,7 +126,7 @@ template<class Fn> void dispatchArithmetic(DataType dtype, const char *what, Fn 
     case DataType::Float64:
     case DataType::Float16:
     case DataType::BFloat16:
-        return ps::cuda::dispatchFloating(dtype, what, fn);
+        return cuda::dispatchFloating(dtype, what, fn);
     default:
         unsupportedDtype(what, dtype, "float32/64/16, bfloat16, int32 and int64");
     }
@@ -181,33 +141,9 @@ template<class Fn> void dispatchIndex(DataType dtype, const char *what, Fn &&fn)
     case DataType::Int64:
         return fn(int64_t {});
     default:
-        unsupportedDtype(what, dtype, "int32 and int64 indices");
+        throw RuntimeError(std::string(what) + " must be int32 or int64, got " + std::string(phiName(dtype)));
     }
 }
 
-/// The DataType of a device storage type.
-template<class T> constexpr DataType dataTypeOf()
-{
-    if constexpr (std::is_same_v<T, float>)
-        return DataType::Float32;
-    else if constexpr (std::is_same_v<T, double>)
-        return DataType::Float64;
-    else if constexpr (std::is_same_v<T, __half>)
-        return DataType::Float16;
-    else if constexpr (std::is_same_v<T, __nv_bfloat16>)
-        return DataType::BFloat16;
-    else if constexpr (std::is_same_v<T, int8_t>)
-        return DataType::Int8;
-    else if constexpr (std::is_same_v<T, uint8_t>)
-        return DataType::UInt8;
-    else if constexpr (std::is_same_v<T, int16_t>)
-        return DataType::Int16;
-    else if constexpr (std::is_same_v<T, int32_t>)
-        return DataType::Int32;
-    else if constexpr (std::is_same_v<T, int64_t>)
-        return DataType::Int64;
-    else
-        return DataType::Bool;
-}
-
-} // namespace ps::cuda
+} // namespace cuda
+PS_CUDA_NAMESPACE_END

@@ -5,45 +5,23 @@
 // and rounds once; broadcast dims are summed with cuda::sumToShape in double.
 
 #include "core/runtime/cuda/cudadtype.cuh"
+#include "core/runtime/cuda/cudaexec.cuh"
+#include "core/runtime/kernels/indexingkernels.h"
 #include "core/runtime/cuda/cudakernels.h"
-#include "core/runtime/cuda/cudakernelutil.h"
+#include "core/runtime/kernels/kernelargs.h"
 #include "core/runtime/cuda/cudaloops.cuh"
 #include "core/runtime/cuda/cudaops.h"
+#include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
 
 #include <algorithm>
 
-namespace ps {
+PS_CUDA_NAMESPACE_BEGIN
 namespace {
 
 using namespace cuda;
+using namespace kernels;
 using Shape = std::vector<int64_t>;
-
-void requireFloating(const Tensor &t, std::string_view what)
-{
-    if (!isFloatingType(t.dtype()))
-        throw RuntimeError(std::string(what) + " expects a floating-point tensor, got " + t.describe());
-}
-
-void requireNumeric(const Tensor &t, std::string_view what)
-{
-    if (t.dtype() == DataType::Bool)
-        throw RuntimeError(std::string(what) + ": bool tensors are not supported");
-}
-
-/// `shape` padded with 1s to `rank` dims: right-aligned, or with its first dim at `axis` (legacy
-/// elementwise axis >= 0).
-Shape alignShape(const Shape &shape, size_t rank, int64_t axis = -1)
-{
-    if (shape.size() >= rank)
-        return shape;
-    const size_t pad = rank - shape.size();
-    const size_t before = axis < 0 || size_t(axis) > pad ? pad : size_t(axis);
-    Shape out(before, 1);
-    out.insert(out.end(), shape.begin(), shape.end());
-    out.resize(rank, 1);
-    return out;
-}
 
 /// Element strides of a contiguous `in` read through `out` (same rank; 0 where in has 1).
 Shape strideThrough(const Shape &in, const Shape &out)
@@ -80,7 +58,7 @@ BinaryShapes binaryShapes(const KernelContext &ctx, const Tensor &x, const Tenso
     b.out = alignShape(grad.shape(), rank);
     b.x = alignShape(x.shape(), rank, x.rank() < y.rank() ? axis : -1);
     b.y = alignShape(y.shape(), rank, y.rank() < x.rank() ? axis : -1);
-    if (broadcastShape(b.x, b.y, "binary grad") != b.out)
+    if (broadcastShapes(b.x, b.y) != b.out)
         throw RuntimeError("out_grad " + grad.describe() + " is not the broadcast of x " + x.describe()
             + " and y " + y.describe());
     return b;
@@ -146,8 +124,8 @@ void binaryContributions(const CudaRuntime &rt, const BinaryShapes &b, const Ten
         rt, space,
         [=] __device__(int64_t i, Offsets<2> o) {
             double a, c;
-            fn(double(load(px[o.v[0]])), double(load(py[o.v[1]])), po ? double(load(po[i])) : 0.0,
-                double(load(pg[i])), a, c);
+            fn(double(loadElement(px[o.v[0]])), double(loadElement(py[o.v[1]])), po ? double(loadElement(po[i])) : 0.0,
+                double(loadElement(pg[i])), a, c);
             if (dx)
                 dx[i] = a;
             if (dy)
@@ -172,7 +150,7 @@ template<class Fn> void binaryGrad(KernelContext &ctx, const char *what, int out
     const bool wantX = wanted(ctx, 0), wantY = wanted(ctx, 1);
     Tensor dx = wantX ? rt.allocate(b.out, DataType::Float64) : Tensor();
     Tensor dy = wantY ? rt.allocate(b.out, DataType::Float64) : Tensor();
-    dispatchArithmetic(g.dtype(), what, [&](auto tag) {
+    cuda::dispatchArithmetic(g.dtype(), what, [&](auto tag) {
         binaryContributions<decltype(tag)>(rt, b, x, y, out.defined() ? &out : nullptr, g,
             wantX ? static_cast<double *>(dx.rawData()) : nullptr,
             wantY ? static_cast<double *>(dy.rawData()) : nullptr, fn);
@@ -241,7 +219,7 @@ void whereContributions(const CudaRuntime &rt, const Shape &out, const Shape &cs
         rt, space,
         [=] __device__(int64_t i, Offsets<1> o) {
             const bool take = pc[o.v[0]];
-            const double gv = load(pg[i]);
+            const double gv = loadElement(pg[i]);
             dx[i] = take ? gv : 0.0;
             dy[i] = take ? 0.0 : gv;
         },
@@ -257,7 +235,7 @@ void whereGrad(KernelContext &ctx)
     const size_t rank = std::max({ cond.rank(), x.rank(), y.rank(), g.rank() });
     const Shape out = alignShape(g.shape(), rank), cs = alignShape(cond.shape(), rank);
     Tensor dx = rt.allocate(out, DataType::Float64), dy = rt.allocate(out, DataType::Float64);
-    dispatchArithmetic(g.dtype(), "where_grad", [&](auto tag) {
+    cuda::dispatchArithmetic(g.dtype(), "where_grad", [&](auto tag) {
         whereContributions<decltype(tag)>(
             rt, out, cs, cond, g, static_cast<double *>(dx.rawData()), static_cast<double *>(dy.rawData()));
     });
@@ -269,29 +247,11 @@ void whereGrad(KernelContext &ctx)
 
 // ---- reduction grads ----
 
-std::vector<bool> reducedDims(const KernelContext &ctx, size_t axisOperand, int64_t rank, const char *what)
+/// The dims a reduction grad's op reduced: its axis operand (or attribute) and reduce_all.
+std::vector<bool> reducedDimsOf(const KernelContext &ctx, size_t axisOperand, int64_t rank, const char *what)
 {
-    const Shape axes
-        = ctx.hasInput(axisOperand) ? ctx.inputAsInts(axisOperand) : ctx.intsAttr("axis", Shape {});
-    const bool all = ctx.boolAttr("reduce_all", false);
-    std::vector<bool> reduced(size_t(rank), axes.empty() || all);
-    if (all)
-        return reduced;
-    for (int64_t a : axes) {
-        if (rank == 0 && (a == 0 || a == -1))
-            continue;
-        reduced[normalizeAxis(a, size_t(rank), what)] = true;
-    }
-    return reduced;
-}
-
-Shape keptShape(const Shape &shape, const std::vector<bool> &reduced)
-{
-    Shape out = shape;
-    for (size_t d = 0; d < out.size(); ++d)
-        if (reduced[d])
-            out[d] = 1;
-    return out;
+    const Shape axes = ctx.hasInput(axisOperand) ? ctx.inputAsInts(axisOperand) : ctx.intsAttr("axis", Shape {});
+    return reducedDims(axes, rank, ctx.boolAttr("reduce_all", false), what);
 }
 
 template<class T>
@@ -306,7 +266,7 @@ void broadcastScaled(const CudaRuntime &rt, const Tensor &g, const Shape &kept, 
     space.coalesce();
     launchIndexed(
         rt, space,
-        [=] __device__(int64_t i, Offsets<1> o) { pd[i] = store<T>(double(load(pg[o.v[0]])) * factor); },
+        [=] __device__(int64_t i, Offsets<1> o) { pd[i] = storeElement<T>(double(loadElement(pg[o.v[0]])) * factor); },
         "reduce grad");
 }
 
@@ -319,14 +279,14 @@ void sumMeanGrad(KernelContext &ctx)
     const Tensor &x = ctx.input(0);
     const Tensor g = deviceInput(ctx, 1);
     requireNumeric(g, what);
-    const Shape kept = keptShape(x.shape(), reducedDims(ctx, 2, int64_t(x.rank()), what));
+    const Shape kept = keptShape(x.shape(), reducedDimsOf(ctx, 2, int64_t(x.rank()), what));
     if (numElementsOf(kept) != g.numElements())
         throw RuntimeError(std::string(what) + ": out_grad " + g.describe()
             + " does not match the reduction of " + x.describe());
     const int64_t outCount = numElementsOf(kept), count = outCount == 0 ? 0 : x.numElements() / outCount;
     const double factor = mean ? 1.0 / double(std::max<int64_t>(count, 1)) : 1.0;
     Tensor dx = ctx.allocate(x.shape(), g.dtype());
-    dispatchArithmetic(
+    cuda::dispatchArithmetic(
         g.dtype(), what, [&](auto tag) { broadcastScaled<decltype(tag)>(rt, g, kept, dx, factor); });
     ctx.setOutput(0, dx);
 }
@@ -341,7 +301,7 @@ void meanAllGrad(KernelContext &ctx)
         throw RuntimeError("mean_all_grad: out_grad must hold one element, got " + g.describe());
     Tensor dx = ctx.allocate(x.shape(), g.dtype());
     const double factor = x.numElements() ? 1.0 / double(x.numElements()) : 0.0;
-    dispatchFloating(g.dtype(), "mean_all_grad", [&](auto tag) {
+    cuda::dispatchFloating(g.dtype(), "mean_all_grad", [&](auto tag) {
         broadcastScaled<decltype(tag)>(rt, g.reshaped(Shape(x.rank(), 1)), Shape(x.rank(), 1), dx, factor);
     });
     ctx.setOutput(0, dx);
@@ -360,7 +320,7 @@ void extremumTies(const CudaRuntime &rt, const Tensor &x, const Tensor &out, con
     launchIndexed(
         rt, space,
         [=] __device__(
-            int64_t i, Offsets<1> o) { eq[i] = double(load(px[i])) == double(load(po[o.v[0]])) ? 1.0 : 0.0; },
+            int64_t i, Offsets<1> o) { eq[i] = double(loadElement(px[i])) == double(loadElement(po[o.v[0]])) ? 1.0 : 0.0; },
         "max_grad");
 }
 
@@ -378,7 +338,7 @@ void extremumShare(const CudaRuntime &rt, const double *eq, const double *ties, 
     launchIndexed(
         rt, space,
         [=] __device__(int64_t i, Offsets<1> o) {
-            pd[i] = store<T>(eq[i] != 0.0 ? double(load(pg[o.v[0]])) / ties[o.v[0]] : 0.0);
+            pd[i] = storeElement<T>(eq[i] != 0.0 ? double(loadElement(pg[o.v[0]])) / ties[o.v[0]] : 0.0);
         },
         "max_grad");
 }
@@ -389,7 +349,7 @@ void extremumGrad(KernelContext &ctx)
     CudaRuntime &rt = cudaRuntime(ctx);
     const Tensor x = deviceInput(ctx, 0), out = deviceInput(ctx, 1), g = deviceInput(ctx, 2);
     requireNumeric(g, "max_grad");
-    const std::vector<bool> reduced = reducedDims(ctx, 3, int64_t(x.rank()), "max_grad");
+    const std::vector<bool> reduced = reducedDimsOf(ctx, 3, int64_t(x.rank()), "max_grad");
     const Shape kept = keptShape(x.shape(), reduced);
     if (numElementsOf(kept) != g.numElements() || out.numElements() != g.numElements()
         || x.dtype() != out.dtype())
@@ -398,11 +358,11 @@ void extremumGrad(KernelContext &ctx)
     Tensor eq = rt.allocate(x.shape(), DataType::Float64);
     Tensor ties = rt.allocate(kept, DataType::Float64);
     Tensor dx = ctx.allocate(x.shape(), g.dtype());
-    dispatchArithmetic(x.dtype(), "max_grad", [&](auto tag) {
+    cuda::dispatchArithmetic(x.dtype(), "max_grad", [&](auto tag) {
         extremumTies<decltype(tag)>(rt, x, out, kept, static_cast<double *>(eq.rawData()));
     });
     reduceInto(rt, eq, reduced, ReduceOp::Sum, ties);
-    dispatchArithmetic(g.dtype(), "max_grad", [&](auto tag) {
+    cuda::dispatchArithmetic(g.dtype(), "max_grad", [&](auto tag) {
         extremumShare<decltype(tag)>(rt, static_cast<const double *>(eq.rawData()),
             static_cast<const double *>(ties.rawData()), g, kept, dx);
     });
@@ -425,7 +385,7 @@ void prodShare(
     launchIndexed(
         rt, space,
         [=] __device__(int64_t i, Offsets<1> o) {
-            pd[i] = store<T>(double(load(pg[o.v[0]])) * double(load(po[o.v[0]])) / double(load(px[i])));
+            pd[i] = storeElement<T>(double(loadElement(pg[o.v[0]])) * double(loadElement(po[o.v[0]])) / double(loadElement(px[i])));
         },
         "prod_grad");
 }
@@ -437,13 +397,13 @@ void prodGrad(KernelContext &ctx)
     CudaRuntime &rt = cudaRuntime(ctx);
     const Tensor x = deviceInput(ctx, 0), out = deviceInput(ctx, 1), g = deviceInput(ctx, 2);
     requireNumeric(g, "prod_grad");
-    const Shape kept = keptShape(x.shape(), reducedDims(ctx, 3, int64_t(x.rank()), "prod_grad"));
+    const Shape kept = keptShape(x.shape(), reducedDimsOf(ctx, 3, int64_t(x.rank()), "prod_grad"));
     if (numElementsOf(kept) != g.numElements() || out.numElements() != g.numElements()
         || x.dtype() != g.dtype() || out.dtype() != g.dtype())
         throw RuntimeError("prod_grad: out " + out.describe() + " / out_grad " + g.describe()
             + " do not match the reduction of " + x.describe());
     Tensor dx = ctx.allocate(x.shape(), g.dtype());
-    dispatchArithmetic(
+    cuda::dispatchArithmetic(
         g.dtype(), "prod_grad", [&](auto tag) { prodShare<decltype(tag)>(rt, x, out, g, kept, dx); });
     ctx.setOutput(0, dx);
 }
@@ -564,104 +524,6 @@ void stackGrad(KernelContext &ctx)
     ctx.setOutputList(0, std::move(pieces));
 }
 
-/// slice_grad (input, out_grad, starts, ends): zeros with out_grad written into the region.
-void sliceGrad(KernelContext &ctx)
-{
-    CudaRuntime &rt = cudaRuntime(ctx);
-    const Tensor &x = ctx.input(0);
-    const Tensor g = deviceInput(ctx, 1);
-    const Shape axes = ctx.intsAttr("axes");
-    const Shape starts = ctx.hasInput(2) ? ctx.inputAsInts(2) : ctx.intsAttr("starts");
-    const Shape ends = ctx.hasInput(3) ? ctx.inputAsInts(3) : ctx.intsAttr("ends");
-    if (starts.size() != axes.size() || ends.size() != axes.size())
-        throw RuntimeError("slice_grad: axes, starts and ends differ in length");
-    Shape region = x.shape();
-    const Shape strides = contiguousStrides(x.shape());
-    int64_t base = 0;
-    for (size_t i = 0; i < axes.size(); ++i) {
-        const size_t a = normalizeAxis(axes[i], x.rank(), "axes entry");
-        const int64_t dim = x.dim(a);
-        int64_t s = starts[i] < 0 ? starts[i] + dim : starts[i], e = ends[i] < 0 ? ends[i] + dim : ends[i];
-        s = std::clamp<int64_t>(s, 0, dim);
-        e = std::max(s, std::clamp<int64_t>(e, 0, dim));
-        base += s * strides[a];
-        region[a] = e - s;
-    }
-    if (numElementsOf(region) != g.numElements())
-        throw RuntimeError("slice_grad: out_grad " + g.describe() + " does not fill the slice "
-            + shapeText(region) + " of " + x.describe());
-    Tensor out = ctx.allocate(x.shape(), g.dtype());
-    fill(rt, out, 0.0);
-    scatterInto(rt, g, out, region, strides, base);
-    ctx.setOutput(0, out);
-}
-
-/// The strided region set_value wrote: start, step and length per dim (Python slicing).
-struct StridedRegion
-{
-    Shape start, step, shape;
-};
-
-StridedRegion setValueRegion(const KernelContext &ctx, const Shape &xShape, size_t startsOperand)
-{
-    const Shape axes = ctx.intsAttr("axes");
-    const Shape starts = ctx.inputAsInts(startsOperand), ends = ctx.inputAsInts(startsOperand + 1);
-    const Shape steps
-        = ctx.hasInput(startsOperand + 2) ? ctx.inputAsInts(startsOperand + 2) : Shape(axes.size(), 1);
-    if (starts.size() != axes.size() || ends.size() != axes.size() || steps.size() != axes.size())
-        throw RuntimeError("set_value grad: axes, starts, ends and steps differ in length");
-    StridedRegion r { Shape(xShape.size(), 0), Shape(xShape.size(), 1), xShape };
-    for (size_t i = 0; i < axes.size(); ++i) {
-        const size_t a = normalizeAxis(axes[i], xShape.size(), "axes entry");
-        const int64_t dim = xShape[a], st = steps[i];
-        if (st == 0)
-            throw RuntimeError("set_value grad: step 0");
-        int64_t b = starts[i] < 0 ? starts[i] + dim : starts[i];
-        int64_t e = ends[i] < 0 ? ends[i] + dim : ends[i];
-        int64_t count;
-        if (st > 0) {
-            b = std::clamp<int64_t>(b, 0, dim);
-            e = std::clamp<int64_t>(e, 0, dim);
-            count = e > b ? (e - b + st - 1) / st : 0;
-        } else {
-            b = std::clamp<int64_t>(b, -1, dim - 1);
-            e = std::clamp<int64_t>(e, -1, dim - 1);
-            count = b > e ? (b - e - st - 1) / -st : 0;
-        }
-        r.start[a] = b;
-        r.step[a] = st;
-        r.shape[a] = count;
-    }
-    return r;
-}
-
-/// out_grad with the region set_value overwrote set to zero.
-Tensor zeroRegion(CudaRuntime &rt, const Tensor &g, const StridedRegion &r)
-{
-    Tensor out = cuda::copy(rt, g);
-    Tensor zeros = rt.allocate(r.shape, g.dtype());
-    fill(rt, zeros, 0.0);
-    const Shape strides = contiguousStrides(g.shape());
-    Shape stepped(strides.size());
-    int64_t base = 0;
-    for (size_t d = 0; d < strides.size(); ++d) {
-        stepped[d] = strides[d] * r.step[d];
-        base += r.start[d] * strides[d];
-    }
-    scatterInto(rt, zeros, out, r.shape, stepped, base);
-    return out;
-}
-
-/// set_value_grad: Paddle 3.3.1's static form (out_grad) is a plain copy; the dygraph form
-/// (out_grad, starts, ends, steps) zeroes the written region.
-void setValueGrad(KernelContext &ctx)
-{
-    CudaRuntime &rt = cudaRuntime(ctx);
-    const Tensor g = deviceInput(ctx, 0);
-    ctx.setOutput(
-        0, ctx.hasInput(1) ? zeroRegion(rt, g, setValueRegion(ctx, g.shape(), 1)) : cuda::copy(rt, g));
-}
-
 void castGrad(KernelContext &ctx)
 {
     CudaRuntime &rt = cudaRuntime(ctx);
@@ -708,7 +570,7 @@ void embeddingScatter(const CudaRuntime &rt, const Tensor &ids, const Tensor &g,
 {
     const I *pi = static_cast<const I *>(ids.rawData());
     const T *pg = static_cast<const T *>(g.rawData());
-    volatile uint32_t *err = rt.deviceError;
+    volatile KernelFault *err = rt.fault;
     launchFlat(
         rt, g.numElements(),
         [=] __device__(int64_t i) {
@@ -716,10 +578,10 @@ void embeddingScatter(const CudaRuntime &rt, const Tensor &ids, const Tensor &g,
             if (padding != -1 && id == padding)
                 return;
             if (id < 0 || id >= vocab) {
-                *err = uint32_t(CudaDeviceError::IndexOutOfRange);
+                raiseFault(err, KernelFaultCode::IdOutOfRange, id, vocab);
                 return;
             }
-            atomicAdd(dw + id * width + col, double(load(pg[i])));
+            atomicAdd(dw + id * width + col, double(loadElement(pg[i])));
         },
         "embedding_grad");
 }
@@ -742,8 +604,8 @@ void embeddingGrad(KernelContext &ctx)
     Tensor dw = rt.allocate(w.shape(), DataType::Float64);
     fill(rt, dw, 0.0);
     const int64_t padding = ctx.intAttr("padding_idx", -1);
-    dispatchIndex(ids.dtype(), what, [&](auto itag) {
-        dispatchFloating(g.dtype(), what, [&](auto tag) {
+    cuda::dispatchIndex(ids.dtype(), what, [&](auto itag) {
+        cuda::dispatchFloating(g.dtype(), what, [&](auto tag) {
             embeddingScatter<decltype(itag), decltype(tag)>(
                 rt, ids, g, static_cast<double *>(dw.rawData()), vocab, width, padding);
         });
@@ -779,9 +641,8 @@ void registerCudaGradKernels(KernelRegistry &registry)
     registry.add("pd_op.split_grad", &splitGrad);
     registry.add("pd_op.split_with_num_grad", &splitGrad);
     registry.add("pd_op.stack_grad", &stackGrad);
-    registry.add("pd_op.slice_grad", &sliceGrad);
     registry.add("pd_op.cast_grad", &castGrad);
-    registry.add("pd_op.set_value_grad", &setValueGrad);
+    kernels::registerIndexingGradKernels<CudaExec>(registry);
     registry.add("pd_op.prod_grad", &prodGrad);
     registry.add("pd_op.expand_grad", &expandGrad);
     registry.add("pd_op.expand_as_grad", &expandGrad);
@@ -789,4 +650,4 @@ void registerCudaGradKernels(KernelRegistry &registry)
     registry.add("pd_op.embedding_grad", &embeddingGrad);
 }
 
-} // namespace ps
+PS_CUDA_NAMESPACE_END

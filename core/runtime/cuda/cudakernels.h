@@ -1,23 +1,24 @@
 #pragma once
 
-namespace ps {
+#include "core/runtime/cuda/cudanamespace.h"
 
+namespace ps {
 class KernelRegistry;
+}
+
+PS_CUDA_NAMESPACE_BEGIN
 
 // The CUDA kernels by file; CudaBackend registers each family once. Names and semantics are
-// those of the CPU kernels (cpu/cpukernels.h), which are the oracle; an op without a CUDA
-// kernel is simply absent from the registry.
+// those of the CPU kernels (cpu/cpukernels.h), which are the oracle; many are the very same
+// shared kernels (core/runtime/kernels) run on CUDA grids. An op without a CUDA kernel is absent
+// from the registry (the interpreter then runs it on the CPU, marked as a fallback).
 
-/// Binary arithmetic with broadcasting, comparisons, logical ops, where.
+/// Unary and binary elementwise ops, cast, where, tensor creation (full, arange, assign, add_n,
+/// ...) and the activation grads: all shared kernels (cudaelementwisekernels.cu).
 void registerCudaElementwiseKernels(KernelRegistry &registry);
-/// Unary activations and math, predicates, pow, scale, clip, cast.
-void registerCudaUnaryKernels(KernelRegistry &registry);
-/// full, full_like, full_int_array, arange, assign, add_n.
-void registerCudaTensorKernels(KernelRegistry &registry);
-/// reshape/flatten/squeeze/unsqueeze (views), transpose, concat, split, stack, expand, tile, flip.
+/// Layout (reshape family, transpose, concat, split, stack, tile, expand, flip) and indexing
+/// (slice, set_value, gather, index_select, gather_nd, embedding, one_hot, shape): shared kernels.
 void registerCudaShapeKernels(KernelRegistry &registry);
-/// slice, strided_slice, set_value, embedding, shape/shape64.
-void registerCudaIndexingKernels(KernelRegistry &registry);
 /// mean, sum, max, min, prod over axes.
 void registerCudaReduceKernels(KernelRegistry &registry);
 /// matmul and matmul_grad (cuBLAS).
@@ -30,13 +31,13 @@ void registerCudaPoolKernels(KernelRegistry &registry);
 void registerCudaNormKernels(KernelRegistry &registry);
 /// softmax, softmax_grad, cross_entropy_with_softmax and its grad.
 void registerCudaSoftmaxKernels(KernelRegistry &registry);
-/// nearest_interp and bilinear_interp.
-void registerCudaInterpKernels(KernelRegistry &registry);
+/// argmax, argmin, cumsum, topk (a thread per lane), dropout and dropout_grad: shared kernels.
+void registerCudaLaneKernels(KernelRegistry &registry);
+/// nearest_interp, bilinear_interp and grid_sample: shared kernels.
+void registerCudaImageKernels(KernelRegistry &registry);
 /// Binary elementwise grads (add/subtract/multiply/divide/maximum/minimum/pow/where), reduction
 /// grads (sum/mean/max/min), layout grads (reshape family, transpose, concat, split, stack, slice,
 /// expand, tile, cast) and embedding_grad.
 void registerCudaGradKernels(KernelRegistry &registry);
-/// Activation grads (relu, tanh, sigmoid, gelu, silu, ... clip, pow).
-void registerCudaActivationGradKernels(KernelRegistry &registry);
 
-} // namespace ps
+PS_CUDA_NAMESPACE_END

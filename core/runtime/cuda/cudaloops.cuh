@@ -1,16 +1,21 @@
 #pragma once
 
-// Launch helpers shared by the CUDA kernels: grid-stride loops over flat or broadcast/strided
-// index spaces (TensorIterator-like offset calculators with multiply-shift division), and
-// warp/block reductions. Device lambdas need nvcc --extended-lambda.
+// The CUDA launchers of the shared kernels and the loops the CUDA kernels share: grid-stride
+// loops over a flat range or an IndexSpace (kernels/indexspace.h; TensorIterator-like offset
+// calculators with multiply-shift division, 64-bit when an index or offset needs it), and
+// warp/block reductions. launchFlat/launchIndexed have the CPU loop's signature
+// (cpu/cpuexec.h). Device lambdas need nvcc --extended-lambda.
 
 #include "core/runtime/cuda/cudaruntime.h"
+#include "core/runtime/kernels/indexspace.h"
 
 #include <array>
+#include <cstdlib>
 #include <cstdint>
 #include <vector>
 
-namespace ps::cuda {
+PS_CUDA_NAMESPACE_BEGIN
+namespace cuda {
 
 constexpr int kMaxDims = 12;
 constexpr int kBlock = 256;
@@ -36,71 +41,6 @@ struct FastDivmod
     {
         return (__umulhi(n, multiplier) + n) >> shift;
     }
-};
-
-/// An index space: dims outermost first and, per operand, the element stride of each dim
-/// (0 where the operand is broadcast, negative where it is read backwards) and a base offset.
-template<int N> struct IndexSpace
-{
-    std::vector<int64_t> sizes;
-    std::vector<std::array<int64_t, N>> strides;
-    std::array<int64_t, N> base {};
-
-    int64_t count() const
-    {
-        int64_t n = 1;
-        for (int64_t s : sizes)
-            n *= s;
-        return n;
-    }
-    /// Drops size-1 dims and merges neighbours that are contiguous for every operand.
-    void coalesce()
-    {
-        std::vector<int64_t> s;
-        std::vector<std::array<int64_t, N>> st;
-        for (size_t d = 0; d < sizes.size(); ++d) {
-            if (sizes[d] == 1)
-                continue;
-            if (!s.empty()) {
-                bool merge = true;
-                for (int a = 0; a < N; ++a)
-                    merge = merge && st.back()[a] == strides[d][a] * sizes[d];
-                if (merge) {
-                    s.back() *= sizes[d];
-                    st.back() = strides[d];
-                    continue;
-                }
-            }
-            s.push_back(sizes[d]);
-            st.push_back(strides[d]);
-        }
-        sizes = std::move(s);
-        strides = std::move(st);
-    }
-    /// Every index and offset fits 32-bit arithmetic.
-    bool fits32() const
-    {
-        const int64_t limit = int64_t(1) << 31;
-        if (count() >= limit)
-            return false;
-        for (int a = 0; a < N; ++a) {
-            int64_t hi = base[a], lo = base[a];
-            for (size_t d = 0; d < sizes.size(); ++d) {
-                const int64_t span = strides[d][a] * (sizes[d] - 1);
-                (span > 0 ? hi : lo) += span;
-                if (sizes[d] >= limit)
-                    return false;
-            }
-            if (hi >= limit || lo < 0)
-                return false;
-        }
-        return true;
-    }
-};
-
-template<int N> struct Offsets
-{
-    int64_t v[N];
 };
 
 /// 32-bit offset calculator (dims innermost first); strides wrap modulo 2^32, which is exact
@@ -214,18 +154,26 @@ __global__ void __launch_bounds__(kBlock) indexedKernel64(int64_t n, OffsetCalc6
         f(i, calc.get(i));
 }
 
+/// PIRSCOPE_CUDA_FORCE_WIDE_INDEX set: every indexed launch takes the 64-bit path (tests reach it
+/// with small tensors; it is otherwise taken only past 2^31 elements or offsets).
+inline bool forceWideIndex()
+{
+    static const bool force = std::getenv("PIRSCOPE_CUDA_FORCE_WIDE_INDEX") != nullptr;
+    return force;
+}
+
 /// Runs f(i) for i in [0, n) on the runtime's stream.
 template<class F> void launchFlat(const CudaRuntime &rt, int64_t n, F f, const char *what)
 {
     if (n <= 0)
         return;
-    flatKernel<<<rt.gridFor(n), kBlock, 0, rt.stream>>>(n, f);
+    launchIndependent(&flatKernel<F>, rt.gridFor(n), kBlock, 0, rt.stream, n, f);
     checkLaunch(what);
 }
 
 /// Runs f(i, offsets) for every linear index i of `space` (row-major over its sizes), with
 /// offsets[a] = base[a] + sum_d coord_d * strides[d][a].
-template<int N, class F> void launchIndexed(const CudaRuntime &rt, IndexSpace<N> space, F f, const char *what)
+template<int N, class F> void launchIndexed(const CudaRuntime &rt, const IndexSpace<N> &space, F f, const char *what)
 {
     const int64_t n = space.count();
     if (n <= 0)
@@ -233,33 +181,11 @@ template<int N, class F> void launchIndexed(const CudaRuntime &rt, IndexSpace<N>
     if (int(space.sizes.size()) > kMaxDims)
         throw RuntimeError(
             std::string(what) + ": more than " + std::to_string(kMaxDims) + " dims after merging");
-    if (space.fits32())
-        indexedKernel32<N><<<rt.gridFor(n), kBlock, 0, rt.stream>>>(uint32_t(n), makeCalc32(space), f);
+    if (space.fits32() && !forceWideIndex())
+        launchIndependent(&indexedKernel32<N, F>, rt.gridFor(n), kBlock, 0, rt.stream, uint32_t(n), makeCalc32(space), f);
     else
-        indexedKernel64<N><<<rt.gridFor(n), kBlock, 0, rt.stream>>>(n, makeCalc64(space), f);
+        launchIndependent(&indexedKernel64<N, F>, rt.gridFor(n), kBlock, 0, rt.stream, n, makeCalc64(space), f);
     checkLaunch(what);
-}
-
-/// Row-major contiguous element strides of `shape`.
-inline std::vector<int64_t> contiguousStrides(const std::vector<int64_t> &shape)
-{
-    std::vector<int64_t> s(shape.size(), 1);
-    for (size_t d = shape.size(); d-- > 1;)
-        s[d - 1] = s[d] * shape[d];
-    return s;
-}
-
-/// Strides of `shape` read as if broadcast to `out` (NumPy rules: right-aligned, size-1 dims
-/// and missing leading dims get stride 0).
-inline std::vector<int64_t> broadcastStrides(
-    const std::vector<int64_t> &shape, const std::vector<int64_t> &out)
-{
-    std::vector<int64_t> strides(out.size(), 0);
-    const std::vector<int64_t> own = contiguousStrides(shape);
-    const size_t lead = out.size() - shape.size();
-    for (size_t d = 0; d < shape.size(); ++d)
-        strides[lead + d] = shape[d] == 1 ? 0 : own[d];
-    return strides;
 }
 
 template<class T, class Op> __device__ __forceinline__ T warpReduce(T v, Op op)
@@ -318,4 +244,5 @@ struct ProdOp
     template<class T> __device__ __forceinline__ T operator()(T a, T b) const { return a * b; }
 };
 
-} // namespace ps::cuda
+} // namespace cuda
+PS_CUDA_NAMESPACE_END

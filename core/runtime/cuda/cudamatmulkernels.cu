@@ -7,17 +7,19 @@
 
 #include "core/runtime/cuda/cudadtype.cuh"
 #include "core/runtime/cuda/cudakernels.h"
-#include "core/runtime/cuda/cudakernelutil.h"
+#include "core/runtime/kernels/kernelargs.h"
 #include "core/runtime/cuda/cudaloops.cuh"
 #include "core/runtime/cuda/cudaops.h"
+#include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
 
 #include <climits>
 
-namespace ps {
+PS_CUDA_NAMESPACE_BEGIN
 namespace {
 
 using namespace cuda;
+using namespace kernels;
 
 int checkedInt(int64_t v, const char *what)
 {
@@ -213,12 +215,14 @@ Tensor reduceBatch(CudaRuntime &rt, const Tensor &full, const std::vector<int64_
 void matmulGradImpl(KernelContext &ctx, bool tx, bool ty, const char *what)
 {
     CudaRuntime &rt = cudaRuntime(ctx);
-    const Tensor x = deviceInput(ctx, 0), y = deviceInput(ctx, 1), g = deviceInput(ctx, 2);
-    if (!isFloatingType(g.dtype()))
-        throw RuntimeError(std::string(what) + " expects a floating-point tensor, got " + g.describe());
-    if (x.dtype() != g.dtype() || y.dtype() != g.dtype())
-        throw RuntimeError(std::string(what) + ": x " + x.describe() + ", y " + y.describe()
-            + " and out_grad " + g.describe() + " differ in dtype");
+    const Tensor x = deviceInput(ctx, 0);
+    // Mixed float dtypes (the CPU oracle computes in double): everything in x's dtype, dy stored
+    // in y's at the end.
+    for (const Tensor &t : { x, ctx.input(1), ctx.input(2) })
+        if (!isFloatingType(t.dtype()))
+            throw RuntimeError(std::string(what) + " expects a floating-point tensor, got " + t.describe());
+    const DataType yDtype = ctx.input(1).dtype();
+    const Tensor y = cast(rt, deviceInput(ctx, 1), x.dtype()), g = cast(rt, deviceInput(ctx, 2), x.dtype());
     const MatmulShapes p = planMatmul(x, y, tx, ty, what);
     const int64_t batches = numElementsOf(p.outBatch), m = p.m, n = p.n, k = p.k;
     if (g.numElements() != batches * m * n)
@@ -272,7 +276,7 @@ void matmulGradImpl(KernelContext &ctx, bool tx, bool ty, const char *what)
                     full.rawData(), p.outBatch);
             dy = reduceBatch(rt, full, p.outBatch, p.yDims, rows, cols, y.shape());
         }
-        ctx.setOutput(1, dy);
+        ctx.setOutput(1, cast(rt, dy, yDtype));
     }
 }
 
@@ -296,14 +300,18 @@ namespace cuda {
 
 void gemm(CudaRuntime &rt, DataType dtype, bool transA, bool transB, int64_t M, int64_t N, int64_t K,
     const void *A, int64_t strideA, const void *B, int64_t strideB, void *C, int64_t strideC, int64_t batch,
-    double alpha, double beta)
+    double alpha, double beta, DataType cDtype)
 {
+    const bool wideC = cDtype == DataType::Float32 && (dtype == DataType::Float16 || dtype == DataType::BFloat16);
+    if (cDtype != DataType::Undefined && cDtype != dtype && !wideC)
+        throw RuntimeError("matmul: a " + std::string(phiName(dtype)) + " GEMM cannot store "
+            + std::string(phiName(cDtype)));
     if (M == 0 || N == 0 || batch == 0)
         return;
     if (K == 0) { // an empty contraction: C = beta * C, and beta is 0 wherever K can be 0
         if (beta != 0.0)
             throw RuntimeError("matmul: empty contraction with beta != 0");
-        const size_t bytes = byteSize(dtype);
+        const size_t bytes = byteSize(wideC ? cDtype : dtype);
         for (int64_t b = 0; b < batch; ++b)
             checkCuda(cudaMemsetAsync(
                           static_cast<char *>(C) + b * strideC * bytes, 0, size_t(M * N) * bytes, rt.stream),
@@ -348,13 +356,14 @@ void gemm(CudaRuntime &rt, DataType dtype, bool transA, bool transB, int64_t M, 
     const cublasOperation_t opA = transA ? CUBLAS_OP_T : CUBLAS_OP_N,
                             opB = transB ? CUBLAS_OP_T : CUBLAS_OP_N;
     // Column-major view: C^T[N,M] = op(B)^T[N,K] op(A)^T[K,M].
+    const cudaDataType_t cType = wideC ? CUDA_R_32F : type;
     if (batch == 1)
         checkCublas(cublasGemmEx(rt.cublas, opB, opA, n, m, k, alphaP, B, type, ldb, A, type, lda, betaP, C,
-                        type, n, compute, CUBLAS_GEMM_DEFAULT),
+                        cType, n, compute, CUBLAS_GEMM_DEFAULT),
             "cublasGemmEx");
     else
         checkCublas(cublasGemmStridedBatchedEx(rt.cublas, opB, opA, n, m, k, alphaP, B, type, ldb, strideB, A,
-                        type, lda, strideA, betaP, C, type, n, strideC, checkedInt(batch, "batch"), compute,
+                        type, lda, strideA, betaP, C, cType, n, strideC, checkedInt(batch, "batch"), compute,
                         CUBLAS_GEMM_DEFAULT),
             "cublasGemmStridedBatchedEx");
 }
@@ -374,4 +383,4 @@ void registerCudaMatmulKernels(KernelRegistry &registry)
     registry.add("pd_op.bmm_grad", &bmmGradKernel);
 }
 
-} // namespace ps
+PS_CUDA_NAMESPACE_END

@@ -5,17 +5,19 @@
 
 #include "core/runtime/cuda/cudadtype.cuh"
 #include "core/runtime/cuda/cudakernels.h"
-#include "core/runtime/cuda/cudakernelutil.h"
+#include "core/runtime/kernels/kernelargs.h"
 #include "core/runtime/cuda/cudaloops.cuh"
 #include "core/runtime/cuda/cudaops.h"
+#include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
 
 #include <algorithm>
 
-namespace ps {
+PS_CUDA_NAMESPACE_BEGIN
 namespace {
 
 using namespace cuda;
+using namespace kernels;
 
 constexpr int kChannelBlock = 512;
 
@@ -90,12 +92,12 @@ __global__ void __launch_bounds__(kChannelBlock)
     if (!p.globalStats) {
         double sum = 0;
         for (int64_t k = threadIdx.x; k < count; k += blockDim.x)
-            sum += double(load(x[channelElement(v, c, k)]));
+            sum += double(loadElement(x[channelElement(v, c, k)]));
         sum = blockReduce(sum, SumOp {}, 0.0);
         m = count > 0 ? sum / double(count) : 0.0;
         double sq = 0;
         for (int64_t k = threadIdx.x; k < count; k += blockDim.x) {
-            const double d = double(load(x[channelElement(v, c, k)])) - m;
+            const double d = double(loadElement(x[channelElement(v, c, k)])) - m;
             sq += d * d;
         }
         sq = blockReduce(sq, SumOp {}, 0.0);
@@ -123,7 +125,7 @@ void affinePerChannel(
         rt, x.numElements(),
         [=] __device__(int64_t i) {
             const int64_t c = (i / v.inner) % v.channels;
-            po[i] = store<T>(double(load(px[i])) * a[c] + b[c]);
+            po[i] = storeElement<T>(double(loadElement(px[i])) * a[c] + b[c]);
         },
         "batch_norm");
 }
@@ -160,12 +162,12 @@ void batchNormOp(KernelContext &ctx)
     p.newMean = w + 5 * c;
     p.newVar = w + 6 * c;
     Tensor out = ctx.allocate(x.shape(), x.dtype());
-    dispatchFloating(x.dtype(), label.c_str(), [&](auto tag) {
+    cuda::dispatchFloating(x.dtype(), label.c_str(), [&](auto tag) {
         using T = decltype(tag);
         if (c == 0)
             return;
-        batchNormStatsKernel<T>
-            <<<unsigned(c), kChannelBlock, 0, rt.stream>>>(static_cast<const T *>(x.rawData()), v, p);
+        launchKernel(&batchNormStatsKernel<T>, unsigned(c), kChannelBlock, 0, rt.stream,
+            static_cast<const T *>(x.rawData()), v, p);
         checkLaunch("batch_norm statistics");
         affinePerChannel<T>(rt, x, out, v, p.a, p.b);
     });
@@ -225,9 +227,9 @@ __global__ void __launch_bounds__(kChannelBlock)
     double sumG = 0, sumGX = 0;
     for (int64_t k = threadIdx.x; k < p.count; k += blockDim.x) {
         const int64_t i = channelElement(v, c, k);
-        const double gv = load(g[i]);
+        const double gv = loadElement(g[i]);
         sumG += gv;
-        sumGX += gv * (double(load(x[i])) - m) * inv;
+        sumGX += gv * (double(loadElement(x[i])) - m) * inv;
     }
     sumG = blockReduce(sumG, SumOp {}, 0.0);
     sumGX = blockReduce(sumGX, SumOp {}, 0.0);
@@ -248,13 +250,13 @@ void batchNormDx(
         rt, x.numElements(),
         [=] __device__(int64_t i) {
             const int64_t c = (i / v.inner) % v.channels;
-            const double factor = p.scale[c] * p.invStd[c], gv = load(pg[i]);
+            const double factor = p.scale[c] * p.invStd[c], gv = loadElement(pg[i]);
             if (p.global) {
-                pd[i] = store<T>(gv * factor);
+                pd[i] = storeElement<T>(gv * factor);
             } else {
                 const double n = double(p.count);
-                const double xhat = (double(load(px[i])) - p.mean[c]) * p.invStd[c];
-                pd[i] = store<T>(factor * (gv - p.dbias[c] / n - xhat * p.dscale[c] / n));
+                const double xhat = (double(loadElement(px[i])) - p.mean[c]) * p.invStd[c];
+                pd[i] = storeElement<T>(factor * (gv - p.dbias[c] / n - xhat * p.dscale[c] / n));
             }
         },
         "batch_norm_grad");
@@ -309,11 +311,11 @@ void batchNormGradOp(KernelContext &ctx)
     p.dscale = static_cast<double *>(sums.rawData());
     p.dbias = p.dscale + c;
     Tensor dx = ctx.allocate(x.shape(), x.dtype());
-    dispatchFloating(x.dtype(), what, [&](auto tag) {
+    cuda::dispatchFloating(x.dtype(), what, [&](auto tag) {
         using T = decltype(tag);
         if (c == 0)
             return;
-        batchNormGradSumsKernel<T><<<unsigned(c), kChannelBlock, 0, rt.stream>>>(
+        launchKernel(&batchNormGradSumsKernel<T>, unsigned(c), kChannelBlock, 0, rt.stream,
             static_cast<const T *>(x.rawData()), static_cast<const T *>(g.rawData()), v, p);
         checkLaunch(what);
         batchNormDx<T>(rt, x, g, dx, v, p);
@@ -343,18 +345,18 @@ __global__ void __launch_bounds__(kBlock) layerNormKernel(const T *x, T *out, co
         const T *row = x + r * cols;
         double sum = 0;
         for (int64_t k = t; k < cols; k += G)
-            sum += double(load(row[k]));
+            sum += double(loadElement(row[k]));
         const double m = cols > 0 ? rowReduce<G>(sum) / double(cols) : 0.0;
         double sq = 0;
         for (int64_t k = t; k < cols; k += G) {
-            const double d = double(load(row[k])) - m;
+            const double d = double(loadElement(row[k])) - m;
             sq += d * d;
         }
         const double vr = cols > 0 ? rowReduce<G>(sq) / double(cols) : 0.0;
         const double inv = 1.0 / sqrt(vr + epsilon);
         for (int64_t k = t; k < cols; k += G) {
-            const double v = (double(load(row[k])) - m) * inv;
-            out[r * cols + k] = store<T>(v * (scale ? scale[k] : 1.0) + (bias ? bias[k] : 0.0));
+            const double v = (double(loadElement(row[k])) - m) * inv;
+            out[r * cols + k] = storeElement<T>(v * (scale ? scale[k] : 1.0) + (bias ? bias[k] : 0.0));
         }
         if (t == 0) {
             mean[r] = m;
@@ -375,7 +377,7 @@ __global__ void __launch_bounds__(kBlock) layerNormGradKernel(const T *x, const 
         double sumD = 0, sumDX = 0;
         for (int64_t k = t; k < cols; k += G) {
             const int64_t i = r * cols + k;
-            const double xhat = (double(load(x[i])) - m) * rstd, gv = load(g[i]);
+            const double xhat = (double(loadElement(x[i])) - m) * rstd, gv = loadElement(g[i]);
             const double d = gv * (scale ? scale[k] : 1.0);
             sumD += d;
             sumDX += d * xhat;
@@ -385,9 +387,9 @@ __global__ void __launch_bounds__(kBlock) layerNormGradKernel(const T *x, const 
         sumDX = rowReduce<G>(sumDX);
         for (int64_t k = t; k < cols; k += G) {
             const int64_t i = r * cols + k;
-            const double xhat = (double(load(x[i])) - m) * rstd;
-            const double d = double(load(g[i])) * (scale ? scale[k] : 1.0);
-            dx[i] = store<T>(rstd * (d - sumD / double(cols) - xhat * sumDX / double(cols)));
+            const double xhat = (double(loadElement(x[i])) - m) * rstd;
+            const double d = double(loadElement(g[i])) * (scale ? scale[k] : 1.0);
+            dx[i] = storeElement<T>(rstd * (d - sumD / double(cols) - xhat * sumDX / double(cols)));
         }
     }
 }
@@ -424,19 +426,17 @@ void layerNormOp(KernelContext &ctx)
     double *mean = static_cast<double *>(stats.rawData()), *var = mean + rows;
     const double *ps = scale.defined() ? static_cast<const double *>(scale.rawData()) : nullptr;
     const double *pb = bias.defined() ? static_cast<const double *>(bias.rawData()) : nullptr;
-    dispatchFloating(x.dtype(), label.c_str(), [&](auto tag) {
+    cuda::dispatchFloating(x.dtype(), label.c_str(), [&](auto tag) {
         using T = decltype(tag);
         const T *px = static_cast<const T *>(x.rawData());
         T *po = static_cast<T *>(out.rawData());
         launchRows(
             rt, rows, cols,
             [&](unsigned grid) {
-                layerNormKernel<32, T>
-                    <<<grid, kBlock, 0, rt.stream>>>(px, po, ps, pb, mean, var, rows, cols, epsilon);
+                launchKernel(&layerNormKernel<32, T>, grid, kBlock, 0, rt.stream, px, po, ps, pb, mean, var, rows, cols, epsilon);
             },
             [&](unsigned grid) {
-                layerNormKernel<kBlock, T>
-                    <<<grid, kBlock, 0, rt.stream>>>(px, po, ps, pb, mean, var, rows, cols, epsilon);
+                launchKernel(&layerNormKernel<kBlock, T>, grid, kBlock, 0, rt.stream, px, po, ps, pb, mean, var, rows, cols, epsilon);
             });
     });
     ctx.setOutput(0, out);
@@ -474,7 +474,7 @@ void layerNormGradOp(KernelContext &ctx)
                  *pv = static_cast<const double *>(var.rawData());
     const double *ps = scale.defined() ? static_cast<const double *>(scale.rawData()) : nullptr;
     double *pgx = static_cast<double *>(gxhat.rawData());
-    dispatchFloating(x.dtype(), what, [&](auto tag) {
+    cuda::dispatchFloating(x.dtype(), what, [&](auto tag) {
         using T = decltype(tag);
         const T *px = static_cast<const T *>(x.rawData());
         const T *pg = static_cast<const T *>(g.rawData());
@@ -482,12 +482,10 @@ void layerNormGradOp(KernelContext &ctx)
         launchRows(
             rt, rows, cols,
             [&](unsigned grid) {
-                layerNormGradKernel<32, T>
-                    <<<grid, kBlock, 0, rt.stream>>>(px, pg, pm, pv, ps, pd, pgx, rows, cols, eps);
+                launchKernel(&layerNormGradKernel<32, T>, grid, kBlock, 0, rt.stream, px, pg, pm, pv, ps, pd, pgx, rows, cols, eps);
             },
             [&](unsigned grid) {
-                layerNormGradKernel<kBlock, T>
-                    <<<grid, kBlock, 0, rt.stream>>>(px, pg, pm, pv, ps, pd, pgx, rows, cols, eps);
+                launchKernel(&layerNormGradKernel<kBlock, T>, grid, kBlock, 0, rt.stream, px, pg, pm, pv, ps, pd, pgx, rows, cols, eps);
             });
     });
     if (wanted(ctx, 0))
@@ -510,4 +508,4 @@ void registerCudaNormKernels(KernelRegistry &registry)
     registry.add("pd_op.layer_norm_grad", &layerNormGradOp);
 }
 
-} // namespace ps
+PS_CUDA_NAMESPACE_END

@@ -4,12 +4,13 @@
 // pieces). Inputs must be device tensors of the runtime's device; results are new device
 // tensors unless the name says "Into".
 
+#include "core/runtime/cuda/cudanamespace.h"
 #include "core/runtime/tensor.h"
 
 #include <cstdint>
 #include <vector>
 
-namespace ps {
+PS_CUDA_NAMESPACE_BEGIN
 
 struct CudaRuntime;
 
@@ -20,11 +21,6 @@ enum class ReduceOp { Sum, Mean, Max, Min, Prod, All, Any };
 
 /// x <op> y with NumPy broadcasting; both operands must have the same dtype.
 Tensor binary(CudaRuntime &rt, BinaryOp op, const Tensor &x, const Tensor &y);
-/// float32/64/16 or bfloat16.
-bool isFloatingType(DataType t);
-/// Shape of broadcasting `a` with `b`; throws RuntimeError naming `what` when incompatible.
-std::vector<int64_t> broadcastShape(
-    const std::vector<int64_t> &a, const std::vector<int64_t> &b, const char *what);
 
 /// A copy of `x` converted to `dtype` (the same handle when it already has that dtype).
 Tensor cast(CudaRuntime &rt, const Tensor &x, DataType dtype);
@@ -57,12 +53,13 @@ Tensor sumToShape(CudaRuntime &rt, const Tensor &x, const std::vector<int64_t> &
 /// Row-major batched GEMM: C_b[M,N] = alpha * op(A_b) op(B_b) + beta * C_b for b < batch,
 /// where op(A) is A^T when transA (A_b then stored K x M) and each operand's batch stride is in
 /// elements (0 broadcasts it). Float32 computes in float32 (TF32 only if rt.allowTf32),
-/// float16/bfloat16 in float32, float64 in float64.
-void gemm(CudaRuntime &rt, DataType dtype, bool transA, bool transB, int64_t M, int64_t N, int64_t K,
-    const void *A, int64_t strideA, const void *B, int64_t strideB, void *C, int64_t strideC, int64_t batch,
-    double alpha = 1.0, double beta = 0.0);
+/// float16/bfloat16 in float32, float64 in float64. `cDtype` Float32 with half operands stores
+/// C in float32 (accumulating across calls without rounding to the half type).
+void gemm(CudaRuntime &rt, DataType dtype, bool transA, bool transB, int64_t M, int64_t N, int64_t K, const void *A,
+    int64_t strideA, const void *B, int64_t strideB, void *C, int64_t strideC, int64_t batch, double alpha = 1.0,
+    double beta = 0.0, DataType cDtype = DataType::Undefined);
 /// Paddle matmul on operands of rank >= 2: batch dims broadcast, result [batch..., M, N].
 Tensor matmul(CudaRuntime &rt, const Tensor &x, const Tensor &y, bool transX, bool transY);
 
 } // namespace cuda
-} // namespace ps
+PS_CUDA_NAMESPACE_END

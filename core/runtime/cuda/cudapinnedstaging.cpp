@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
-namespace ps {
+PS_CUDA_NAMESPACE_BEGIN
 namespace {
 
 constexpr size_t kRingBytes = size_t(1) << 20;
@@ -151,4 +151,4 @@ void CudaPinnedStaging::upload(void *dst, const void *src, size_t bytes, cudaStr
     }
 }
 
-} // namespace ps
+PS_CUDA_NAMESPACE_END

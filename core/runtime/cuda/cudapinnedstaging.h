@@ -2,13 +2,14 @@
 
 // Internal to the CUDA backend (CUDA runtime types in the interface).
 
+#include "core/runtime/cuda/cudaapi.h"
+
 #include <cstddef>
-#include <cuda_runtime.h>
 #include <deque>
 #include <mutex>
 #include <vector>
 
-namespace ps {
+PS_CUDA_NAMESPACE_BEGIN
 
 /// Pinned host memory through which host<->device copies run. Large copies go in chunks through
 /// two buffers, so the CPU memcpy of one chunk overlaps the DMA of the next; small uploads
@@ -52,4 +53,4 @@ private:
     std::mutex m_mutex;
 };
 
-} // namespace ps
+PS_CUDA_NAMESPACE_END

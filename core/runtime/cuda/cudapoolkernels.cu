@@ -1,117 +1,75 @@
 // pool2d and pool2d_grad (max/avg, adaptive, global, ceil_mode, exclusive, NCHW/NHWC). The
-// attributes go through the CPU oracle's PoolSpec, and the window rules below mirror its
-// rowWindow/colWindow/divisor exactly. The grad gathers per input pixel over the windows that
+// attributes and the window rules are the shared PoolSpec (kernels/poolspec.h), whose
+// rowWindow/colWindow/divisor run on the device as they do in the CPU loops. The grad gathers per input pixel over the windows that
 // contain it (no atomics): max gives the gradient to the first window element equal to the
 // output, as Paddle's MaxPool2dGradFunctor and the CPU kernel do.
 
-#include "core/runtime/cpu/poolspec.h"
+#include "core/runtime/kernels/poolspec.h"
 #include "core/runtime/cuda/cudadtype.cuh"
 #include "core/runtime/cuda/cudakernels.h"
-#include "core/runtime/cuda/cudakernelutil.h"
+#include "core/runtime/kernels/kernelargs.h"
 #include "core/runtime/cuda/cudaloops.cuh"
 #include "core/runtime/cuda/cudaops.h"
+#include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
 
 #include <cfloat>
 
-namespace ps {
+PS_CUDA_NAMESPACE_BEGIN
 namespace {
 
 using namespace cuda;
+using namespace kernels;
 
-/// PoolSpec's fields for the device (NCHW).
-struct PoolGeometry
-{
-    bool isMax, adaptive, exclusive;
-    int64_t planes, inH, inW, outH, outW, kernelH, kernelW, strideH, strideW, padTop, padLeft;
-};
-
-struct Window
-{
-    int64_t begin, end, extent;
-};
-
-__device__ __forceinline__ Window window(
-    int64_t o, int64_t in, int64_t out, int64_t k, int64_t stride, int64_t pad, bool adaptive)
-{
-    Window w;
-    if (adaptive) {
-        w.begin = o * in / out;
-        w.end = ((o + 1) * in + out - 1) / out;
-        w.extent = w.end - w.begin;
-        return w;
-    }
-    const int64_t start = o * stride - pad;
-    const int64_t end = min(start + k, in + pad);
-    w.extent = end - start;
-    w.begin = max(start, int64_t(0));
-    w.end = min(end, in);
-    return w;
-}
-
-__device__ __forceinline__ Window rowWindow(const PoolGeometry &g, int64_t oh)
-{
-    return window(oh, g.inH, g.outH, g.kernelH, g.strideH, g.padTop, g.adaptive);
-}
-__device__ __forceinline__ Window colWindow(const PoolGeometry &g, int64_t ow)
-{
-    return window(ow, g.inW, g.outW, g.kernelW, g.strideW, g.padLeft, g.adaptive);
-}
-
-__device__ __forceinline__ double divisor(const PoolGeometry &g, const Window &r, const Window &c)
-{
-    if (g.exclusive || g.adaptive)
-        return double(max(r.end - r.begin, int64_t(0)) * max(c.end - c.begin, int64_t(0)));
-    return double(r.extent * c.extent);
-}
+using Window = PoolSpec::Window;
 
 /// Output rows whose window may contain input row `i` (a superset; callers test containment).
 __device__ __forceinline__ void candidates(int64_t i, int64_t in, int64_t out, int64_t k, int64_t stride,
     int64_t pad, bool adaptive, int64_t &lo, int64_t &hi)
 {
     if (adaptive) {
-        lo = max(i * out / in - 1, int64_t(0));
-        hi = min(((i + 1) * out + in - 1) / in, out - 1);
+        lo = km::max(i * out / in - 1, int64_t(0));
+        hi = km::min(((i + 1) * out + in - 1) / in, out - 1);
     } else {
-        lo = max((i + pad - k) / stride, int64_t(0));
-        hi = min((i + pad) / stride, out - 1);
+        lo = km::max((i + pad - k) / stride, int64_t(0));
+        hi = km::min((i + pad) / stride, out - 1);
     }
 }
 
-template<class T> __global__ void __launch_bounds__(kBlock) poolKernel(const T *in, T *out, PoolGeometry g)
+template<class T> __global__ void __launch_bounds__(kBlock) poolKernel(const T *in, T *out, PoolSpec g)
 {
-    using C = Acc<T>;
-    const int64_t outPlane = g.outH * g.outW, n = g.planes * outPlane;
+    using C = ComputeOf<T>;
+    const int64_t outPlane = g.outH * g.outW, n = g.batch * g.channels * outPlane;
     for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < n;
          idx += int64_t(gridDim.x) * blockDim.x) {
         const int64_t p = idx / outPlane, pix = idx - p * outPlane, oh = pix / g.outW, ow = pix - oh * g.outW;
-        const Window r = rowWindow(g, oh), c = colWindow(g, ow);
+        const Window r = g.rowWindow(oh), c = g.colWindow(ow);
         const T *plane = in + p * g.inH * g.inW;
         if (g.isMax) {
             C best = std::is_same_v<C, double> ? C(-DBL_MAX) : C(-FLT_MAX);
             bool nan = false;
             for (int64_t h = r.begin; h < r.end; ++h)
                 for (int64_t w = c.begin; w < c.end; ++w) {
-                    const C v = load(plane[h * g.inW + w]);
+                    const C v = loadElement(plane[h * g.inW + w]);
                     nan |= v != v;
                     best = v > best ? v : best;
                 }
-            out[idx] = store<T>(nan ? C(NAN) : best);
+            out[idx] = storeElement<T>(nan ? C(NAN) : best);
         } else {
             double sum = 0;
             for (int64_t h = r.begin; h < r.end; ++h)
                 for (int64_t w = c.begin; w < c.end; ++w)
-                    sum += double(load(plane[h * g.inW + w]));
-            out[idx] = store<T>(C(sum / divisor(g, r, c)));
+                    sum += double(loadElement(plane[h * g.inW + w]));
+            out[idx] = storeElement<T>(C(sum / g.divisor(r, c)));
         }
     }
 }
 
 template<class T>
 __global__ void __launch_bounds__(kBlock)
-    poolGradKernel(const T *x, const T *y, const T *dy, T *dx, PoolGeometry g)
+    poolGradKernel(const T *x, const T *y, const T *dy, T *dx, PoolSpec g)
 {
-    const int64_t inPlane = g.inH * g.inW, outPlane = g.outH * g.outW, n = g.planes * inPlane;
+    const int64_t inPlane = g.inH * g.inW, outPlane = g.outH * g.outW, n = g.batch * g.channels * inPlane;
     for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < n;
          idx += int64_t(gridDim.x) * blockDim.x) {
         const int64_t p = idx / inPlane, pix = idx - p * inPlane, ih = pix / g.inW, iw = pix - ih * g.inW;
@@ -121,39 +79,33 @@ __global__ void __launch_bounds__(kBlock)
         candidates(iw, g.inW, g.outW, g.kernelW, g.strideW, g.padLeft, g.adaptive, owLo, owHi);
         double acc = 0;
         for (int64_t oh = ohLo; oh <= ohHi; ++oh) {
-            const Window r = rowWindow(g, oh);
+            const Window r = g.rowWindow(oh);
             if (ih < r.begin || ih >= r.end)
                 continue;
             for (int64_t ow = owLo; ow <= owHi; ++ow) {
-                const Window c = colWindow(g, ow);
+                const Window c = g.colWindow(ow);
                 if (iw < c.begin || iw >= c.end)
                     continue;
                 const int64_t o = p * outPlane + oh * g.outW + ow;
                 if (!g.isMax) {
-                    acc += double(load(dy[o])) / divisor(g, r, c);
+                    acc += double(loadElement(dy[o])) / g.divisor(r, c);
                     continue;
                 }
                 // Does (ih, iw) hold the first element of the window equal to the output?
-                const double target = load(y[o]);
+                const double target = loadElement(y[o]);
                 bool mine = false, found = false;
                 for (int64_t h = r.begin; h < r.end && !found; ++h)
                     for (int64_t w = c.begin; w < c.end && !found; ++w)
-                        if (double(load(xp[h * g.inW + w])) == target) {
+                        if (double(loadElement(xp[h * g.inW + w])) == target) {
                             found = true;
                             mine = h == ih && w == iw;
                         }
                 if (mine)
-                    acc += double(load(dy[o]));
+                    acc += double(loadElement(dy[o]));
             }
         }
-        dx[idx] = store<T>(acc);
+        dx[idx] = storeElement<T>(acc);
     }
-}
-
-PoolGeometry geometryOf(const PoolSpec &s)
-{
-    return { s.isMax, s.adaptive, s.exclusive, s.batch * s.channels, s.inH, s.inW, s.outH, s.outW, s.kernelH,
-        s.kernelW, s.strideH, s.strideW, s.padTop, s.padLeft };
 }
 
 std::vector<int64_t> kernelSizeOf(const KernelContext &ctx, size_t operand)
@@ -173,12 +125,12 @@ void pool2dOp(KernelContext &ctx)
     PoolSpec nchw = s;
     nchw.channelsLast = false;
     Tensor out = ctx.allocate(nchw.outputShape(), x.dtype());
-    dispatchFloating(x.dtype(), label.c_str(), [&](auto tag) {
+    cuda::dispatchFloating(x.dtype(), label.c_str(), [&](auto tag) {
         using T = decltype(tag);
         if (out.numElements() == 0)
             return;
-        poolKernel<T><<<rt.gridFor(out.numElements()), kBlock, 0, rt.stream>>>(
-            static_cast<const T *>(in.rawData()), static_cast<T *>(out.rawData()), geometryOf(nchw));
+        launchIndependent(&poolKernel<T>, rt.gridFor(out.numElements()), kBlock, 0, rt.stream,
+            static_cast<const T *>(in.rawData()), static_cast<T *>(out.rawData()), nchw);
         checkLaunch("pool2d");
     });
     ctx.setOutput(0, s.channelsLast ? permute(rt, out, { 0, 2, 3, 1 }) : out);
@@ -203,13 +155,13 @@ void pool2dGradOp(KernelContext &ctx)
     PoolSpec nchw = s;
     nchw.channelsLast = false;
     Tensor dx = ctx.allocate(xc.shape(), x.dtype());
-    dispatchFloating(x.dtype(), what, [&](auto tag) {
+    cuda::dispatchFloating(x.dtype(), what, [&](auto tag) {
         using T = decltype(tag);
         if (dx.numElements() == 0)
             return;
-        poolGradKernel<T><<<rt.gridFor(dx.numElements()), kBlock, 0, rt.stream>>>(
+        launchIndependent(&poolGradKernel<T>, rt.gridFor(dx.numElements()), kBlock, 0, rt.stream,
             static_cast<const T *>(xc.rawData()), static_cast<const T *>(yc.rawData()),
-            static_cast<const T *>(gc.rawData()), static_cast<T *>(dx.rawData()), geometryOf(nchw));
+            static_cast<const T *>(gc.rawData()), static_cast<T *>(dx.rawData()), nchw);
         checkLaunch(what);
     });
     ctx.setOutput(0, nhwc ? permute(rt, dx, { 0, 2, 3, 1 }) : dx);
@@ -223,4 +175,4 @@ void registerCudaPoolKernels(KernelRegistry &registry)
     registry.add("pd_op.pool2d_grad", &pool2dGradOp);
 }
 
-} // namespace ps
+PS_CUDA_NAMESPACE_END

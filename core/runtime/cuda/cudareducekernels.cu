@@ -10,18 +10,20 @@
 #include "core/ir/attribute.h"
 #include "core/runtime/cuda/cudadtype.cuh"
 #include "core/runtime/cuda/cudakernels.h"
-#include "core/runtime/cuda/cudakernelutil.h"
+#include "core/runtime/kernels/kernelargs.h"
 #include "core/runtime/cuda/cudaloops.cuh"
 #include "core/runtime/cuda/cudaops.h"
+#include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace ps {
+PS_CUDA_NAMESPACE_BEGIN
 namespace {
 
 using namespace cuda;
+using namespace kernels;
 
 /// Merged kept and reduced dims of a contiguous input (outermost first within each group).
 struct ReduceGeometry
@@ -118,10 +120,10 @@ __global__ void __launch_bounds__(kBlock) reduceRowsKernel(const T *in, ReduceAc
     for (int64_t w = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; w < items; w += warps) {
         const int64_t o = w / chunks, c = w - o * chunks;
         const int64_t base = g.keptOffset(o);
-        const int64_t begin = c * chunkLen, end = min(g.length, begin + chunkLen);
+        const int64_t begin = c * chunkLen, end = km::min(g.length, begin + chunkLen);
         A acc = identity;
         for (int64_t r = begin + lane; r < end; r += 32)
-            acc = op(acc, A(load(in[base + g.redOffset(r)])));
+            acc = op(acc, A(loadElement(in[base + g.redOffset(r)])));
         acc = warpReduce(acc, op);
         if (lane == 0)
             out[w] = divideBy > 0 ? A(double(acc) / divideBy) : acc;
@@ -138,10 +140,10 @@ __global__ void __launch_bounds__(kBlock) reduceColumnsKernel(const T *in, Reduc
          item += int64_t(gridDim.x) * blockDim.x) {
         const int64_t c = item / g.outputs, o = item - c * g.outputs;
         const int64_t base = g.keptOffset(o);
-        const int64_t begin = c * chunkLen, end = min(g.length, begin + chunkLen);
+        const int64_t begin = c * chunkLen, end = km::min(g.length, begin + chunkLen);
         A acc = identity;
         for (int64_t r = begin; r < end; ++r)
-            acc = op(acc, A(load(in[base + g.redOffset(r)])));
+            acc = op(acc, A(loadElement(in[base + g.redOffset(r)])));
         out[item] = divideBy > 0 ? A(double(acc) / divideBy) : acc;
     }
 }
@@ -155,11 +157,11 @@ void launchReduce(CudaRuntime &rt, const Tensor &x, const ReduceGeometry &g, boo
     A *out = static_cast<A *>(partial.rawData());
     const int64_t items = g.outputs * chunks;
     if (rows)
-        reduceRowsKernel<T, Op><<<rt.gridFor(items * 32), kBlock, 0, rt.stream>>>(
-            in, out, g, chunks, chunkLen, divideBy, op, OpTraits<A>::identity(kind));
+        launchKernel(&reduceRowsKernel<T, Op>, rt.gridFor(items * 32), kBlock, 0, rt.stream, in, out, g, chunks,
+            chunkLen, divideBy, op, OpTraits<A>::identity(kind));
     else
-        reduceColumnsKernel<T, Op><<<rt.gridFor(items), kBlock, 0, rt.stream>>>(
-            in, out, g, chunks, chunkLen, divideBy, op, OpTraits<A>::identity(kind));
+        launchIndependent(&reduceColumnsKernel<T, Op>, rt.gridFor(items), kBlock, 0, rt.stream, in, out, g, chunks,
+            chunkLen, divideBy, op, OpTraits<A>::identity(kind));
     checkLaunch("reduce");
 }
 
@@ -184,7 +186,7 @@ Tensor reduceToAcc(
     if (g.outputs == 0)
         return partial;
     const double firstDivide = chunks == 1 ? divideBy : 0.0;
-    dispatchAll(x.dtype(), "reduce", [&](auto tag) {
+    cuda::dispatchAll(x.dtype(), "reduce", [&](auto tag) {
         using T = decltype(tag);
         switch (kind) {
         case ReduceOp::Sum:
@@ -339,4 +341,4 @@ void registerCudaReduceKernels(KernelRegistry &registry)
     registry.add("pd_op.any", &reduceOpKernel<ReduceOp::Any>);
 }
 
-} // namespace ps
+PS_CUDA_NAMESPACE_END

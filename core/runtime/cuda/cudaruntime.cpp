@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-namespace ps {
+PS_CUDA_NAMESPACE_BEGIN
 
 unsigned CudaRuntime::gridFor(int64_t n, int block) const
 {
@@ -40,6 +40,11 @@ Tensor deviceTensor(KernelContext &ctx, const Tensor &t)
     return ctx.backend().toDevice(t);
 }
 
+Tensor deviceInput(KernelContext &ctx, size_t i)
+{
+    return deviceTensor(ctx, ctx.input(i));
+}
+
 void checkCuda(cudaError_t err, const char *what)
 {
     if (err == cudaSuccess)
@@ -65,4 +70,4 @@ void checkLaunch(const char *what)
             + cudaGetErrorString(err) + ")");
 }
 
-} // namespace ps
+PS_CUDA_NAMESPACE_END

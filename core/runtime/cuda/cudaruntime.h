@@ -3,25 +3,19 @@
 // Internal to the CUDA backend: included only by core/runtime/cuda/ translation units (it pulls
 // in the CUDA runtime and cuBLAS headers, which the rest of core never sees).
 
+#include "core/runtime/cuda/cudaapi.h"
+#include "core/runtime/kernels/kernelfault.h"
 #include "core/runtime/tensor.h"
 
 #include <cstdint>
-#include <cublas_v2.h>
-#include <cuda_runtime.h>
 
 namespace ps {
+class KernelContext;
+}
+
+PS_CUDA_NAMESPACE_BEGIN
 
 class CudaCachingAllocator;
-class KernelContext;
-
-/// Codes a kernel leaves in CudaRuntime::deviceError when it meets bad data it cannot report
-/// at once (an index out of range); synchronize() and toHost() turn them into a RuntimeError.
-enum class CudaDeviceError : uint32_t {
-    None = 0,
-    IndexOutOfRange = 1, ///< embedding ids
-    LabelOutOfRange = 2, ///< cross-entropy labels
-    DivideByZero = 3, ///< integer division or remainder by zero
-};
 
 /// The handles every CUDA kernel uses: one stream (all work is ordered on it), the cuBLAS
 /// handle bound to that stream, device properties for launch sizes, and the device-error word.
@@ -34,8 +28,9 @@ struct CudaRuntime
     int maxThreadsPerSm = 2048;
     /// float32 GEMMs may use TF32 tensor cores (off by default).
     bool allowTf32 = false;
-    /// Host-mapped pinned word (device pointer); kernels store a CudaDeviceError code into it.
-    volatile uint32_t *deviceError = nullptr;
+    /// Host-mapped pinned record (device pointer) where kernels leave a fault (an index out of
+    /// range); synchronize() and toHost() turn it into a RuntimeError.
+    volatile KernelFault *fault = nullptr;
     CudaCachingAllocator *allocator = nullptr;
 
     /// Blocks for a grid-stride loop over `n` items with `block` threads a block: enough to fill
@@ -45,11 +40,23 @@ struct CudaRuntime
     Tensor allocate(std::vector<int64_t> shape, DataType dtype) const;
 };
 
+/// Device `index` of this backend: a CUDA device, or cuda-sim's device.
+inline Device cudaDevice(int index)
+{
+#ifdef PIRSCOPE_CUDA_SIM
+    return Device::cudaSim(index);
+#else
+    return Device::cuda(index);
+#endif
+}
+
 /// The runtime of the CUDA backend running `ctx` (makes its device current on this thread).
 CudaRuntime &cudaRuntime(KernelContext &ctx);
 /// `t` on the backend's device: the same handle when it is there, else an uploaded copy
 /// (host tensors reach kernels from `full_int_array`, `shape64` and fed inputs).
 Tensor deviceTensor(KernelContext &ctx, const Tensor &t);
+/// Operand `i` on the device (uploaded when it is a host tensor); RuntimeError when absent.
+Tensor deviceInput(KernelContext &ctx, size_t i);
 
 /// Throws RuntimeError "what: cudaErrorName (message)" unless `err` is cudaSuccess.
 void checkCuda(cudaError_t err, const char *what);
@@ -58,4 +65,4 @@ void checkCublas(cublasStatus_t status, const char *what);
 /// After a kernel launch: throws RuntimeError naming `what` when the launch failed.
 void checkLaunch(const char *what);
 
-} // namespace ps
+PS_CUDA_NAMESPACE_END

@@ -6,15 +6,17 @@
 
 #include "core/runtime/cuda/cudadtype.cuh"
 #include "core/runtime/cuda/cudakernels.h"
-#include "core/runtime/cuda/cudakernelutil.h"
+#include "core/runtime/kernels/kernelargs.h"
 #include "core/runtime/cuda/cudaloops.cuh"
 #include "core/runtime/cuda/cudaops.h"
+#include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
 
-namespace ps {
+PS_CUDA_NAMESPACE_BEGIN
 namespace {
 
 using namespace cuda;
+using namespace kernels;
 
 struct AxisSplit
 {
@@ -74,13 +76,13 @@ __device__ __forceinline__ double laneLogSumExp(const Lanes<G> &L, const T *x, i
     const int64_t stride = L.s.inner;
     double mx = -INFINITY;
     for (int64_t k = t; k < L.s.size; k += G)
-        mx = fmax(mx, double(load(x[base + k * stride])));
+        mx = fmax(mx, double(loadElement(x[base + k * stride])));
     mx = L.reduce(mx, MaxOp {});
-    if (isinf(mx) && mx < 0)
+    if (km::isinf(mx) && mx < 0)
         mx = 0;
     double sum = 0;
     for (int64_t k = t; k < L.s.size; k += G)
-        sum += exp(double(load(x[base + k * stride])) - mx);
+        sum += exp(double(loadElement(x[base + k * stride])) - mx);
     sum = L.reduce(sum, SumOp {});
     return mx + log(sum);
 }
@@ -92,8 +94,8 @@ __global__ void __launch_bounds__(kBlock) softmaxKernel(Lanes<G> L, const T *x, 
         const int64_t base = L.base(lane), stride = L.s.inner;
         const double lse = laneLogSumExp(L, x, base, t);
         for (int64_t k = t; k < L.s.size; k += G) {
-            const double v = double(load(x[base + k * stride])) - lse;
-            out[base + k * stride] = store<T>(logarithm ? v : exp(v));
+            const double v = double(loadElement(x[base + k * stride])) - lse;
+            out[base + k * stride] = storeElement<T>(logarithm ? v : exp(v));
         }
     });
 }
@@ -107,13 +109,13 @@ __global__ void __launch_bounds__(kBlock)
         double sum = 0;
         for (int64_t k = t; k < L.s.size; k += G) {
             const int64_t i = base + k * stride;
-            sum += logarithm ? double(load(g[i])) : double(load(g[i])) * double(load(out[i]));
+            sum += logarithm ? double(loadElement(g[i])) : double(loadElement(g[i])) * double(loadElement(out[i]));
         }
         sum = L.reduce(sum, SumOp {});
         for (int64_t k = t; k < L.s.size; k += G) {
             const int64_t i = base + k * stride;
-            const double o = load(out[i]), gv = load(g[i]);
-            dx[i] = store<T>(logarithm ? gv - exp(o) * sum : o * (gv - sum));
+            const double o = loadElement(out[i]), gv = loadElement(g[i]);
+            dx[i] = storeElement<T>(logarithm ? gv - exp(o) * sum : o * (gv - sum));
         }
     });
 }
@@ -128,7 +130,7 @@ struct CrossEntropyParams
 {
     bool soft, useSoftmax;
     int64_t ignoreIndex;
-    volatile uint32_t *err;
+    volatile KernelFault *err;
 };
 
 template<int G, class T>
@@ -140,11 +142,11 @@ __global__ void __launch_bounds__(kBlock) crossEntropyKernel(
         const double lse = p.useSoftmax ? laneLogSumExp(L, x, base, t) : 0.0;
         // lane value k: log-softmax (use_softmax) or log of the input probability.
         auto logp = [&](int64_t k) {
-            const double v = load(x[base + k * stride]);
+            const double v = loadElement(x[base + k * stride]);
             return p.useSoftmax ? v - lse : log(v);
         };
         for (int64_t k = t; k < L.s.size; k += G)
-            softmax[base + k * stride] = p.useSoftmax ? store<T>(exp(logp(k))) : x[base + k * stride];
+            softmax[base + k * stride] = p.useSoftmax ? storeElement<T>(exp(logp(k))) : x[base + k * stride];
         double value = 0;
         if (p.soft) {
             for (int64_t k = t; k < L.s.size; k += G) {
@@ -158,14 +160,14 @@ __global__ void __launch_bounds__(kBlock) crossEntropyKernel(
             if (cls == p.ignoreIndex) {
                 value = 0;
             } else if (cls < 0 || cls >= L.s.size) {
-                *p.err = uint32_t(CudaDeviceError::LabelOutOfRange);
+                raiseFault(p.err, KernelFaultCode::LabelOutOfRange, cls, L.s.size);
                 value = NAN;
             } else {
                 value = p.useSoftmax ? -logp(cls) : tolerable(-logp(cls));
             }
         }
         if (t == 0)
-            loss[lane] = store<T>(value);
+            loss[lane] = storeElement<T>(value);
     });
 }
 
@@ -179,7 +181,7 @@ __global__ void __launch_bounds__(kBlock) crossEntropyGradKernel(
         const int64_t o = i / (s.size * s.inner), rem = i - o * s.size * s.inner, c = rem / s.inner,
                       in = rem - c * s.inner;
         const int64_t row = o * s.inner + in;
-        const double g = load(lossGrad[row]), pv = load(p[i]);
+        const double g = loadElement(lossGrad[row]), pv = loadElement(p[i]);
         double v = 0;
         if (prm.soft) {
             const double lab = labels[i];
@@ -189,7 +191,7 @@ __global__ void __launch_bounds__(kBlock) crossEntropyGradKernel(
             if (target == prm.ignoreIndex) {
                 v = 0;
             } else if (target < 0 || target >= s.size) {
-                *prm.err = uint32_t(CudaDeviceError::LabelOutOfRange);
+                raiseFault(prm.err, KernelFaultCode::LabelOutOfRange, target, s.size);
                 v = NAN;
             } else if (prm.useSoftmax) {
                 v = pv * g - (c == target ? g : 0.0);
@@ -197,7 +199,7 @@ __global__ void __launch_bounds__(kBlock) crossEntropyGradKernel(
                 v = c == target ? -g / pv : 0.0;
             }
         }
-        dx[i] = store<T>(v);
+        dx[i] = storeElement<T>(v);
     }
 }
 
@@ -219,17 +221,17 @@ Tensor softmaxTensor(CudaRuntime &rt, const Tensor &x, int64_t axis, bool logari
 {
     const AxisSplit s = splitAt(x.shape(), axis, label);
     Tensor out = rt.allocate(x.shape(), x.dtype());
-    dispatchFloating(x.dtype(), label.c_str(), [&](auto tag) {
+    cuda::dispatchFloating(x.dtype(), label.c_str(), [&](auto tag) {
         using T = decltype(tag);
         const T *px = static_cast<const T *>(x.rawData());
         T *po = static_cast<T *>(out.rawData());
         launchLanes(
             rt, s,
             [&](unsigned grid, Lanes<32> L) {
-                softmaxKernel<<<grid, kBlock, 0, rt.stream>>>(L, px, po, logarithm);
+                launchKernel(&softmaxKernel<32, T>, grid, kBlock, 0, rt.stream, L, px, po, logarithm);
             },
             [&](unsigned grid, Lanes<1> L) {
-                softmaxKernel<<<grid, kBlock, 0, rt.stream>>>(L, px, po, logarithm);
+                launchKernel(&softmaxKernel<1, T>, grid, kBlock, 0, rt.stream, L, px, po, logarithm);
             });
     });
     return out;
@@ -262,7 +264,7 @@ void softmaxGradOp(KernelContext &ctx)
         throw RuntimeError(what + ": out " + out.describe() + " and out_grad " + g.describe() + " differ");
     const AxisSplit s = splitAt(out.shape(), out.rank() == 0 ? 0 : ctx.intAttr("axis", -1), what);
     Tensor dx = ctx.allocate(out.shape(), g.dtype());
-    dispatchFloating(g.dtype(), what.c_str(), [&](auto tag) {
+    cuda::dispatchFloating(g.dtype(), what.c_str(), [&](auto tag) {
         using T = decltype(tag);
         const T *po = static_cast<const T *>(out.rawData());
         const T *pg = static_cast<const T *>(g.rawData());
@@ -270,10 +272,10 @@ void softmaxGradOp(KernelContext &ctx)
         launchLanes(
             rt, s,
             [&](unsigned grid, Lanes<32> L) {
-                softmaxGradKernel<<<grid, kBlock, 0, rt.stream>>>(L, po, pg, pd, logarithm);
+                launchKernel(&softmaxGradKernel<32, T>, grid, kBlock, 0, rt.stream, L, po, pg, pd, logarithm);
             },
             [&](unsigned grid, Lanes<1> L) {
-                softmaxGradKernel<<<grid, kBlock, 0, rt.stream>>>(L, po, pg, pd, logarithm);
+                launchKernel(&softmaxGradKernel<1, T>, grid, kBlock, 0, rt.stream, L, po, pg, pd, logarithm);
             });
     });
     ctx.setOutput(0, dx);
@@ -285,7 +287,7 @@ void crossEntropyOp(KernelContext &ctx)
     const std::string label = shortName(ctx);
     const Tensor x = deviceInput(ctx, 0), lbl = deviceInput(ctx, 1);
     CrossEntropyParams p { ctx.boolAttr("soft_label", false), ctx.boolAttr("use_softmax", true),
-        ctx.intAttr("ignore_index", -100), rt.deviceError };
+        ctx.intAttr("ignore_index", -100), rt.fault };
     const int64_t axisAttr = ctx.intAttr("axis", -1);
     const AxisSplit s = splitAt(x.shape(), axisAttr, label);
     std::vector<int64_t> lossShape = x.shape();
@@ -298,7 +300,7 @@ void crossEntropyOp(KernelContext &ctx)
     const Tensor labels = cast(rt, lbl, DataType::Float64);
     Tensor softmax = ctx.allocate(x.shape(), x.dtype());
     Tensor loss = ctx.allocate(lossShape, x.dtype());
-    dispatchFloating(x.dtype(), label.c_str(), [&](auto tag) {
+    cuda::dispatchFloating(x.dtype(), label.c_str(), [&](auto tag) {
         using T = decltype(tag);
         const T *px = static_cast<const T *>(x.rawData());
         const double *pl = static_cast<const double *>(labels.rawData());
@@ -307,10 +309,10 @@ void crossEntropyOp(KernelContext &ctx)
         launchLanes(
             rt, s,
             [&](unsigned grid, Lanes<32> L) {
-                crossEntropyKernel<<<grid, kBlock, 0, rt.stream>>>(L, px, pl, ps, pls, p);
+                launchKernel(&crossEntropyKernel<32, T>, grid, kBlock, 0, rt.stream, L, px, pl, ps, pls, p);
             },
             [&](unsigned grid, Lanes<1> L) {
-                crossEntropyKernel<<<grid, kBlock, 0, rt.stream>>>(L, px, pl, ps, pls, p);
+                launchKernel(&crossEntropyKernel<1, T>, grid, kBlock, 0, rt.stream, L, px, pl, ps, pls, p);
             });
     });
     ctx.setOutput(0, softmax);
@@ -323,7 +325,7 @@ void crossEntropyGradOp(KernelContext &ctx)
     const char *what = "cross_entropy_with_softmax_grad";
     const Tensor lbl = deviceInput(ctx, 0), softmax = deviceInput(ctx, 1), lossGrad = deviceInput(ctx, 2);
     CrossEntropyParams p { ctx.boolAttr("soft_label", false), ctx.boolAttr("use_softmax", true),
-        ctx.intAttr("ignore_index", -100), rt.deviceError };
+        ctx.intAttr("ignore_index", -100), rt.fault };
     if (softmax.rank() == 0)
         throw RuntimeError(std::string(what) + " needs a softmax of rank >= 1");
     const AxisSplit s = splitAt(softmax.shape(), ctx.intAttr("axis", -1), what);
@@ -335,12 +337,12 @@ void crossEntropyGradOp(KernelContext &ctx)
             + softmax.describe());
     const Tensor labels = cast(rt, lbl, DataType::Float64);
     Tensor dx = ctx.allocate(softmax.shape(), softmax.dtype());
-    dispatchFloating(softmax.dtype(), what, [&](auto tag) {
+    cuda::dispatchFloating(softmax.dtype(), what, [&](auto tag) {
         using T = decltype(tag);
         const int64_t n = softmax.numElements();
         if (n == 0)
             return;
-        crossEntropyGradKernel<T><<<rt.gridFor(n), kBlock, 0, rt.stream>>>(s,
+        launchIndependent(&crossEntropyGradKernel<T>, rt.gridFor(n), kBlock, 0, rt.stream, s,
             static_cast<const double *>(labels.rawData()), static_cast<const T *>(softmax.rawData()),
             static_cast<const T *>(lossGrad.rawData()), static_cast<T *>(dx.rawData()), p);
         checkLaunch(what);
@@ -362,4 +364,4 @@ void registerCudaSoftmaxKernels(KernelRegistry &registry)
     registry.add("pd_op.cross_entropy_with_softmax_grad", &crossEntropyGradOp);
 }
 
-} // namespace ps
+PS_CUDA_NAMESPACE_END

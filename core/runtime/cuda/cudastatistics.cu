@@ -10,16 +10,19 @@
 #include "core/runtime/cuda/cudadtype.cuh"
 #include "core/runtime/cuda/cudaloops.cuh"
 #include "core/runtime/cuda/cudastatistics.h"
+#include "core/runtime/kernels/hostdevice.h"
+#include "core/runtime/kernels/kernelargs.h"
 
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <vector>
 
-namespace ps {
+PS_CUDA_NAMESPACE_BEGIN
 namespace {
 
 using namespace cuda;
+using namespace kernels;
 
 constexpr int kStatsBlock = 256;
 constexpr int kMaxSharedBins = 8192;
@@ -75,7 +78,7 @@ struct Accumulator
             ++nan;
             return;
         }
-        if (isinf(v)) {
+        if (km::isinf(v)) {
             ++(v > 0 ? posInf : negInf);
             return;
         }
@@ -111,7 +114,7 @@ __device__ Moments blockMerge(Moments m)
 {
     // Raw storage: a __shared__ array of a class with member initializers would need dynamic
     // initialisation.
-    __shared__ alignas(16) unsigned char storage[32 * sizeof(Moments)];
+    alignas(16) __shared__ unsigned char storage[32 * sizeof(Moments)];
     Moments *warps = reinterpret_cast<Moments *>(storage);
     for (int o = 16; o > 0; o >>= 1)
         m.merge(m.shuffleDown(o));
@@ -156,7 +159,7 @@ template<class T, class Fn> __device__ __forceinline__ void forEachValue(const T
         memcpy(vals, &raw, 16);
 #pragma unroll
         for (int k = 0; k < kPer; ++k)
-            fn(double(load(vals[k])));
+            fn(double(loadElement(vals[k])));
     };
     int64_t i = tid;
     for (; i + stride < s.vectors; i += 2 * stride) {
@@ -168,7 +171,7 @@ template<class T, class Fn> __device__ __forceinline__ void forEachValue(const T
         consume(__ldg(vp + i));
     const int64_t tailStart = s.head + s.vectors * kPer, rest = s.head + (s.n - tailStart);
     for (int64_t j = tid; j < rest; j += stride)
-        fn(double(load(p[j < s.head ? j : tailStart + (j - s.head)])));
+        fn(double(loadElement(p[j < s.head ? j : tailStart + (j - s.head)])));
 }
 
 template<class T>
@@ -211,7 +214,7 @@ template<class T>
 __global__ void __launch_bounds__(kStatsBlock)
     histogramKernel(const T *p, Split<T> s, const Moments *result, int bins, unsigned long long *hist)
 {
-    extern __shared__ unsigned int local[];
+    PS_DYNAMIC_SHARED(unsigned int, local);
     const bool shared = bins <= kMaxSharedBins;
     if (shared)
         for (int b = threadIdx.x; b < bins; b += blockDim.x)
@@ -219,9 +222,9 @@ __global__ void __launch_bounds__(kStatsBlock)
     __syncthreads();
     const double lo = result->lo, hi = result->hi;
     const double width = (hi - lo) / bins;
-    const double inverse = width > 0 && isfinite(1.0 / width) ? 1.0 / width : 0.0;
+    const double inverse = width > 0 && km::isfinite(1.0 / width) ? 1.0 / width : 0.0;
     forEachValue(p, s, [&](double v) {
-        if (isfinite(v)) {
+        if (km::isfinite(v)) {
             const int b = binOf(v, lo, width, inverse, bins);
             if (shared)
                 atomicAdd(local + b, 1u);
@@ -253,14 +256,14 @@ template<class T> TensorStats statsTyped(CudaRuntime &rt, const Tensor &t, int b
     auto *result = reinterpret_cast<Moments *>(base);
     auto *hist = reinterpret_cast<unsigned long long *>(base + histOffset);
     auto *partials = reinterpret_cast<Moments *>(base + partialOffset);
-    momentsKernel<T><<<blocks, kStatsBlock, 0, rt.stream>>>(p, split, partials);
+    launchKernel(&momentsKernel<T>, blocks, kStatsBlock, 0, rt.stream, p, split, partials);
     checkLaunch("statistics");
-    finishMomentsKernel<<<1, 1024, 0, rt.stream>>>(partials, blocks, result);
+    launchKernel(&finishMomentsKernel, 1, 1024, 0, rt.stream, partials, blocks, result);
     checkLaunch("statistics");
     if (histBins > 0) {
         checkCuda(cudaMemsetAsync(hist, 0, size_t(histBins) * 8, rt.stream), "statistics");
         const size_t sharedBytes = histBins <= kMaxSharedBins ? size_t(histBins) * sizeof(unsigned int) : 0;
-        histogramKernel<T><<<blocks, kStatsBlock, sharedBytes, rt.stream>>>(p, split, result, histBins, hist);
+        launchKernel(&histogramKernel<T>, blocks, kStatsBlock, sharedBytes, rt.stream, p, split, result, histBins, hist);
         checkLaunch("statistics histogram");
     }
     std::vector<char> host(histOffset + size_t(histBins) * 8);
@@ -297,8 +300,8 @@ template<class T> TensorStats statsTyped(CudaRuntime &rt, const Tensor &t, int b
 TensorStats computeStatsCuda(CudaRuntime &rt, const Tensor &t, int bins)
 {
     TensorStats s;
-    dispatchAll(t.dtype(), "statistics", [&](auto tag) { s = statsTyped<decltype(tag)>(rt, t, bins); });
+    cuda::dispatchAll(t.dtype(), "statistics", [&](auto tag) { s = statsTyped<decltype(tag)>(rt, t, bins); });
     return s;
 }
 
-} // namespace ps
+PS_CUDA_NAMESPACE_END
