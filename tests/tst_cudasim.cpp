@@ -3,8 +3,12 @@
 // blocks meet at barriers and shuffles, misuse and out-of-bounds accesses become CUDA's errors,
 // cuBLAS is column-major with its argument checks, and a reset brings the device back.
 
+#include "core/runtime/backend.h"
 #include "core/runtime/cudasim/simapi.h"
 #include "core/runtime/cudasim/simdevice.h"
+#include "core/runtime/runtimeerror.h"
+#include "core/runtime/tensor.h"
+#include "kernelcase.h"
 
 #include <QtTest>
 #include <cmath>
@@ -193,6 +197,45 @@ private slots:
             message.c_str());
         expectSuccess(cudaDeviceReset());
         expectSuccess(cudaMalloc(reinterpret_cast<void **>(&p), 16));
+    }
+
+    void backendRecoversFromAFatalError()
+    {
+        std::string reason;
+        std::unique_ptr<ps::Backend> backend = ps::createCudaSimBackend(reason);
+        QVERIFY2(backend, reason.c_str());
+        const std::vector<double> values { 1, 2, 3, 4 };
+        const ps::Tensor host = ps::Tensor::fromDoubles({ 4 }, ps::DataType::Float32, values);
+        ps::Tensor lost = backend->toDevice(host);
+        backend->synchronize();
+        // A kernel writes one float past the end of the tensor's block (the smallest size class,
+        // 512 bytes): an illegal address, after which the context is unusable.
+        ps::cudasim::launch(&writeOnePastTheEnd, dim3(1), dim3(32), 0, nullptr, false,
+            static_cast<float *>(lost.rawData()), 128);
+        const auto messageOf = [](const std::function<void()> &f) -> std::string {
+            try {
+                f();
+            } catch (const ps::RuntimeError &e) {
+                return e.what();
+            }
+            return "no error";
+        };
+        const std::string fatal = messageOf([&] { backend->synchronize(); });
+        QVERIFY2(fatal.find("cudaErrorIllegalAddress") != std::string::npos, fatal.c_str());
+        QVERIFY2(fatal.find("restart the run") != std::string::npos, fatal.c_str());
+        // The backend resets the device on its next use; tensors from before say they are gone,
+        // also when freed (no stale pointer reaches the allocator's free lists).
+        const std::string stale = messageOf([&] { backend->toHost(lost); });
+        QVERIFY2(stale.find("was lost when the device was reset") != std::string::npos, stale.c_str());
+        // New work runs: uploads, statistics, and a cuBLAS GEMM with a fresh handle and workspace.
+        const ps::Tensor fresh = backend->toDevice(host);
+        QCOMPARE(backend->toHost(fresh).valueAsDouble(3), 4.0);
+        QCOMPARE(backend->stats(fresh).max, 4.0);
+        lost = ps::Tensor();
+        const kernelcase::Outcome gemm = kernelcase::run(kernelcase::root() + "/nn/matmul_2d", *backend);
+        QVERIFY2(gemm.error.isEmpty(), qPrintable(gemm.error));
+        QVERIFY(gemm.compared > 0);
+        backend->synchronize();
     }
 
     void copiesCheckTheirPointers()

@@ -50,46 +50,32 @@ std::unique_ptr<Backend> CudaBackend::create(int index, std::string &reason)
         deviceName = prop.name;
         rt->smCount = std::max(1, prop.multiProcessorCount);
         rt->maxThreadsPerSm = std::max(256, prop.maxThreadsPerMultiProcessor);
-        // A blocking stream: it also orders against anything queued on the legacy stream.
-        checkCuda(cudaStreamCreate(&rt->stream), "cudaStreamCreate");
-        checkCublas(cublasCreate(&rt->cublas), "cublasCreate");
-        checkCublas(cublasSetStream(rt->cublas, rt->stream), "cublasSetStream");
-        checkCublas(cublasSetMathMode(rt->cublas, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+        // cuBLAS's advice: 32 MiB of workspace on Hopper, 4 MiB before it.
+        rt->cublasWorkspaceBytes = size_t(prop.major >= 9 ? 32 : 4) << 20;
         rt->allocator = &cudaAllocator(index);
-    } catch (const RuntimeError &e) {
-        reason = e.what();
-        if (rt->cublas)
-            cublasDestroy(rt->cublas);
-        if (rt->stream)
-            cudaStreamDestroy(rt->stream);
-        cudaGetLastError();
-        return nullptr;
-    }
-    try {
         return std::unique_ptr<Backend>(new CudaBackend(std::move(rt), deviceName));
     } catch (const RuntimeError &e) {
         reason = e.what();
+        cudaGetLastError();
         return nullptr;
     }
 }
 
 CudaBackend::CudaBackend(std::unique_ptr<CudaRuntime> runtime, std::string deviceName)
     : m_runtime(std::move(runtime))
-    , m_staging(std::make_unique<CudaPinnedStaging>())
     , m_deviceName(std::move(deviceName))
 {
-    cudaEvent_t start = nullptr, stop = nullptr;
-    checkCuda(cudaEventCreate(&start), "cudaEventCreate");
-    m_timerStart = start;
-    checkCuda(cudaEventCreate(&stop), "cudaEventCreate");
-    m_timerStop = stop;
-    checkCuda(cudaHostAlloc(&m_errorWord, sizeof(KernelFault), cudaHostAllocMapped),
-        "cudaHostAlloc (kernel fault record)");
-    new (m_errorWord) KernelFault();
-    void *devicePtr = nullptr;
-    checkCuda(cudaHostGetDevicePointer(&devicePtr, m_errorWord, 0), "cudaHostGetDevicePointer");
-    m_runtime->fault = static_cast<volatile KernelFault *>(devicePtr);
-
+    const CudaDeviceHealth health = cudaDeviceHealth(m_runtime->device);
+    m_resets = health.resets;
+    try {
+        if (health.lost)
+            ensureUsable();
+        else
+            createHandles();
+    } catch (...) {
+        destroyHandles();
+        throw;
+    }
     registerCudaElementwiseKernels(m_kernels);
     registerCudaShapeKernels(m_kernels);
     registerCudaReduceKernels(m_kernels);
@@ -107,7 +93,43 @@ CudaBackend::CudaBackend(std::unique_ptr<CudaRuntime> runtime, std::string devic
 CudaBackend::~CudaBackend()
 {
     cudaSetDevice(m_runtime->device);
-    cudaStreamSynchronize(m_runtime->stream);
+    if (m_runtime->stream)
+        cudaStreamSynchronize(m_runtime->stream);
+    destroyHandles();
+    cudaGetLastError();
+}
+
+void CudaBackend::createHandles()
+{
+    checkCuda(cudaSetDevice(m_runtime->device), "cudaSetDevice");
+    // A blocking stream: it also orders against anything queued on the legacy stream.
+    checkCuda(cudaStreamCreate(&m_runtime->stream), "cudaStreamCreate");
+    checkCublas(cublasCreate(&m_runtime->cublas), "cublasCreate");
+    checkCublas(cublasSetStream(m_runtime->cublas, m_runtime->stream), "cublasSetStream");
+    checkCublas(cublasSetMathMode(m_runtime->cublas,
+                    m_runtime->allowTf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH),
+        "cublasSetMathMode");
+    m_cublasWorkspace = Tensor({ int64_t(m_runtime->cublasWorkspaceBytes) }, DataType::UInt8, *m_runtime->allocator);
+    checkCublas(cublasSetWorkspace(m_runtime->cublas, m_cublasWorkspace.rawData(), m_cublasWorkspace.byteSize()),
+        "cublasSetWorkspace");
+    m_staging = std::make_unique<CudaPinnedStaging>();
+    cudaEvent_t start = nullptr;
+    cudaEvent_t stop = nullptr;
+    checkCuda(cudaEventCreate(&start), "cudaEventCreate");
+    m_timerStart = start;
+    checkCuda(cudaEventCreate(&stop), "cudaEventCreate");
+    m_timerStop = stop;
+    checkCuda(cudaHostAlloc(&m_errorWord, sizeof(KernelFault), cudaHostAllocMapped),
+        "cudaHostAlloc (kernel fault record)");
+    new (m_errorWord) KernelFault();
+    void *devicePtr = nullptr;
+    checkCuda(cudaHostGetDevicePointer(&devicePtr, m_errorWord, 0), "cudaHostGetDevicePointer");
+    m_runtime->fault = static_cast<volatile KernelFault *>(devicePtr);
+}
+
+void CudaBackend::destroyHandles()
+{
+    // Errors are ignored: after a fatal error these calls fail, yet free their host side.
     m_staging.reset();
     if (m_timerStart)
         cudaEventDestroy(event(m_timerStart));
@@ -115,9 +137,52 @@ CudaBackend::~CudaBackend()
         cudaEventDestroy(event(m_timerStop));
     if (m_errorWord)
         cudaFreeHost(m_errorWord);
-    cublasDestroy(m_runtime->cublas);
-    cudaStreamDestroy(m_runtime->stream);
+    if (m_runtime->cublas)
+        cublasDestroy(m_runtime->cublas);
+    if (m_runtime->stream)
+        cudaStreamDestroy(m_runtime->stream);
+    m_cublasWorkspace = Tensor();
+    m_timerStart = m_timerStop = m_errorWord = nullptr;
+    m_runtime->cublas = nullptr;
+    m_runtime->stream = nullptr;
+    m_runtime->fault = nullptr;
     cudaGetLastError();
+}
+
+void CudaBackend::ensureUsable()
+{
+    const CudaDeviceHealth health = cudaDeviceHealth(m_runtime->device);
+    if (!health.lost && health.resets == m_resets)
+        return;
+    bool destroyed = false;
+    const uint64_t resets = resetLostCudaDevice(m_runtime->device, [&] {
+        destroyHandles();
+        destroyed = true;
+        cudaSetDevice(m_runtime->device);
+        cudaDeviceReset();
+        cudaGetLastError();
+        m_runtime->allocator->forgetAfterReset();
+    });
+    if (!destroyed) {
+        // Another backend reset the device: these handles died with its context (and may be
+        // reused by the new one), so they are dropped without another CUDA call.
+        if (m_staging)
+            m_staging->abandon();
+        m_staging.reset();
+        m_cublasWorkspace = Tensor();
+        m_timerStart = m_timerStop = m_errorWord = nullptr;
+        m_runtime->cublas = nullptr;
+        m_runtime->stream = nullptr;
+        m_runtime->fault = nullptr;
+    }
+    m_resets = resets;
+    createHandles();
+}
+
+CudaRuntime &CudaBackend::runtime()
+{
+    ensureUsable();
+    return *m_runtime;
 }
 
 Device CudaBackend::device() const
@@ -152,10 +217,12 @@ void CudaBackend::checkDeviceError()
 
 Tensor CudaBackend::toHost(const Tensor &t)
 {
+    ensureUsable();
     if (!t.defined() || t.device().isCpu())
         return t;
     if (t.device() != device())
         throw RuntimeError("the " + name() + " backend cannot read a " + t.device().name() + " tensor");
+    requireLive(t);
     checkCuda(cudaSetDevice(m_runtime->device), "cudaSetDevice");
     Tensor host = Tensor::empty(t.shape(), t.dtype());
     m_staging->download(host.rawData(), t.rawData(), t.byteSize(), m_runtime->stream);
@@ -165,6 +232,7 @@ Tensor CudaBackend::toHost(const Tensor &t)
 
 Tensor CudaBackend::toDevice(const Tensor &t)
 {
+    ensureUsable();
     if (!t.defined() || t.device() == device())
         return t;
     if (!t.device().isCpu() && t.device().kind != device().kind)
@@ -183,10 +251,13 @@ Tensor CudaBackend::toDevice(const Tensor &t)
 
 void CudaBackend::copy(const Tensor &src, Tensor &dst)
 {
+    ensureUsable();
     if (src.byteSize() != dst.byteSize())
         throw RuntimeError("copy of " + src.describe() + " into " + dst.describe());
     if (dst.device() != device() || (!src.device().isCpu() && src.device() != device()))
         throw RuntimeError(name() + " cannot copy " + src.device().name() + " to " + dst.device().name());
+    requireLive(src);
+    requireLive(dst);
     if (src.byteSize() == 0 || src.rawData() == dst.rawData())
         return;
     checkCuda(cudaSetDevice(m_runtime->device), "cudaSetDevice");
@@ -200,8 +271,10 @@ void CudaBackend::copy(const Tensor &src, Tensor &dst)
 
 void CudaBackend::fillBytes(Tensor &t, unsigned char byte)
 {
+    ensureUsable();
     if (t.device() != device())
         throw RuntimeError(name() + " cannot fill a " + t.device().name() + " tensor");
+    requireLive(t);
     if (t.byteSize() == 0)
         return;
     checkCuda(cudaSetDevice(m_runtime->device), "cudaSetDevice");
@@ -210,6 +283,7 @@ void CudaBackend::fillBytes(Tensor &t, unsigned char byte)
 
 void CudaBackend::synchronize()
 {
+    ensureUsable();
     checkCuda(cudaSetDevice(m_runtime->device), "cudaSetDevice");
     checkCuda(cudaStreamSynchronize(m_runtime->stream), "cudaStreamSynchronize");
     checkDeviceError();
@@ -217,14 +291,17 @@ void CudaBackend::synchronize()
 
 TensorStats CudaBackend::stats(const Tensor &t, int bins)
 {
+    ensureUsable();
     if (!t.defined() || t.device().isCpu())
         return computeStatsHost(t, bins);
+    requireLive(t);
     checkCuda(cudaSetDevice(m_runtime->device), "cudaSetDevice");
     return computeStatsCuda(*m_runtime, t, bins);
 }
 
 void CudaBackend::setAllowTf32(bool allow)
 {
+    ensureUsable();
     m_runtime->allowTf32 = allow;
     checkCublas(
         cublasSetMathMode(m_runtime->cublas, allow ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH),
@@ -238,11 +315,13 @@ bool CudaBackend::allowTf32() const
 
 void CudaBackend::startTimer()
 {
+    ensureUsable();
     checkCuda(cudaEventRecord(event(m_timerStart), m_runtime->stream), "cudaEventRecord");
 }
 
 double CudaBackend::elapsedMs()
 {
+    ensureUsable();
     checkCuda(cudaEventRecord(event(m_timerStop), m_runtime->stream), "cudaEventRecord");
     checkCuda(cudaEventSynchronize(event(m_timerStop)), "cudaEventSynchronize");
     float ms = 0;

@@ -3,6 +3,7 @@
 #include "core/runtime/cuda/cudanamespace.h"
 
 #include "core/runtime/backend.h"
+#include "core/runtime/tensor.h"
 
 #include <cstddef>
 #include <memory>
@@ -63,12 +64,19 @@ public:
     /// Returns cached device blocks to the driver.
     void releaseCache();
 
-    /// The stream, cuBLAS handle and device facts the kernels use.
-    CudaRuntime &runtime() { return *m_runtime; }
+    /// The stream, cuBLAS handle and device facts the kernels use. After a fatal device error
+    /// (an illegal address: the context is lost) this first resets the device and rebuilds the
+    /// handles, so the next run works; tensors made before the reset are stale (requireLive).
+    CudaRuntime &runtime();
 
 private:
     CudaBackend(std::unique_ptr<CudaRuntime> runtime, std::string deviceName);
     void checkDeviceError();
+    /// Resets a lost device (or rebuilds handles another backend's reset invalidated).
+    void ensureUsable();
+    /// Stream, cuBLAS handle and its workspace, timer events, fault record.
+    void createHandles();
+    void destroyHandles();
 
     std::unique_ptr<CudaRuntime> m_runtime;
     std::unique_ptr<CudaPinnedStaging> m_staging;
@@ -76,7 +84,9 @@ private:
     KernelRegistry m_kernels;
     void *m_timerStart = nullptr; ///< cudaEvent_t
     void *m_timerStop = nullptr;
-    void *m_errorWord = nullptr; ///< host side of CudaRuntime::deviceError
+    void *m_errorWord = nullptr; ///< host side of CudaRuntime::fault
+    Tensor m_cublasWorkspace; ///< from the caching allocator, so cuBLAS never calls cudaMalloc
+    uint64_t m_resets = 0; ///< device resets seen when the handles were made
 };
 
 PS_CUDA_NAMESPACE_END

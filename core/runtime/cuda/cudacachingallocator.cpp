@@ -79,32 +79,45 @@ void *CudaCachingAllocator::allocate(size_t bytes)
         it->second.pop_back();
         m_cached -= size;
     } else {
-        DeviceScope scope(m_device);
-        cudaError_t err = cudaMalloc(&ptr, size);
-        if (err == cudaErrorMemoryAllocation) {
-            cudaGetLastError();
-            releaseCacheLocked();
-            err = cudaMalloc(&ptr, size);
-        }
-        if (err != cudaSuccess && err != cudaErrorMemoryAllocation) {
-            cudaGetLastError();
-            throw RuntimeError("cudaMalloc of " + std::to_string(size)
-                + " bytes on cuda:" + std::to_string(m_device) + " failed: " + cudaGetErrorName(err) + " ("
-                + cudaGetErrorString(err) + ")");
-        }
-        if (err != cudaSuccess) {
-            cudaGetLastError();
-            size_t freeBytes = 0, totalBytes = 0;
-            cudaMemGetInfo(&freeBytes, &totalBytes);
-            cudaGetLastError();
-            throw OutOfMemory("CUDA out of memory on cuda:" + std::to_string(m_device) + " allocating "
-                    + std::to_string(bytes) + " bytes (" + mib(freeBytes) + " free of " + mib(totalBytes)
-                    + "; " + mib(m_inUse) + " held by tensors, cache already emptied)",
-                bytes);
+        ptr = mallocFresh(size, bytes);
+        // A block at the address of a tensor that outlived a reset waits until that tensor goes.
+        while (m_stale.count(ptr)) {
+            m_heldBack[ptr] = size;
+            ptr = mallocFresh(size, bytes);
         }
     }
+    m_live.insert(ptr);
     m_inUse += bytes;
     m_peak = std::max(m_peak, m_inUse);
+    return ptr;
+}
+
+void *CudaCachingAllocator::mallocFresh(size_t size, size_t bytes)
+{
+    void *ptr = nullptr;
+    DeviceScope scope(m_device);
+    cudaError_t err = cudaMalloc(&ptr, size);
+    if (err == cudaErrorMemoryAllocation) {
+        cudaGetLastError();
+        releaseCacheLocked();
+        err = cudaMalloc(&ptr, size);
+    }
+    if (err != cudaSuccess && err != cudaErrorMemoryAllocation) {
+        cudaGetLastError();
+        noteCudaError(err);
+        throw RuntimeError("cudaMalloc of " + std::to_string(size) + " bytes on cuda:" + std::to_string(m_device)
+            + " failed: " + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")");
+    }
+    if (err != cudaSuccess) {
+        cudaGetLastError();
+        size_t freeBytes = 0, totalBytes = 0;
+        cudaMemGetInfo(&freeBytes, &totalBytes);
+        cudaGetLastError();
+        throw OutOfMemory("CUDA out of memory on cuda:" + std::to_string(m_device) + " allocating "
+                + std::to_string(bytes) + " bytes (" + mib(freeBytes) + " free of " + mib(totalBytes) + "; "
+                + mib(m_inUse) + " held by tensors, cache already emptied)",
+            bytes);
+    }
     return ptr;
 }
 
@@ -114,9 +127,41 @@ void CudaCachingAllocator::deallocate(void *ptr, size_t bytes)
         return;
     const size_t size = sizeClass(bytes);
     std::lock_guard lock(m_mutex);
+    if (m_anyStale && m_stale.erase(ptr)) {
+        // Its memory went with the reset; a new block held back at this address is free now.
+        auto held = m_heldBack.find(ptr);
+        if (held != m_heldBack.end()) {
+            m_free[held->second].push_back(ptr);
+            m_cached += held->second;
+            m_heldBack.erase(held);
+        }
+        m_anyStale = !m_stale.empty();
+        return;
+    }
+    m_live.erase(ptr);
     m_free[size].push_back(ptr);
     m_cached += size;
     m_inUse -= bytes;
+}
+
+void CudaCachingAllocator::forgetAfterReset()
+{
+    std::lock_guard lock(m_mutex);
+    m_free.clear();
+    m_cached = 0;
+    m_inUse = 0;
+    m_heldBack.clear();
+    m_stale.insert(m_live.begin(), m_live.end());
+    m_live.clear();
+    m_anyStale = !m_stale.empty();
+}
+
+bool CudaCachingAllocator::isStale(const void *ptr) const
+{
+    if (!m_anyStale)
+        return false;
+    std::lock_guard lock(m_mutex);
+    return m_stale.count(const_cast<void *>(ptr)) > 0;
 }
 
 size_t CudaCachingAllocator::bytesInUse() const

@@ -4,9 +4,11 @@
 
 #include "core/runtime/allocator.h"
 
+#include <atomic>
 #include <cstddef>
 #include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 PS_CUDA_NAMESPACE_BEGIN
@@ -42,12 +44,25 @@ public:
     /// The size class a request of `bytes` is served from.
     static size_t sizeClass(size_t bytes);
 
+    /// After cudaDeviceReset: every block is gone with the context. Cached blocks are dropped;
+    /// blocks of live tensors become stale: their deallocate() is ignored, isStale() names them,
+    /// and a new cudaMalloc that returns a stale address is held back until its old owner lets
+    /// go, so a stale tensor can never free (or alias) memory handed out after the reset.
+    void forgetAfterReset();
+    /// True when `ptr` (a storage's base address) was allocated before the last reset.
+    bool isStale(const void *ptr) const;
+
 private:
     void releaseCacheLocked();
+    void *mallocFresh(size_t size, size_t bytes);
 
     int m_device;
     mutable std::mutex m_mutex;
     std::unordered_map<size_t, std::vector<void *>> m_free;
+    std::unordered_set<void *> m_live;
+    std::unordered_set<void *> m_stale;
+    std::unordered_map<void *, size_t> m_heldBack; ///< new blocks at a stale address (size class)
+    std::atomic<bool> m_anyStale = false;
     size_t m_inUse = 0;
     size_t m_cached = 0;
     size_t m_peak = 0;

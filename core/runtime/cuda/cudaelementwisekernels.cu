@@ -1,11 +1,11 @@
-// The CUDA backend's elementwise, tensor-creating and activation-grad kernels: the shared
-// kernels of core/runtime/kernels run on CUDA grids (CudaExec), and the tensor-level helpers
-// (binary, cast, copy, fill) other CUDA kernel files build on.
+// The CUDA backend's binary and tensor-creating kernels: the shared kernels of
+// core/runtime/kernels run on CUDA grids (CudaExec), and the tensor-level helpers (binary, cast,
+// copy, fill) other CUDA kernel files build on. Unary and activation-grad kernels have files of
+// their own (cudaunarykernels.cu, cudaactivationgradkernels.cu).
 
 #include "core/runtime/cuda/cudaexec.cuh"
 #include "core/runtime/cuda/cudakernels.h"
 #include "core/runtime/cuda/cudaops.h"
-#include "core/runtime/kernels/activationgradkernels.h"
 #include "core/runtime/kernels/creationkernels.h"
 #include "core/runtime/kernels/elementwisekernels.h"
 
@@ -84,9 +84,9 @@ void fill(CudaRuntime &rt, Tensor &t, double value)
 void registerCudaElementwiseKernels(KernelRegistry &registry)
 {
     kernels::registerBinaryKernels<CudaExec>(registry);
-    kernels::registerUnaryKernels<CudaExec>(registry);
     kernels::registerCreationKernels<CudaExec>(registry);
-    kernels::registerActivationGradKernels<CudaExec>(registry);
+    registerCudaUnaryKernels(registry);
+    registerCudaActivationGradKernels(registry);
 }
 
 PS_CUDA_NAMESPACE_END

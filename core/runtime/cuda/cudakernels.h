@@ -16,6 +16,11 @@ PS_CUDA_NAMESPACE_BEGIN
 /// Unary and binary elementwise ops, cast, where, tensor creation (full, arange, assign, add_n,
 /// ...) and the activation grads: all shared kernels (cudaelementwisekernels.cu).
 void registerCudaElementwiseKernels(KernelRegistry &registry);
+/// cudaunarykernels.cu: the unary functors of kernels/unaryfunctors.h (one file each, so the
+/// template-heavy instantiations compile in parallel and in bounded memory).
+void registerCudaUnaryKernels(KernelRegistry &registry);
+/// cudaactivationgradkernels.cu: the activation grads of kernels/activationgradfunctors.h.
+void registerCudaActivationGradKernels(KernelRegistry &registry);
 /// Layout (reshape family, transpose, concat, split, stack, tile, expand, flip) and indexing
 /// (slice, set_value, gather, index_select, gather_nd, embedding, one_hot, shape): shared kernels.
 void registerCudaShapeKernels(KernelRegistry &registry);

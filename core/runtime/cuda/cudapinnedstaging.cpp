@@ -39,6 +39,20 @@ CudaPinnedStaging::~CudaPinnedStaging()
     cudaGetLastError();
 }
 
+void CudaPinnedStaging::abandon()
+{
+    std::lock_guard lock(m_mutex);
+    m_fences.clear();
+    m_spareEvents.clear();
+    m_ring = nullptr;
+    m_ringHead = 0;
+    for (int b = 0; b < 2; ++b) {
+        m_buffers[b] = nullptr;
+        m_events[b] = nullptr;
+        m_pending[b] = false;
+    }
+}
+
 void CudaPinnedStaging::ensureBuffers()
 {
     for (int b = 0; b < 2; ++b) {

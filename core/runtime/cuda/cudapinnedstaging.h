@@ -29,6 +29,8 @@ public:
     /// Copies pageable host memory to the device; returns once `src` is no longer needed
     /// (the last chunk's DMA may still be queued on `stream`).
     void upload(void *dst, const void *src, size_t bytes, cudaStream_t stream);
+    /// Forgets its buffers and events without a CUDA call (a device reset already freed them).
+    void abandon();
 
 private:
     struct Fence

@@ -8,6 +8,7 @@
 #include "core/runtime/tensor.h"
 
 #include <cstdint>
+#include <functional>
 
 namespace ps {
 class KernelContext;
@@ -28,6 +29,8 @@ struct CudaRuntime
     int maxThreadsPerSm = 2048;
     /// float32 GEMMs may use TF32 tensor cores (off by default).
     bool allowTf32 = false;
+    /// cuBLAS's workspace, taken from the caching allocator (CudaBackend::createHandles).
+    size_t cublasWorkspaceBytes = size_t(4) << 20;
     /// Host-mapped pinned record (device pointer) where kernels leave a fault (an index out of
     /// range); synchronize() and toHost() turn it into a RuntimeError.
     volatile KernelFault *fault = nullptr;
@@ -55,10 +58,30 @@ CudaRuntime &cudaRuntime(KernelContext &ctx);
 /// `t` on the backend's device: the same handle when it is there, else an uploaded copy
 /// (host tensors reach kernels from `full_int_array`, `shape64` and fed inputs).
 Tensor deviceTensor(KernelContext &ctx, const Tensor &t);
+/// Throws RuntimeError when `t` is a device tensor that was lost in a reset of the device.
+void requireLive(const Tensor &t);
 /// Operand `i` on the device (uploaded when it is a host tensor); RuntimeError when absent.
 Tensor deviceInput(KernelContext &ctx, size_t i);
 
-/// Throws RuntimeError "what: cudaErrorName (message)" unless `err` is cudaSuccess.
+/// True for the errors that leave the device's context unusable until cudaDeviceReset (an
+/// illegal address, a failed launch, a device-side assert, ...): every later call fails too.
+bool isFatalCudaError(cudaError_t err);
+/// When `err` is fatal: marks the current device lost, so each backend on it resets the device
+/// and rebuilds its handles before its next use (CudaBackend::runtime()).
+void noteCudaError(cudaError_t err);
+/// Whether a fatal error was seen on `device` since its last reset, and the count of resets so far.
+struct CudaDeviceHealth
+{
+    bool lost = false;
+    uint64_t resets = 0;
+};
+CudaDeviceHealth cudaDeviceHealth(int device);
+/// Runs `reset` under the device's lock when the device is lost (then clears the mark and counts
+/// the reset); returns the count of resets.
+uint64_t resetLostCudaDevice(int device, const std::function<void()> &reset);
+
+/// Throws RuntimeError "what: cudaErrorName (message)" unless `err` is cudaSuccess; a fatal error
+/// marks the device lost (noteCudaError) and says so.
 void checkCuda(cudaError_t err, const char *what);
 /// Throws RuntimeError "what: CUBLAS_STATUS_..." unless `status` is CUBLAS_STATUS_SUCCESS.
 void checkCublas(cublasStatus_t status, const char *what);

@@ -82,6 +82,7 @@ enum cudaError_t : int {
     cudaErrorInvalidConfiguration = 9,
     cudaErrorInvalidDevicePointer = 17,
     cudaErrorInvalidMemcpyDirection = 21,
+    cudaErrorECCUncorrectable = 214,
     cudaErrorInsufficientDriver = 35,
     cudaErrorNoDevice = 100,
     cudaErrorInvalidDevice = 101,
@@ -89,7 +90,13 @@ enum cudaError_t : int {
     cudaErrorNotReady = 600,
     cudaErrorIllegalAddress = 700,
     cudaErrorLaunchOutOfResources = 701,
+    cudaErrorLaunchTimeout = 702,
+    cudaErrorAssert = 710,
+    cudaErrorHardwareStackError = 714,
     cudaErrorIllegalInstruction = 715,
+    cudaErrorMisalignedAddress = 716,
+    cudaErrorInvalidAddressSpace = 717,
+    cudaErrorInvalidPc = 718,
     cudaErrorLaunchFailure = 719,
     cudaErrorUnknown = 999,
 };
@@ -136,7 +143,8 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device);
 cudaError_t cudaDriverGetVersion(int *version);
 cudaError_t cudaRuntimeGetVersion(int *version);
 cudaError_t cudaDeviceSynchronize();
-/// Frees every allocation, stream and event and clears a sticky error (as CUDA's reset does).
+/// Frees every allocation (device and pinned host), stream and event and clears a sticky error (as
+/// CUDA's reset does).
 cudaError_t cudaDeviceReset();
 cudaError_t cudaGetLastError();
 cudaError_t cudaPeekAtLastError();

@@ -215,6 +215,10 @@ cublasStatus_t gemm(cublasHandle_t handle, cublasOperation_t transa, cublasOpera
         return CUBLAS_STATUS_NOT_SUPPORTED;
     if (m == 0 || n == 0 || batch == 0)
         return CUBLAS_STATUS_SUCCESS;
+    // A workspace set by cublasSetWorkspace must still be device memory (not freed, not lost in a
+    // reset): cuBLAS may write into it.
+    if (handle->workspaceBytes > 0 && !SimDevice::instance().isDevicePointer(handle->workspace, handle->workspaceBytes))
+        return CUBLAS_STATUS_EXECUTION_FAILED;
     Gemm g;
     g.transA = transa != CUBLAS_OP_N;
     g.transB = transb != CUBLAS_OP_N;

@@ -535,6 +535,10 @@ cudaError_t SimDevice::reset()
     for (const auto &[user, a] : m_allocations)
         madvise(reinterpret_cast<void *>(a.span), a.spanBytes, MADV_DONTNEED);
     m_allocations.clear();
+    // Pinned host memory belongs to the context too: a reset frees it.
+    for (const auto &[begin, bytes] : m_pinned)
+        std::free(reinterpret_cast<void *>(begin));
+    m_pinned.clear();
     m_free.clear();
     m_free[reinterpret_cast<uintptr_t>(m_arena)] = m_arenaBytes;
     mprotect(m_arena, m_arenaBytes, PROT_NONE);

@@ -141,6 +141,20 @@ const char *cudaGetErrorName(cudaError_t error)
         return "cudaErrorIllegalInstruction";
     case cudaErrorLaunchFailure:
         return "cudaErrorLaunchFailure";
+    case cudaErrorECCUncorrectable:
+        return "cudaErrorECCUncorrectable";
+    case cudaErrorLaunchTimeout:
+        return "cudaErrorLaunchTimeout";
+    case cudaErrorAssert:
+        return "cudaErrorAssert";
+    case cudaErrorHardwareStackError:
+        return "cudaErrorHardwareStackError";
+    case cudaErrorMisalignedAddress:
+        return "cudaErrorMisalignedAddress";
+    case cudaErrorInvalidAddressSpace:
+        return "cudaErrorInvalidAddressSpace";
+    case cudaErrorInvalidPc:
+        return "cudaErrorInvalidPc";
     case cudaErrorUnknown:
         break;
     }
@@ -172,6 +186,20 @@ const char *cudaGetErrorString(cudaError_t error)
         return "an illegal memory access was encountered";
     case cudaErrorLaunchFailure:
         return "unspecified launch failure";
+    case cudaErrorECCUncorrectable:
+        return "uncorrectable ECC error encountered";
+    case cudaErrorLaunchTimeout:
+        return "the launch timed out and was terminated";
+    case cudaErrorAssert:
+        return "device-side assert triggered";
+    case cudaErrorHardwareStackError:
+        return "hardware stack error";
+    case cudaErrorMisalignedAddress:
+        return "misaligned address";
+    case cudaErrorInvalidAddressSpace:
+        return "operation not supported on global/shared address space";
+    case cudaErrorInvalidPc:
+        return "invalid program counter";
     default:
         break;
     }
