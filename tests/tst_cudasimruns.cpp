@@ -104,6 +104,10 @@ private slots:
         QFETCH(QString, file);
         QFETCH(QStringList, inputs);
         const QString path = QStringLiteral(PIRSCOPE_SAMPLES_DIR "/json/") + file;
+        // Its input is fixed at 800x800: about 60 s on the CPU and 250 s through cuda-sim on a
+        // shared 2-core machine, too long for CI; PIRSCOPE_SLOW_SAMPLES=1 runs it.
+        if (file.startsWith("PP-DocLayout") && qEnvironmentVariableIntValue("PIRSCOPE_SLOW_SAMPLES") != 1)
+            QSKIP("PP-DocLayout_plus-L (800x800 input) takes minutes through cuda-sim: set PIRSCOPE_SLOW_SAMPLES=1 to run it");
         if (!QFile::exists(path))
             QSKIP(qPrintable("sample not found (../shared/samples is absent): " + path));
         QTemporaryDir dir;

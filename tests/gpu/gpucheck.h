@@ -29,6 +29,8 @@ struct ProgramRun
 {
     std::map<std::string, ps::Tensor> outputs; ///< host copies
     std::vector<ps::Tensor> lastResults; ///< host copies of the last op's results (undefined: not a tensor)
+    /// Host copies of the elements of the last op's list results (split), by result index.
+    std::map<size_t, std::vector<ps::Tensor>> lastLists;
     std::string error; ///< empty on success
     int ops = 0; ///< kernel ops run
 };

@@ -1,7 +1,7 @@
+#include "core/io/pirtextreader.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
-#include "core/io/pirtextreader.h"
 #include "core/ir/value.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/runtimeerror.h"
@@ -111,6 +111,9 @@ ProgramRun runProgram(const ps::Program &program, ps::Backend &backend,
                     const ps::RuntimeValue &v = values[op->result(r).impl()];
                     run.lastResults.push_back(
                         v.isTensor() && v.tensor().defined() ? backend.toHost(v.tensor()) : ps::Tensor());
+                    if (v.isList())
+                        for (const ps::Tensor &t : v.list())
+                            run.lastLists[r].push_back(t.defined() ? backend.toHost(t) : ps::Tensor());
                 }
         }
         backend.synchronize();

@@ -161,29 +161,6 @@ void whereGrad(KernelContext &ctx)
         ctx.setOutput(1, makeTensor(ctx, y.shape(), y.dtype(), sumToShape(dy, out, ys)));
 }
 
-/// add_n(combine(inputs)): every input has the first one's shape.
-void addN(KernelContext &ctx)
-{
-    const std::vector<Tensor> &list = ctx.inputList(0);
-    if (list.empty())
-        throw RuntimeError("add_n needs at least one input");
-    const Tensor &first = list.front();
-    requireNumeric(first, "add_n");
-    std::vector<double> sum(size_t(first.numElements()), 0.0);
-    for (size_t k = 0; k < list.size(); ++k) {
-        const Tensor &t = list[k];
-        if (!t.defined())
-            continue;
-        if (t.shape() != first.shape())
-            throw RuntimeError("add_n input " + std::to_string(k) + " is " + t.describe() + ", input 0 is "
-                + first.describe());
-        const std::vector<double> v = values(t);
-        for (size_t i = 0; i < v.size(); ++i)
-            sum[i] += v[i];
-    }
-    ctx.setOutput(0, makeTensor(ctx, first.shape(), first.dtype(), sum));
-}
-
 } // namespace
 
 void registerCpuGradBinaryKernels(KernelRegistry &registry)
@@ -196,7 +173,6 @@ void registerCpuGradBinaryKernels(KernelRegistry &registry)
     registry.add("pd_op.minimum_grad", minimumGrad);
     registry.add("pd_op.elementwise_pow_grad", elementwisePowGrad);
     registry.add("pd_op.where_grad", whereGrad);
-    registry.add("pd_op.add_n", addN);
 }
 
 } // namespace ps

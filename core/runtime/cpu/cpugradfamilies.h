@@ -7,7 +7,7 @@ namespace ps {
 
 class KernelRegistry;
 
-/// add/subtract/multiply/divide/maximum/minimum/where/elementwise_pow grads and add_n.
+/// add/subtract/multiply/divide/maximum/minimum/where/elementwise_pow grads (add_n is a shared creation kernel).
 void registerCpuGradBinaryKernels(KernelRegistry &registry);
 /// Unary activation grads (relu, gelu, tanh, sigmoid, silu, swish, hardswish, sin, cos, exp, ...).
 void registerCpuGradActivationKernels(KernelRegistry &registry);

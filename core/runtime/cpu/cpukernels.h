@@ -18,7 +18,7 @@ void registerCpuShapeKernels(KernelRegistry &registry);
 /// layer_norm, softmax, dropout, nearest/bilinear interp, grid_sample, topk,
 /// cross_entropy_with_softmax; reductions mean, sum, max, min, prod.
 void registerCpuNnKernels(KernelRegistry &registry);
-/// The `*_grad` ops the autodiff emits (add_n included).
+/// The `*_grad` ops the autodiff emits (add_n, which sums gradients, is an elementwise kernel).
 void registerCpuGradKernels(KernelRegistry &registry);
 
 } // namespace ps
