@@ -17,10 +17,17 @@ KIT=${PIRSCOPE_GPU_KIT:-$ROOT/gpu-kit}
 ARCH=${PIRSCOPE_CUDA_ARCH:-90-real}
 command -v nvcc >/dev/null 2>&1 || export PATH="$PATH:/usr/local/cuda/bin"
 
+mkdir -p "$BUILD"
 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPIRSCOPE_GUI=OFF -DPIRSCOPE_TESTS=OFF \
     -DPIRSCOPE_CUDA=ON -DPIRSCOPE_CUDA_SIM=OFF -DPIRSCOPE_BLAS=OFF -DPIRSCOPE_MIMALLOC=OFF \
-    -DCMAKE_CUDA_ARCHITECTURES="$ARCH"
-grep -q "PIRSCOPE_HAVE_CUDA" "$BUILD/CMakeCache.txt" || true
+    -DCMAKE_CUDA_ARCHITECTURES="$ARCH" 2>&1 | tee "$BUILD/configure.log"
+# check_language(CUDA) failing is no CMake error: the build would go on without the CUDA backend
+# and the kit would check nothing. Its reason is in CMake's configure log, not in CMakeCache.txt.
+if ! grep -q "PIRScope: CUDA backend enabled" "$BUILD/configure.log"; then
+    echo "prepare.sh: CMake did not enable the CUDA backend (no working nvcc?); see $BUILD/configure.log and" >&2
+    echo "  $BUILD/CMakeFiles/CMakeConfigureLog.yaml (CMake >= 3.26) or CMakeFiles/CMakeError.log" >&2
+    exit 1
+fi
 nice -n 19 cmake --build "$BUILD" -j "${JOBS:-2}" --target pirscope-cli pirscope-gpu-check
 
 rm -rf "$KIT"
