@@ -200,9 +200,9 @@ std::shared_ptr<LayoutResult> GraphvizThread::layout(void *context, const QByteA
         const double w = ND_width(n) * 72, h = ND_height(n) * 72;
         const QRectF box(c.x() - w / 2, c.y() - h / 2, w, h);
         if (long id = parseId(name, "n"); id >= 0)
-            slot(result->nodes, id) = box;
+            result->nodes[id] = box;
         else if (long group = parseId(name, "g"); group >= 0)
-            slot(result->groups, group) = box;
+            result->groups[group] = box;
         else if (long entry = parseId(name, "pi"); entry >= 0)
             slot(result->entryPorts, entry) = c;
         else if (long exit = parseId(name, "po"); exit >= 0)

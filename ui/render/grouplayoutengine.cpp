@@ -90,7 +90,7 @@ private:
                 placeNode(item.id, r, local.offset);
                 continue;
             }
-            const QRectF rect = at(r.groups, item.id).translated(local.offset);
+            const QRectF rect = r.groups.at(item.id).translated(local.offset);
             const bool expanded = m_request.expansion.isExpanded(item.id);
             m_out.groups[size_t(item.id)] = { rect,
                 expanded ? GraphLayout::GroupState::Expanded : GraphLayout::GroupState::Collapsed, depth };
@@ -144,7 +144,7 @@ private:
 
     void placeNode(int node, const LayoutResult &r, const QPointF &offset)
     {
-        const QRectF rect = at(r.nodes, node).translated(offset);
+        const QRectF rect = r.nodes.at(node).translated(offset);
         if (rect.isNull())
             return;
         m_out.nodes[size_t(node)] = rect;
@@ -366,10 +366,7 @@ std::shared_ptr<const LayoutResult> GroupLayoutEngine::chainLayout(const GroupDo
         const NodeSize s = sizeOf(item);
         const QRectF rect(centre - s.width / 2, y, s.width, s.height);
         rects.push_back(rect);
-        std::vector<QRectF> &slot = item.isGroup ? result->groups : result->nodes;
-        if (slot.size() <= size_t(item.id))
-            slot.resize(size_t(item.id) + 1);
-        slot[size_t(item.id)] = rect;
+        (item.isGroup ? result->groups : result->nodes)[item.id] = rect;
         y = rect.bottom() + kRankGap;
     }
     const double bottom = rects.back().bottom();
@@ -432,10 +429,7 @@ std::shared_ptr<const LayoutResult> GroupLayoutEngine::gridLayout(const std::vec
             rowHeight = 0;
         }
         const QRectF rect(x, y, s.width, s.height);
-        std::vector<QRectF> &rects = item.isGroup ? result->groups : result->nodes;
-        if (rects.size() <= size_t(item.id))
-            rects.resize(size_t(item.id) + 1);
-        rects[size_t(item.id)] = rect;
+        (item.isGroup ? result->groups : result->nodes)[item.id] = rect;
         x += s.width + kGap;
         right = std::max(right, rect.right());
         rowHeight = std::max(rowHeight, s.height);

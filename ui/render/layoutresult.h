@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ui/render/idrects.h"
+
 #include <QPainterPath>
 #include <QPointF>
 #include <QRectF>
@@ -25,16 +27,16 @@ struct LayoutResult
     };
 
     QRectF bounds;
-    /// Indexed by GraphNode::id ("n<id>"); a null rect where the node was not laid out.
-    std::vector<QRectF> nodes;
+    /// By GraphNode::id ("n<id>"); a null rect where the node was not laid out.
+    IdRects nodes;
     /// Indexed by GraphEdge::id ("e<id>").
     std::vector<Edge> edges;
     /// Indexed by GraphCluster::id ("cluster_<id>").
     std::vector<QRectF> clusters;
     /// Op → region edges, indexed by cluster id (the edge into anchor "a<id>").
     std::vector<Edge> clusterEdges;
-    /// Child group boxes, indexed by LayerGroup::id ("g<id>").
-    std::vector<QRectF> groups;
+    /// Child group boxes, by LayerGroup::id ("g<id>").
+    IdRects groups;
     /// Centres of a group graph's entry ("pi<k>") and exit ("po<k>") ports.
     std::vector<QPointF> entryPorts;
     std::vector<QPointF> exitPorts;
