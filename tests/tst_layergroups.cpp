@@ -252,6 +252,25 @@ void TestLayerGroups::rangesBoundEveryLayout()
         QVERIFY(m.groups[size_t(m.topGroups.front())].label.rfind("ops 1\u2013", 0) == 0);
         QCOMPARE(GroupExpansion::defaults(m).visibleItemCount(m) <= GroupExpansion::kDefaultBudget, true);
     }
+    // Ranges of layers are named by the layers they start and end with.
+    Program program;
+    Builder b(program);
+    b.setInsertionPointToEnd(program.block());
+    Value v = b.create("pd_op.data", {}, { tensor({ 2 }) }, { str("name", "x") })->result(0);
+    for (int layer = 0; layer < 100; ++layer)
+        for (int k = 0; k < 2; ++k)
+            v = b.create("pd_op.relu", { v }, { tensor({ 2 }) },
+                     { str("struct_name", "/Linear_" + std::to_string(layer) + "/") })
+                    ->result(0);
+    const GraphModel m = GraphBuilder().build(program);
+    QVERIFY(m.topGroups.size() > 1);
+    const LayerGroup &first = m.groups[size_t(m.topGroups.front())];
+    QCOMPARE(first.kind, LayerGroupKind::Range);
+    QVERIFY2(first.label.rfind("ops 1\u2013", 0) == 0, first.label.c_str());
+    QVERIFY2(first.label.find(": Linear_0 \u2026 Linear_") != std::string::npos, first.label.c_str());
+    const LayerGroup &last = m.groups[size_t(m.topGroups.back())];
+    QVERIFY2(last.label.size() > 10 && last.label.compare(last.label.size() - 10, 10, " Linear_99") == 0,
+        last.label.c_str());
 }
 
 void TestLayerGroups::regionsStayWithTheirOp()

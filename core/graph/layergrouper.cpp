@@ -35,6 +35,9 @@ struct Entry
     bool alive = true;
     int firstNode = std::numeric_limits<int>::max();
     int lastNode = -1;
+    /// Ranges: the labels of the first and last layers inside, to name the range by.
+    std::string firstLayer;
+    std::string lastLayer;
 };
 
 class Grouper
@@ -343,6 +346,18 @@ private:
         return item.isGroup ? m_entries[size_t(item.id)].lastNode : item.id;
     }
 
+    /// The layer an item starts (or ends) with: a layer's label, a range's first (last) layer;
+    /// empty for an op.
+    std::string layerName(const GroupItem &item, bool fromStart) const
+    {
+        if (!item.isGroup)
+            return {};
+        const Entry &e = m_entries[size_t(item.id)];
+        if (e.kind == LayerGroupKind::Range)
+            return fromStart ? e.firstLayer : e.lastLayer;
+        return e.label;
+    }
+
     std::string opPosition(int node, bool fromStart) const
     {
         // Argument nodes have no op index: name the nearest op.
@@ -376,7 +391,13 @@ private:
                 r.lastNode = last(items[end - 1]);
                 const std::string from = opPosition(r.firstNode, true);
                 const std::string to = opPosition(r.lastNode, false);
+                r.firstLayer = layerName(items[begin], true);
+                r.lastLayer = layerName(items[end - 1], false);
+                // "ops 4997–7556: Linear … Linear_311": where the layers start and end.
                 r.label = "ops " + from + "\u2013" + to;
+                if (!r.firstLayer.empty() && !r.lastLayer.empty())
+                    r.label += ": " + r.firstLayer
+                        + (r.firstLayer == r.lastLayer ? std::string() : " \u2026 " + r.lastLayer);
                 r.path = parentPath + "[" + from + "-" + to + "]";
                 const int id = int(m_entries.size());
                 for (size_t i = begin; i < end; ++i) {
