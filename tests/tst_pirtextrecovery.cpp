@@ -4,7 +4,6 @@
 #include "core/ir/program.h"
 
 #include <QtTest>
-#include <chrono>
 
 using namespace ps;
 
@@ -285,41 +284,31 @@ private slots:
         QCOMPARE(missing.diagnostics[0].location.file, std::string("/nonexistent/dir/program.txt"));
     }
 
-    void scalesLinearly()
+    void readsLargeProgram()
     {
-        // A large Gen C program: chains of full + add. Parse time must grow linearly.
-        auto makeProgram = [](int n) {
-            std::string s = "{\n";
-            s.reserve(size_t(n) * 260);
-            s += "    (%0) = \"pd_op.full\" () "
-                 "{dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:1} : "
-                 "() -> tensor<1xf32>\n";
-            for (int i = 1; i < n; ++i) {
-                const std::string a = std::to_string(i - 1), r = std::to_string(i);
-                s += "    (%" + r + ") = \"pd_op.add\" (%" + a + ", %" + a
-                    + ") {stop_gradient:[false],struct_name:\"/Model/Layer/\"} : (tensor<1xf32>, "
-                      "tensor<1xf32>) -> "
-                      "tensor<1xf32>\n";
-            }
-            return s + "}\n";
-        };
-        auto seconds = [](const std::string &text, size_t expectOps) {
-            double best = 1e9;
-            for (int i = 0; i < 3; ++i) {
-                const auto t0 = std::chrono::steady_clock::now();
-                LoadResult r = PirTextReader::readString(text, "big");
-                const auto t1 = std::chrono::steady_clock::now();
-                if (r.program->numOps() != expectOps || !r.diagnostics.empty())
-                    return -1.0;
-                best = std::min(best, std::chrono::duration<double>(t1 - t0).count());
-            }
-            return best;
-        };
-        const std::string small = makeProgram(5000), large = makeProgram(80000);
-        const double ts = seconds(small, 5000), tl = seconds(large, 80000);
-        QVERIFY(ts > 0 && tl > 0);
-        qInfo("parsed %.1f MB in %.1f ms: %.0f MB/s", large.size() / 1e6, tl * 1e3, large.size() / 1e6 / tl);
-        QVERIFY2(tl / ts < 16 * 3, "parse time grows faster than linearly");
+        // A large Gen C program: a chain of 80,000 full + add. The reader's speed is measured by
+        // `pirscope-cli bench open`, not here: a timed assertion fails on a loaded machine.
+        const int n = 80000;
+        std::string s = "{\n";
+        s.reserve(size_t(n) * 260);
+        s += "    (%0) = \"pd_op.full\" () "
+             "{dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:1} : "
+             "() -> tensor<1xf32>\n";
+        for (int i = 1; i < n; ++i) {
+            const std::string a = std::to_string(i - 1), r = std::to_string(i);
+            s += "    (%" + r + ") = \"pd_op.add\" (%" + a + ", %" + a
+                + ") {stop_gradient:[false],struct_name:\"/Model/Layer/\"} : (tensor<1xf32>, "
+                  "tensor<1xf32>) -> "
+                  "tensor<1xf32>\n";
+        }
+        s += "}\n";
+        LoadResult r = PirTextReader::readString(s, "big");
+        QVERIFY(r.program);
+        QVERIFY(r.diagnostics.empty());
+        QCOMPARE(r.program->numOps(), size_t(n));
+        const Operation *last = r.program->block().op(n - 1);
+        QCOMPARE(std::string(last->name()), std::string("pd_op.add"));
+        QCOMPARE(last->operand(0), last->operand(1));
     }
 };
 
