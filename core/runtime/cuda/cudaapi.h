@@ -27,6 +27,10 @@
 #    define PS_DYNAMIC_SHARED(T, name) extern __shared__ T name[]
 #endif
 
+// The launchers exist where a kernel can be launched: in .cu files under nvcc, and everywhere
+// in cuda-sim. The backend's host .cpp files (allocator, staging, backend) are compiled by the
+// host compiler in a CUDA build too, where `<<<...>>>` is no C++.
+#if defined(PIRSCOPE_CUDA_SIM) || defined(__CUDACC__)
 PS_CUDA_NAMESPACE_BEGIN
 namespace cuda {
 
@@ -58,3 +62,4 @@ void launchIndependent(void (*kernel)(P...), dim3 grid, dim3 block, size_t share
 
 } // namespace cuda
 PS_CUDA_NAMESPACE_END
+#endif
