@@ -4,10 +4,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 namespace ps {
+
+struct YamlEntry;
 
 /// One node of a YAML document as YamlReader builds it: null, a scalar (kept as text), a
 /// sequence or a mapping (entries in file order).
@@ -19,7 +20,7 @@ struct YamlNode
     std::string scalar;
     bool quoted = false; ///< a quoted scalar: never null, a number or a boolean
     std::vector<YamlNode> items;
-    std::vector<std::pair<std::string, YamlNode>> entries;
+    std::vector<YamlEntry> entries;
     int line = 0; ///< 1-based line where the node starts
 
     bool isMapping() const { return kind == Kind::Mapping; }
@@ -28,6 +29,14 @@ struct YamlNode
     const YamlNode *find(std::string_view key) const;
     /// A plain scalar that is a decimal integer (sign allowed), else nullopt.
     std::optional<int64_t> integer() const;
+};
+
+/// One `key: value` of a mapping. A struct rather than std::pair: pair's constructor constraints
+/// would need YamlNode complete inside its own definition (clang with libstdc++ refuses it).
+struct YamlEntry
+{
+    std::string key;
+    YamlNode value;
 };
 
 } // namespace ps

@@ -238,7 +238,7 @@ private:
             }
             if (!anchor.empty())
                 m_anchors[anchor] = child;
-            node.entries.emplace_back(key, std::move(child));
+            node.entries.push_back(YamlEntry { key, std::move(child) });
         }
         return node;
     }
@@ -354,7 +354,7 @@ private:
                     if (i >= s.size() || s[i] != ':')
                         fail(line, offset + int(i), "expected ':' in a flow mapping");
                     ++i;
-                    node.entries.emplace_back(key.scalar, flow(line, s, i, offset));
+                    node.entries.push_back(YamlEntry { key.scalar, flow(line, s, i, offset) });
                 }
                 skipBlanks(s, i);
                 if (i >= s.size())

@@ -56,7 +56,7 @@ std::optional<Transform> transformOf(const YamlNode &node)
     if (const YamlNode *type = node.find("type"); type && type->kind == YamlNode::Kind::Scalar)
         return Transform { type->scalar, &node };
     if (node.entries.size() == 1)
-        return Transform { node.entries[0].first, &node.entries[0].second };
+        return Transform { node.entries[0].key, &node.entries[0].value };
     return std::nullopt;
 }
 
