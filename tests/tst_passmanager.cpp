@@ -5,10 +5,14 @@
 #include "core/ir/region.h"
 #include "core/transform/commonsubexpressionelimination.h"
 #include "core/transform/deadcodeelimination.h"
+#include "core/transform/passirprinter.h"
 #include "core/transform/passmanager.h"
+#include "core/transform/passsteprecorder.h"
+#include "core/transform/unimplementedpass.h"
 #include "paddlebundle.h"
 
 #include <QtTest>
+#include <sstream>
 
 using namespace ps;
 
@@ -258,32 +262,96 @@ private slots:
         make(b, "pd_op.tanh", { x }, { f32() }); // dead
         shadow(b, binary(b, "pd_op.add", c1, c2), "out");
 
+        auto recorder = std::make_shared<PassStepRecorder>();
+        pm.addInstrumentation(recorder);
         const std::vector<PassRecord> records = pm.run(p, "forward");
         QCOMPARE(records.size(), size_t(2));
         QCOMPARE(records[0].pass, std::string("dead_code_elimination_pass"));
         QCOMPARE(records[0].target, std::string("forward"));
-        QCOMPARE(records[0].removed, size_t(1));
-        QCOMPARE(records[0].added, size_t(0));
         QCOMPARE(records[0].opsBefore, size_t(6));
         QCOMPARE(records[0].opsAfter, size_t(5));
-        QCOMPARE(records[0].removedOps.size(), size_t(1));
-        QVERIFY(QString::fromStdString(records[0].removedOps[0]).contains("pd_op.tanh"));
-        QVERIFY(QString::fromStdString(records[0].textBefore).contains("pd_op.tanh"));
-        QVERIFY(!QString::fromStdString(records[0].textAfter).contains("pd_op.tanh"));
+        // The tanh was op 3 of the walk before the pass.
+        QCOMPARE(records[0].removedOps, std::vector<PassOpRef>({ { 3, "pd_op.tanh" } }));
+        QVERIFY(records[0].addedOps.empty());
+        QVERIFY(records[0].seconds >= 0);
         QCOMPARE(records[1].pass, std::string("common_subexpression_elimination_pass"));
         QCOMPARE(records[1].rewrites, size_t(1));
-        QCOMPARE(records[1].removed, size_t(1));
+        QCOMPARE(records[1].removedOps, std::vector<PassOpRef>({ { 2, "pd_op.full" } }));
         QVERIFY(records[1].changed());
-        QCOMPARE(records[0].textAfter, records[1].textBefore);
         QCOMPARE(pm.log().size(), size_t(2));
 
+        // The recorder's copies: before and after each pass, shared along the run.
+        const std::vector<PassStep> &steps = recorder->steps();
+        QCOMPARE(steps.size(), size_t(2));
+        QCOMPARE(steps[0].before->numOps(), size_t(6));
+        QCOMPARE(steps[0].after->numOps(), size_t(5));
+        QCOMPARE(steps[1].before, steps[0].after);
+        QCOMPARE(steps[1].after->numOps(), size_t(4));
+        QCOMPARE(steps[0].removedOpTexts().size(), size_t(1));
+        QVERIFY(QString::fromStdString(steps[0].removedOpTexts()[0]).contains("pd_op.tanh"));
+        QVERIFY(QString::fromStdString(steps[1].removedOpTexts()[0]).contains("pd_op.full"));
+        // CSE re-pointed the add's operand: the add is edited in place, not added.
+        QCOMPARE(steps[1].modifiedOps.size(), size_t(1));
+        QCOMPARE(steps[1].modifiedOps[0].name, std::string_view("pd_op.add"));
+        QVERIFY(QString::fromStdString(steps[1].modifiedOpTexts()[0]).contains("pd_op.add"));
+
         pm.setEnabled("cse", false);
-        pm.setRecordText(false);
+        QVERIFY(pm.removeInstrumentation(recorder.get()));
+        QVERIFY(!pm.removeInstrumentation(recorder.get()));
         const std::vector<PassRecord> again = pm.run(p);
         QCOMPARE(again.size(), size_t(1));
         QVERIFY(!again[0].changed());
-        QVERIFY(again[0].textBefore.empty());
+        QCOMPARE(recorder->steps().size(), size_t(2)); // removed: saw nothing more
         QCOMPARE(pm.log().size(), size_t(3));
+    }
+
+    /// The callbacks come in order around each pass, an unimplemented pass included; the IR
+    /// printer writes Paddle's IRPrinting banners.
+    void instrumentationOrderAndIrPrinter()
+    {
+        struct Trace : PassInstrumentation
+        {
+            QStringList calls;
+            void runBeforePipeline(const Program &, std::string_view t) override
+            {
+                calls << "pipeline " + QString::fromUtf8(t.data(), int(t.size()));
+            }
+            void runBeforePass(const Pass &pass, const Program &, std::string_view) override
+            {
+                calls << "before " + QString::fromUtf8(pass.alias().data(), int(pass.alias().size()));
+            }
+            void runAfterPass(const Pass &, const Program &, const PassRecord &r) override
+            {
+                calls << QStringLiteral("after %1 %2").arg(QString::fromStdString(r.pass)).arg(r.implemented);
+            }
+            void runAfterPipeline(const Program &, std::string_view) override { calls << "end"; }
+        };
+        PassManager pm;
+        pm.addPass(std::make_unique<DeadCodeElimination>());
+        pm.addPass(std::make_unique<UnimplementedPass>("build_cinn_pass", "a CINN pass"));
+        auto trace = std::make_shared<Trace>();
+        pm.addInstrumentation(trace);
+        std::ostringstream printed;
+        pm.addInstrumentation(std::make_shared<PassIrPrinter>(printed));
+
+        Program p;
+        Builder b(p);
+        make(b, "pd_op.tanh", { data(b, "x") }, { f32() }); // dead
+        const std::vector<PassRecord> records = pm.run(p, "main");
+        QCOMPARE(trace->calls,
+            QStringList({ "pipeline main", "before dce", "after dead_code_elimination_pass 1",
+                "before build_cinn_pass", "after build_cinn_pass 0", "end" }));
+        QCOMPARE(records.size(), size_t(2));
+        QVERIFY(!records[1].implemented);
+        QVERIFY(!records[1].changed());
+        QCOMPARE(records[1].seconds, 0.0);
+        const std::string header = "IRPrinting on builtin.module before dead_code_elimination_pass pass";
+        const std::string rule = "===" + std::string(header.size() + 10, '-') + "===\n";
+        const std::string text = printed.str();
+        QVERIFY(text.starts_with(rule + "        " + header + "\n" + rule + "{\n"));
+        QVERIFY(text.find("after dead_code_elimination_pass pass") != std::string::npos);
+        QVERIFY(text.find("build_cinn_pass") == std::string::npos); // not run: nothing to print
+        QVERIFY(text.ends_with("}\n\n\n"));
     }
 };
 

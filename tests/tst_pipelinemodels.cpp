@@ -105,12 +105,12 @@ private slots:
                     .data()
                     .toString()
                     .contains(QStringLiteral("\u22121")));
-        const PassRecord &record = s->result.passLog.front();
-        QCOMPARE(record.target, std::string("forward"));
-        QCOMPARE(model.rowCount(forward), int(record.removedOps.size() + record.addedOps.size()));
+        const PassStep &step = s->result.passLog.front();
+        QCOMPARE(step.record.target, std::string("forward"));
+        QCOMPARE(model.rowCount(forward), int(step.record.removedOps.size() + step.record.addedOps.size()));
         QVERIFY(model.index(0, 0, forward).data().toString().startsWith(QStringLiteral("\u2212 ")));
         QCOMPARE(model.index(0, 0, forward).data().toString().mid(2),
-            QString::fromStdString(record.removedOps.front()).trimmed());
+            QString::fromStdString(step.removedOpTexts().front()).trimmed());
         QVERIFY(!(model.flags(forward) & Qt::ItemIsUserCheckable));
 
         QSignalSpy toggled(&model, &PassListModel::passToggled);

@@ -130,7 +130,7 @@ private slots:
                 QCOMPARE(attr.values[key][i].isNull(), attr.names[key][i] == "Fake_var");
         int passLog = 0;
         for (const PassRecord &r : passes.log())
-            passLog += int(r.removed);
+            passLog += int(r.removedOps.size());
         qInfo("%s: split names, final forward/backward and program_attr equal to Paddle's (%d ops removed by "
               "CSE)",
             qPrintable(model), passLog);

@@ -35,12 +35,13 @@ QString qs(const std::string &s)
 }
 
 /// "forward −3 ops, backward unchanged".
-QString summary(const std::vector<const PassRecord *> &records)
+QString summary(const std::vector<const PassStep *> &steps)
 {
-    if (records.empty())
+    if (steps.empty())
         return PassListModel::tr("not run");
     QStringList parts;
-    for (const PassRecord *r : records) {
+    for (const PassStep *step : steps) {
+        const PassRecord *r = &step->record;
         const long delta = long(r->opsAfter) - long(r->opsBefore);
         parts << (r->changed() ? PassListModel::tr("%1 %2 ops")
                                      .arg(qs(r->target))
@@ -69,7 +70,7 @@ void PassListModel::clear()
     endResetModel();
 }
 
-void PassListModel::setPasses(const std::vector<PassInfo> &passes, const std::vector<PassRecord> &log)
+void PassListModel::setPasses(const std::vector<PassInfo> &passes, const std::vector<PassStep> &log)
 {
     beginResetModel();
     m_root = std::make_unique<Node>();
@@ -81,23 +82,26 @@ void PassListModel::setPasses(const std::vector<PassInfo> &passes, const std::ve
         pass->checked = p.enabled;
         pass->text[PassColumn] = qs(p.alias);
         pass->text[DescriptionColumn] = qs(p.name) + QStringLiteral(": ") + qs(p.description);
-        std::vector<const PassRecord *> records;
-        for (const PassRecord &r : log)
-            if (r.pass == p.name)
-                records.push_back(&r);
-        pass->text[ChangeColumn] = p.enabled ? summary(records) : tr("off");
-        for (const PassRecord *r : records) {
+        std::vector<const PassStep *> steps;
+        for (const PassStep &step : log)
+            if (step.record.pass == p.name)
+                steps.push_back(&step);
+        pass->text[ChangeColumn] = p.enabled ? summary(steps) : tr("off");
+        for (const PassStep *step : steps) {
+            const PassRecord *r = &step->record;
             Node *run = pass->add();
             run->text[PassColumn] = qs(r->target);
             run->text[ChangeColumn] = tr("%1 \u2192 %2 ops").arg(r->opsBefore).arg(r->opsAfter);
-            run->text[DescriptionColumn]
-                = tr("%1 removed, %2 added, %3 rewrites").arg(r->removed).arg(r->added).arg(r->rewrites);
-            for (const std::string &op : r->removedOps) {
+            run->text[DescriptionColumn] = tr("%1 removed, %2 added, %3 rewrites")
+                                               .arg(r->removedOps.size())
+                                               .arg(r->addedOps.size())
+                                               .arg(r->rewrites);
+            for (const std::string &op : step->removedOpTexts()) {
                 Node *line = run->add();
                 line->removed = true;
                 line->text[PassColumn] = QStringLiteral("\u2212 ") + qs(op).trimmed();
             }
-            for (const std::string &op : r->addedOps) {
+            for (const std::string &op : step->addedOpTexts()) {
                 Node *line = run->add();
                 line->text[PassColumn] = QStringLiteral("+ ") + qs(op).trimmed();
             }

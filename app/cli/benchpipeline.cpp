@@ -146,8 +146,8 @@ Figures measure(SyntheticProgram::Kind kind, size_t ops, double minSeconds)
     f.createProgram = bestOfPrepared(
         [&] {
             auto l = SyntheticProgram::layer(makeModel());
-            // Paddle keeps no pass log: the program texts of the log are not part of the work.
-            l->passManager().setRecordText(false);
+            // Paddle keeps no pass log: the program copies of the log are not part of the work.
+            l->setRecordPassSteps(false);
             return l;
         },
         [](std::unique_ptr<ps::PartialProgramLayer> &l) {

@@ -7,6 +7,7 @@
 #include "core/ir/program.h"
 #include "core/transform/appendshadowoutputs.h"
 #include "core/transform/backwardappender.h"
+#include "core/transform/passsteprecorder.h"
 
 #include <optional>
 #include <unordered_map>
@@ -149,14 +150,29 @@ void PartialProgramLayer::prepare(Stage &stage, bool training)
         stage.forwardClones = clonesOf(rp.program().block(), rp.forwardRange(), *split.forward);
         stage.backwardClones = clonesOf(rp.program().block(), rp.backwardRange(), *split.backward);
     }
+    std::shared_ptr<PassStepRecorder> recorder;
+    if (m_recordPassSteps) {
+        recorder = std::make_shared<PassStepRecorder>();
+        m_passes.addInstrumentation(recorder);
+    }
+    auto runPasses = [&](Program &program, const std::string &target) {
+        std::vector<PassRecord> records = m_passes.run(program, target);
+        if (recorder) {
+            for (PassStep &step : recorder->takeSteps())
+                stage.passLog.push_back(std::move(step));
+            return;
+        }
+        for (PassRecord &r : records)
+            stage.passLog.push_back(PassStep { std::move(r), nullptr, nullptr, {} });
+    };
     rp.applyPass([&](Program &forward, Program &backward, const SplitNames &) {
-        for (PassRecord &r : m_passes.run(forward, "forward"))
-            stage.passLog.push_back(std::move(r));
+        runPasses(forward, "forward");
         // The newest infer pass_fn only touches the forward program.
         if (training)
-            for (PassRecord &r : m_passes.run(backward, "backward"))
-                stage.passLog.push_back(std::move(r));
+            runPasses(backward, "backward");
     });
+    if (recorder)
+        m_passes.removeInstrumentation(recorder.get());
 }
 
 RunnableProgram *PartialProgramLayer::trainProgram()

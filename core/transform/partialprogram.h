@@ -49,6 +49,10 @@ public:
     /// CSE on the forward then the backward program; seed and 3.0 run none (their pass_fn only
     /// runs CINN). Configure before the first trainProgram()/inferProgram().
     PassManager &passManager() { return m_passes; }
+    /// Whether the pass log keeps a copy of each program before and after every pass (on by
+    /// default; a copy costs about a clone per changed program). Off: the log has the records
+    /// only (PassStep::before/after null).
+    void setRecordPassSteps(bool on) { m_recordPassSteps = on; }
 
     /// Cached; appends the `output_<k>` shadow outputs to the main program the first time.
     RunnableProgram &originRunnableProgram();
@@ -84,7 +88,7 @@ private:
         std::shared_ptr<const Program> splitForward;
         std::shared_ptr<const Program> splitBackward;
         SplitNames splitNames;
-        std::vector<PassRecord> passLog;
+        std::vector<PassStep> passLog;
         /// Top-level op index of the whole program → its clone in the split forward/backward
         /// program (null for ops split_program does not clone), to follow grad-op links.
         std::vector<const Operation *> forwardClones;
@@ -105,6 +109,7 @@ private:
     Stage m_train;
     Stage m_infer;
     bool m_trainTried = false;
+    bool m_recordPassSteps = true;
     std::vector<std::string> m_diagnostics;
 };
 

@@ -2,13 +2,11 @@
 
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
-#include "core/ir/pirprinter.h"
 #include "core/ir/program.h"
-#include "core/ir/valuenumbering.h"
 #include "core/transform/commonsubexpressionelimination.h"
 #include "core/transform/deadcodeelimination.h"
 
-#include <unordered_map>
+#include <chrono>
 #include <unordered_set>
 
 namespace ps {
@@ -20,16 +18,6 @@ std::vector<Operation *> allOps(const Program &program)
     std::vector<Operation *> ops;
     program.block().walk([&ops](Operation *op) { ops.push_back(op); });
     return ops;
-}
-
-/// The first line of an op's text (regions are summarised by their opening line).
-std::string opLine(const Operation &op, const ValueNumbering &numbering)
-{
-    std::string text = PirPrinter::opText(op, numbering);
-    const size_t newline = text.find('\n');
-    if (newline != std::string::npos)
-        text.resize(newline);
-    return text;
 }
 
 } // namespace
@@ -52,6 +40,22 @@ void PassManager::addPass(std::unique_ptr<Pass> pass, bool enabled)
     m_entries.push_back({ std::move(pass), enabled });
 }
 
+void PassManager::addInstrumentation(std::shared_ptr<PassInstrumentation> instrumentation)
+{
+    m_instrumentations.push_back(std::move(instrumentation));
+}
+
+bool PassManager::removeInstrumentation(const PassInstrumentation *instrumentation)
+{
+    for (auto it = m_instrumentations.begin(); it != m_instrumentations.end(); ++it) {
+        if (it->get() == instrumentation) {
+            m_instrumentations.erase(it);
+            return true;
+        }
+    }
+    return false;
+}
+
 const PassManager::Entry *PassManager::find(std::string_view name) const
 {
     for (const Entry &e : m_entries)
@@ -62,13 +66,14 @@ const PassManager::Entry *PassManager::find(std::string_view name) const
 
 bool PassManager::setEnabled(std::string_view name, bool enabled)
 {
+    bool found = false;
     for (Entry &e : m_entries) {
         if (e.pass->name() == name || e.pass->alias() == name) {
             e.enabled = enabled;
-            return true;
+            found = true;
         }
     }
-    return false;
+    return found;
 }
 
 bool PassManager::isEnabled(std::string_view name) const
@@ -91,56 +96,53 @@ std::vector<const Pass *> PassManager::passes() const
     return out;
 }
 
+PassRecord PassManager::runOne(Pass &pass, Program &program, const std::string &target)
+{
+    for (const auto &i : m_instrumentations)
+        i->runBeforePass(pass, program, target);
+    PassRecord record;
+    record.pass = std::string(pass.name());
+    record.target = target;
+    record.implemented = pass.implemented();
+
+    const std::vector<Operation *> before = allOps(program);
+    record.opsBefore = before.size();
+    if (record.implemented) {
+        const auto start = std::chrono::steady_clock::now();
+        record.rewrites = pass.run(program);
+        record.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        record.notes = pass.takeNotes();
+    }
+    // Identity comparison is safe: the arena never reuses the memory of an erased op.
+    const std::vector<Operation *> after = allOps(program);
+    record.opsAfter = after.size();
+    const std::unordered_set<const Operation *> beforeSet(before.begin(), before.end());
+    const std::unordered_set<const Operation *> afterSet(after.begin(), after.end());
+    for (size_t i = 0; i < before.size(); ++i)
+        if (!afterSet.count(before[i]))
+            record.removedOps.push_back({ i, before[i]->name() });
+    for (size_t i = 0; i < after.size(); ++i)
+        if (!beforeSet.count(after[i]))
+            record.addedOps.push_back({ i, after[i]->name() });
+
+    for (const auto &i : m_instrumentations)
+        i->runAfterPass(pass, program, record);
+    return record;
+}
+
 std::vector<PassRecord> PassManager::run(Program &program, const std::string &target)
 {
+    for (const auto &i : m_instrumentations)
+        i->runBeforePipeline(program, target);
     std::vector<PassRecord> records;
     for (Entry &entry : m_entries) {
         if (!entry.enabled)
             continue;
-        PassRecord record;
-        record.pass = std::string(entry.pass->name());
-        record.target = target;
-
-        const std::vector<Operation *> before = allOps(program);
-        record.opsBefore = before.size();
-        // Op texts are taken before the pass: erased ops cannot be printed afterwards.
-        std::unordered_map<const Operation *, std::string> beforeText;
-        if (m_recordText) {
-            record.textBefore = PirPrinter::toString(program);
-            const ValueNumbering numbering(program);
-            for (const Operation *op : before)
-                beforeText.emplace(op, opLine(*op, numbering));
-        }
-
-        record.rewrites = entry.pass->run(program);
-
-        // Identity comparison is safe: the arena never reuses the memory of an erased op.
-        const std::vector<Operation *> after = allOps(program);
-        record.opsAfter = after.size();
-        const std::unordered_set<const Operation *> beforeSet(before.begin(), before.end());
-        const std::unordered_set<const Operation *> afterSet(after.begin(), after.end());
-        for (const Operation *op : before) {
-            if (afterSet.count(op))
-                continue;
-            ++record.removed;
-            if (m_recordText)
-                record.removedOps.push_back(beforeText[op]);
-        }
-        std::unique_ptr<ValueNumbering> afterNumbering;
-        if (m_recordText) {
-            record.textAfter = PirPrinter::toString(program);
-            afterNumbering = std::make_unique<ValueNumbering>(program);
-        }
-        for (const Operation *op : after) {
-            if (beforeSet.count(op))
-                continue;
-            ++record.added;
-            if (m_recordText)
-                record.addedOps.push_back(opLine(*op, *afterNumbering));
-        }
-        records.push_back(record);
-        m_log.push_back(std::move(record));
+        records.push_back(runOne(*entry.pass, program, target));
+        m_log.push_back(records.back());
     }
+    for (const auto &i : m_instrumentations)
+        i->runAfterPipeline(program, target);
     return records;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/transform/passmanager.h"
+#include "core/transform/passstep.h"
 #include "core/transform/runnableprogram.h"
 
 #include <memory>
@@ -48,8 +49,9 @@ struct PipelineResult
     /// op a pass removed is dropped, as are grad ops a pass removed.
     std::vector<GradOpLink> splitGradOps;
 
-    /// One record per pass run (forward and backward programs).
-    std::vector<PassRecord> passLog;
+    /// One step per pass run (forward and backward programs), with the programs before and
+    /// after it unless the layer's setRecordPassSteps(false).
+    std::vector<PassStep> passLog;
     /// Parameters the flavour pruned as unused (seed and 3.0 `_prune_unused_params`).
     std::vector<std::string> prunedParameters;
     /// Everything Paddle would have rejected or that could not be reproduced.
