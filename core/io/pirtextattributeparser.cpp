@@ -171,6 +171,10 @@ bool PirTextAttributeParser::parseMap(std::vector<NamedAttribute> &out, const Op
         Attribute value = parseValue(ctx, 0);
         if (m_failed)
             break;
+        // Paddle prints a ConstantTensorOp's TensorNameAttribute as a plain string.
+        if (op && op->name == "builtin.constant" && name == "value"
+            && value.kind() == Attribute::Kind::String)
+            value = Attribute::tensorName(value.asString());
         out.emplace_back(NamedAttribute { std::string(name), std::move(value) });
         if (m_cur.accept(Kind::Comma))
             continue;

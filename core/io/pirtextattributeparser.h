@@ -19,7 +19,8 @@ struct OpInfo;
 /// "Scalar(double)"/"double" → Double, "IntArray", "int64_t[]", ...), otherwise by spelling:
 /// integers → Int32 (Int64 when they do not fit), other numbers → Double, `[..]` → Array
 /// (IntArray for the `shape` attribute of pd_op ops), dtype/layout words, `Place(..)`, types.
-/// Values that match nothing are kept verbatim as Attribute::unknown with a warning.
+/// Values that match nothing are kept verbatim as Attribute::unknown with a warning. The string
+/// `value` of a `builtin.constant` is a tensor name (Paddle's ConstantTensorOp).
 class PirTextAttributeParser
 {
 public:

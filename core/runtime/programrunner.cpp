@@ -23,6 +23,15 @@ bool trainable(const Operation &op)
     return first.kind() != Attribute::Kind::Bool || first.asBool();
 }
 
+/// The tensor a `builtin.constant` names (constant_folding_pass makes them); empty for other ops.
+std::string constantTensorName(const Operation &op)
+{
+    if (op.name() != "builtin.constant")
+        return {};
+    const Attribute *value = op.attribute("value");
+    return value && value->kind() == Attribute::Kind::TensorName ? value->asString() : std::string();
+}
+
 struct Declared
 {
     Type type;
@@ -41,6 +50,8 @@ std::map<std::string, Declared> declaredTensors(const Program &program)
         else if (op->name() == "builtin.parameter")
             out.emplace(
                 op->stringAttribute("parameter_name"), Declared { op->result(0).type(), trainable(*op) });
+        else if (const std::string name = constantTensorName(*op); !name.empty())
+            out.emplace(name, Declared { op->result(0).type(), false });
     }
     return out;
 }
@@ -81,6 +92,8 @@ ProgramRunner::ProgramRunner(std::shared_ptr<const Program> program, Backend &ba
             m_inputNames.push_back(op->stringAttribute("name"));
         else if (op->name() == "builtin.parameter")
             params.insert(op->stringAttribute("parameter_name"));
+        else if (const std::string constant = constantTensorName(*op); !constant.empty())
+            params.insert(constant); // read from the parameter source like a parameter
         else if (op->name() == "builtin.shadow_output")
             m_outputNames.push_back(op->stringAttribute("output_name"));
         else if (op->name() == "pd_op.fetch")

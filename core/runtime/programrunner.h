@@ -22,8 +22,8 @@ struct PipelineResult;
 /// gradients go in under the `bo_g` names (from `<k>.npy` files, else ones like the output, as
 /// paddle.grad seeds them), the backward program runs, and the gradients are read by the
 /// `bx_g`/`bp_g` names. A plain program (no split) runs as one segment: inputs are its
-/// `pd_op.data` names, parameters its `builtin.parameter` names, outputs its shadow_output and
-/// fetch names.
+/// `pd_op.data` names, parameters its `builtin.parameter` names (and the tensors its tensor-name
+/// `builtin.constant` ops name), outputs its shadow_output and fetch names.
 ///
 /// Execution is an Interpreter over the [forward, backward] timeline, so a debugger can step
 /// through both with the same object.

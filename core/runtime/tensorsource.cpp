@@ -106,10 +106,21 @@ std::string TensorSource::describe() const
             s += ", as '" + m_imageInput + "'";
         return s + "; other inputs random (seed " + std::to_string(m_seed) + ")";
     }
+    case Kind::Named:
+        return m_path;
     case Kind::Ones:
         break;
     }
     return "ones";
+}
+
+TensorSource TensorSource::named(
+    std::shared_ptr<const std::map<std::string, Tensor>> tensors, std::string what)
+{
+    TensorSource s(Kind::Named);
+    s.m_named = std::move(tensors);
+    s.m_path = std::move(what);
+    return s;
 }
 
 bool TensorSource::prepare(const Program &program, std::string &error)
@@ -156,9 +167,16 @@ std::optional<std::string> TensorSource::imageInputOf(const Program &program, st
 Tensor TensorSource::get(const std::string &name, Type type, bool trainable, std::string &error) const
 {
     const bool typed = type && type.kind() == Type::Kind::DenseTensor;
-    if (m_kind == Kind::NpyDirectory || m_kind == Kind::Pdiparams) {
+    if (m_kind == Kind::NpyDirectory || m_kind == Kind::Pdiparams || m_kind == Kind::Named) {
         Tensor t;
-        if (m_kind == Kind::NpyDirectory) {
+        if (m_kind == Kind::Named) {
+            auto it = m_named ? m_named->find(name) : decltype(m_named->end()) {};
+            if (!m_named || it == m_named->end()) {
+                error = "'" + name + "' is not among the " + m_path;
+                return {};
+            }
+            t = it->second;
+        } else if (m_kind == Kind::NpyDirectory) {
             const std::string file = (std::filesystem::path(m_path) / (name + ".npy")).string();
             if (!std::filesystem::exists(file)) {
                 error = "'" + name + "': no file " + file;

@@ -23,6 +23,8 @@ class Program;
 ///    depend on the order of the requests. Non-trainable parameters (running statistics such as
 ///    batch-norm mean/variance) get ones, which keeps variances positive;
 ///  * Zeros, Ones;
+///  * Named: tensors given by name (a ParameterStore: a program's parameters plus those a pass
+///    created); a name without a tensor is an error;
 ///  * Image: a decoded image becomes the first input (program order) that is image-shaped
 ///    (ImageTensor: float, rank 4, 1 or 3 channels), resized and normalised by ImageTensor; the
 ///    other inputs are random as with Random.
@@ -31,7 +33,7 @@ class Program;
 class TensorSource
 {
 public:
-    enum class Kind : unsigned char { NpyDirectory, Pdiparams, Random, Zeros, Ones, Image };
+    enum class Kind : unsigned char { NpyDirectory, Pdiparams, Random, Zeros, Ones, Image, Named };
 
     TensorSource() = default;
     static TensorSource random(uint64_t seed);
@@ -39,6 +41,8 @@ public:
     static TensorSource ones() { return TensorSource(Kind::Ones); }
     static TensorSource npyDirectory(std::string dir);
     static TensorSource pdiparams(std::string file);
+    /// Shares `tensors` (not copied); `what` describes them ("parameters of model.pdiparams").
+    static TensorSource named(std::shared_ptr<const std::map<std::string, Tensor>> tensors, std::string what);
     /// `image` (decoded from `path`) for the image input; the other inputs random with `seed`.
     static TensorSource image(std::string path, std::shared_ptr<const Image> image, uint64_t seed,
         ImageTensor::Normalization normalization = ImageTensor::Normalization::ImageNet);
@@ -81,6 +85,7 @@ private:
     uint64_t m_seed = 0;
     int64_t m_dynamicDim = 1;
     std::map<std::string, Tensor> m_loaded;
+    std::shared_ptr<const std::map<std::string, Tensor>> m_named;
     std::shared_ptr<const Image> m_image;
     ImageTensor::Normalization m_normalization = ImageTensor::Normalization::ImageNet;
     std::string m_imageInput;
