@@ -40,7 +40,8 @@ const Command kCommands[] = {
     { "compare", runCompare,
         "compare A B [--json]          structural equality (exit 0 equal, 1 different, 2 error)" },
     { "passes", runPasses,
-        "passes FILE [--enable a,b] [--disable c] [--json]  what each pass changes (--list)" },
+        "passes FILE [--pipeline NAME] [--enable a,b] [--check-numerics] [--json]  what each pass changes "
+        "(--list)" },
     { "run", runRun,
         "run FILE|BUNDLE [--device cpu|cuda] [--inputs DIR] [--params FILE|DIR] [--shape NAME=DIMS] [--dump "
         "DIR] "

@@ -1,14 +1,35 @@
 #include "cliarguments.h"
 #include "commands.h"
+#include "core/analysis/inplacegroups.h"
+#include "core/ir/block.h"
+#include "core/ir/operation.h"
 #include "core/ir/pirprinter.h"
 #include "core/ir/program.h"
+#include "core/ir/valuenumbering.h"
+#include "core/runtime/backend.h"
+#include "core/runtime/parameterstore.h"
+#include "core/runtime/parameterstoreevaluator.h"
+#include "core/runtime/passnumericscheck.h"
+#include "core/transform/passirprinter.h"
 #include "core/transform/passmanager.h"
+#include "core/transform/passpipeline.h"
+#include "core/transform/passregistry.h"
+#include "core/transform/passsteprecorder.h"
 #include "jsonstream.h"
+#include "runsource.h"
+#include "trainmode.h"
 
+#include <algorithm>
 #include <iostream>
 #include <sstream>
+#include <unordered_set>
 
 namespace {
+
+const char *kUsage
+    = "usage: pirscope-cli passes FILE [--pipeline NAME] [--enable a,b] [--disable c] [--json] "
+      "[--all] [--print] [--print-ir] [--check-numerics] [--inputs SRC] [--params SRC] [--seed N] "
+      "[--mode train|infer [--output ID]...] | --list";
 
 std::vector<std::string> splitList(const std::string &list)
 {
@@ -25,8 +46,8 @@ std::string passList(const ps::PassManager &pm)
 {
     std::string out;
     for (const ps::Pass *p : pm.passes())
-        out += std::string(out.empty() ? "" : ", ") + std::string(p->name()) + " (" + std::string(p->alias())
-            + ")";
+        out += std::string(out.empty() ? "" : ", ") + std::string(p->name())
+            + (p->alias() != p->name() ? " (" + std::string(p->alias()) + ")" : std::string());
     return out;
 }
 
@@ -38,78 +59,297 @@ void printOps(const char *sign, const std::vector<std::string> &ops, size_t limi
         std::cout << "    " << sign << " ... " << ops.size() - limit << " more (--all shows them)\n";
 }
 
+void listPasses()
+{
+    const ps::PassManager defaults = ps::PassManager::withDefaultPasses();
+    std::cout << "passes (Paddle name, alias, on by default, what it does):\n";
+    for (const std::string &name : ps::PassRegistry::implementedNames()) {
+        const auto pass = ps::PassRegistry::create(name);
+        std::cout << pass->name() << "\t" << pass->alias() << "\t"
+                  << (defaults.isEnabled(name) ? "on" : "off") << "\t" << pass->description() << "\n";
+    }
+    std::cout << "\npipelines (--pipeline NAME; passes marked * are listed but not implemented):\n";
+    for (const ps::PassPipeline::Info &p : ps::PassPipeline::pipelines()) {
+        std::cout << p.name << "\t" << p.description << "\n   ";
+        const std::optional<std::vector<std::string>> names = ps::PassPipeline::passNames(p.name);
+        for (const std::string &name : *names)
+            std::cout << " " << name << (ps::PassRegistry::isImplemented(name) ? "" : "*");
+        std::cout << "\n";
+    }
+}
+
+/// The manager the options ask for: a named pipeline or the default passes, then `--enable`
+/// (switches a pass of the list on, appends any other pass in the order given) and `--disable`.
+std::optional<ps::PassManager> buildManager(
+    const CliArguments &cli, const ps::PassOptions &options, std::string &error)
+{
+    std::optional<ps::PassManager> pm;
+    if (const auto pipeline = cli.option("pipeline"))
+        pm = ps::PassPipeline::build(*pipeline, options, error);
+    else
+        pm = ps::PassManager::withDefaultPasses();
+    if (!pm)
+        return std::nullopt;
+    for (const std::string &name : splitList(cli.option("enable").value_or(std::string()))) {
+        if (pm->setEnabled(name, true))
+            continue;
+        std::unique_ptr<ps::Pass> pass = ps::PassRegistry::create(name, options);
+        if (!pass) {
+            std::string known;
+            for (const std::string &n : ps::PassRegistry::implementedNames())
+                known += " " + n;
+            error = "unknown pass '" + name + "'; passes:" + known;
+            return std::nullopt;
+        }
+        pm->addPass(std::move(pass));
+    }
+    for (const std::string &name : splitList(cli.option("disable").value_or(std::string()))) {
+        if (!pm->setEnabled(name, false)) {
+            error = "unknown pass '" + name + "'; passes: " + passList(*pm);
+            return std::nullopt;
+        }
+    }
+    return pm;
+}
+
+/// The inplace groups (core/analysis) of the program after an inplace_pass step that hold an op
+/// the pass made `_`: "%2 %3 %4" per group, members in program order.
+std::vector<std::string> newInplaceGroups(const ps::PassStep &step)
+{
+    std::vector<std::string> out;
+    if (step.record.pass != "inplace_pass" || !step.after || step.record.addedOps.empty())
+        return out;
+    std::vector<const ps::Operation *> ops;
+    step.after->block().walk([&ops](ps::Operation *op) { ops.push_back(op); });
+    std::unordered_set<const ps::Operation *> added;
+    for (const ps::PassOpRef &ref : step.record.addedOps)
+        if (ref.index < ops.size())
+            added.insert(ops[ref.index]);
+    const ps::InplaceGroups groups(*step.after);
+    const ps::ValueNumbering numbering(*step.after);
+    for (const ps::InplaceGroup &g : groups.groups()) {
+        const bool touched = std::any_of(
+            g.edges.begin(), g.edges.end(), [&](const ps::InplaceEdge &e) { return added.count(e.op) != 0; });
+        if (!touched)
+            continue;
+        std::string members;
+        for (const ps::Value &v : g.members)
+            members += (members.empty() ? "" : " ") + numbering.name(v);
+        out.push_back(members);
+    }
+    return out;
+}
+
+void writeNumerics(JsonStream &json, const ps::PassNumerics &n)
+{
+    json.key("numerics").beginObject();
+    json.key("checked").value(n.checked);
+    if (!n.skipped.empty())
+        json.key("skipped").value(n.skipped);
+    json.key("max_abs").value(n.maxAbs);
+    json.key("max_rel").value(n.maxRel);
+    json.key("worst_value").value(n.worstValue);
+    json.key("ok").value(n.ok);
+    json.key("rtol").value(n.rtol);
+    json.key("atol").value(n.atol);
+    json.key("low_precision").value(n.lowPrecision);
+    json.key("values_compared").value(n.valuesCompared);
+    json.key("values_outside_tolerance").value(n.valuesOutsideTolerance);
+    json.key("outputs").beginArray();
+    for (const ps::ValueNumerics &o : n.outputs) {
+        json.beginObject();
+        json.key("name").value(o.value);
+        json.key("max_abs").value(o.maxAbs);
+        json.key("max_rel").value(o.maxRel);
+        json.key("ok").value(o.ok);
+        json.endObject();
+    }
+    json.endArray().endObject();
+}
+
+void writeJson(
+    const std::vector<ps::PassStep> &steps, const ps::PassNumericsCheck *numerics, const ps::Program *printed)
+{
+    JsonStream json(std::cout);
+    json.beginObject().key("passes").beginArray();
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const ps::PassStep &step = steps[i];
+        const ps::PassRecord &r = step.record;
+        json.beginObject();
+        json.key("pass").value(r.pass);
+        json.key("implemented").value(r.implemented);
+        json.key("changed").value(r.changed());
+        json.key("rewrites").value(r.rewrites);
+        json.key("seconds").value(r.seconds);
+        json.key("ops_before").value(r.opsBefore);
+        json.key("ops_after").value(r.opsAfter);
+        json.key("removed").value(r.removedOps.size());
+        json.key("added").value(r.addedOps.size());
+        json.key("modified").value(step.modifiedOps.size());
+        json.key("notes").beginArray();
+        for (const std::string &note : r.notes)
+            json.value(note);
+        json.endArray();
+        if (r.pass == "inplace_pass") {
+            json.key("inplace_groups").beginArray();
+            for (const std::string &g : newInplaceGroups(step))
+                json.value(g);
+            json.endArray();
+        }
+        json.key("removed_ops").beginArray();
+        for (const std::string &op : step.removedOpTexts())
+            json.value(op);
+        json.endArray().key("added_ops").beginArray();
+        for (const std::string &op : step.addedOpTexts())
+            json.value(op);
+        json.endArray().key("modified_ops").beginArray();
+        for (const std::string &op : step.modifiedOpTexts())
+            json.value(op);
+        json.endArray();
+        if (numerics && i < numerics->results().size())
+            writeNumerics(json, numerics->results()[i]);
+        json.endObject();
+    }
+    json.endArray();
+    if (numerics)
+        json.key("numerics_baseline_error").value(numerics->baselineError());
+    if (printed)
+        json.key("program").value(ps::PirPrinter::toString(*printed));
+    json.endObject();
+    json.finish();
+}
+
+void printNumerics(const ps::PassNumerics &n)
+{
+    std::cout << "    numerics: ";
+    if (!n.checked) {
+        std::cout << "not checked (" << n.skipped << ")\n";
+        return;
+    }
+    if (!n.skipped.empty()) {
+        std::cout << n.skipped << "\n";
+        return;
+    }
+    std::cout << "max abs " << n.maxAbs << ", max rel " << n.maxRel << " (worst " << n.worstValue << ", "
+              << n.valuesCompared << " values), " << (n.ok ? "within" : "BEYOND") << " rtol " << n.rtol
+              << " atol " << n.atol << (n.lowPrecision ? " (low precision: error expected)" : "") << "\n";
+}
+
+void writeText(const std::vector<ps::PassStep> &steps, const ps::PassNumericsCheck *numerics, size_t limit)
+{
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const ps::PassStep &step = steps[i];
+        const ps::PassRecord &r = step.record;
+        std::cout << r.pass << ": ";
+        if (!r.implemented) {
+            std::cout << "not run (not implemented in PIRScope)\n";
+            continue;
+        }
+        if (!r.changed()) {
+            std::cout << "no change (" << r.opsBefore << " ops)\n";
+            for (const std::string &note : r.notes)
+                std::cout << "    note: " << note << "\n";
+            continue;
+        }
+        std::cout << r.rewrites << " rewrites, ops " << r.opsBefore << " -> " << r.opsAfter << " (-"
+                  << r.removedOps.size() << " +" << r.addedOps.size() << " ~" << step.modifiedOps.size()
+                  << ")\n";
+        printOps("-", step.removedOpTexts(), limit);
+        printOps("+", step.addedOpTexts(), limit);
+        printOps("~", step.modifiedOpTexts(), limit);
+        for (const std::string &group : newInplaceGroups(step))
+            std::cout << "    inplace group: " << group << "\n";
+        for (const std::string &note : r.notes)
+            std::cout << "    note: " << note << "\n";
+        if (numerics && i < numerics->results().size())
+            printNumerics(numerics->results()[i]);
+    }
+}
+
+/// Whether a pass that does not compute in low precision went beyond the tolerance.
+bool beyondTolerance(const ps::PassNumericsCheck &numerics)
+{
+    for (const ps::PassNumerics &n : numerics.results())
+        if (n.checked && !n.ok && !n.lowPrecision)
+            return true;
+    return false;
+}
+
 } // namespace
 
 int runPasses(const std::vector<std::string> &args)
 {
     CliArguments cli;
     std::string error;
-    if (!cli.parse(args, { "json", "all", "print", "list" }, { "enable", "disable" }, error))
+    if (!cli.parse(args, { "json", "all", "print", "print-ir", "list", "check-numerics" },
+            { "pipeline", "enable", "disable", "inputs", "image-norm", "params", "seed", "mode", "output" }, error))
         return cliError(error);
-    ps::PassManager pm = ps::PassManager::withDefaultPasses();
     if (cli.flag("list")) {
-        for (const ps::Pass *p : pm.passes())
-            std::cout << p->name() << "\t" << p->alias() << "\t" << (pm.isEnabled(p->name()) ? "on" : "off")
-                      << "\t" << p->description() << "\n";
+        listPasses();
         return 0;
     }
     if (cli.positional().size() != 1)
-        return cliError(
-            "usage: pirscope-cli passes FILE [--enable a,b] [--disable c] [--json] [--all] [--print]");
-    for (const auto &[option, enabled] : { std::pair("enable", true), std::pair("disable", false) }) {
-        for (const std::string &name : splitList(cli.option(option).value_or(std::string()))) {
-            if (!pm.setEnabled(name, enabled))
-                return cliError("unknown pass '" + name + "'; passes: " + passList(pm));
-        }
-    }
+        return cliError(kUsage);
+    bool train = false;
+    if (!trainModeOption(cli, train, error))
+        return cliError(error);
     auto program = loadForCli(cli.positional()[0]);
     if (!program)
         return 1;
-    pm.setRecordText(true);
-    const std::vector<ps::PassRecord> records = pm.run(*program);
+    if (train) { // the passes run on the whole train program: gradients are outputs too
+        std::optional<ps::RunnableProgram> whole
+            = plainTrainProgram(*program, ps::PipelineFlavour::Newest, outputOptions(cli), error);
+        if (!whole)
+            return cliError(error);
+        program = whole->takeProgram();
+    }
+
+    // Parameters: when given or for the numeric check, constant_folding_pass computes its
+    // values over them and the check runs every program on them.
+    ps::PassOptions passOptions;
+    std::unique_ptr<ps::Backend> cpu;
+    std::shared_ptr<ps::ParameterStore> store;
+    ps::ProgramRunner::Options sources;
+    sources.inputs = ps::TensorSource::random(0);
+    sources.params = ps::TensorSource::random(0);
+    if (!applySourceOptions(cli, sources, error))
+        return cliError(error);
+    if (cli.flag("check-numerics") || cli.option("params")) {
+        cpu = ps::createCpuBackend();
+        store = std::make_shared<ps::ParameterStore>();
+        if (!store->load(*program, sources.params, error))
+            return cliError("--params: " + error);
+        passOptions.evaluator = std::make_shared<ps::ParameterStoreEvaluator>(store, *cpu);
+    }
+    std::optional<ps::PassManager> pm = buildManager(cli, passOptions, error);
+    if (!pm)
+        return cliError(error);
+    auto recorder = std::make_shared<ps::PassStepRecorder>();
+    pm->addInstrumentation(recorder);
+    std::shared_ptr<ps::PassNumericsCheck> numerics;
+    if (cli.flag("check-numerics")) {
+        ps::PassNumericsCheck::Options options;
+        options.inputs = sources.inputs;
+        numerics = std::make_shared<ps::PassNumericsCheck>(*cpu, store, options);
+        pm->addInstrumentation(numerics);
+    }
+    if (cli.flag("print-ir")) // Paddle's FLAGS_print_ir text, on stderr so --json stays parseable
+        pm->addInstrumentation(std::make_shared<ps::PassIrPrinter>(std::cerr));
+    pm->run(*program);
+    const std::vector<ps::PassStep> &steps = recorder->steps();
+    const int status = numerics && beyondTolerance(*numerics) ? 2 : 0;
 
     if (cli.flag("json")) {
-        JsonStream json(std::cout);
-        json.beginObject().key("passes").beginArray();
-        for (const ps::PassRecord &r : records) {
-            json.beginObject();
-            json.key("pass").value(r.pass);
-            json.key("changed").value(r.changed());
-            json.key("rewrites").value(r.rewrites);
-            json.key("ops_before").value(r.opsBefore);
-            json.key("ops_after").value(r.opsAfter);
-            json.key("removed").value(r.removed);
-            json.key("added").value(r.added);
-            json.key("removed_ops").beginArray();
-            for (const std::string &op : r.removedOps)
-                json.value(op);
-            json.endArray().key("added_ops").beginArray();
-            for (const std::string &op : r.addedOps)
-                json.value(op);
-            json.endArray().endObject();
-        }
-        json.endArray();
-        if (cli.flag("print"))
-            json.key("program").value(ps::PirPrinter::toString(*program));
-        json.endObject();
-        json.finish();
-        return 0;
+        writeJson(steps, numerics.get(), cli.flag("print") ? program.get() : nullptr);
+        return status;
     }
-    if (records.empty())
-        std::cout << "no pass enabled; passes: " << passList(pm) << "\n";
-    const size_t limit = cli.flag("all") ? size_t(-1) : 10;
-    for (const ps::PassRecord &r : records) {
-        std::cout << r.pass << ": ";
-        if (!r.changed()) {
-            std::cout << "no change (" << r.opsBefore << " ops)\n";
-            continue;
-        }
-        std::cout << r.rewrites << " rewrites, ops " << r.opsBefore << " -> " << r.opsAfter << " (-"
-                  << r.removed << " +" << r.added << ")\n";
-        printOps("-", r.removedOps, limit);
-        printOps("+", r.addedOps, limit);
-    }
+    if (numerics && !numerics->baselineError().empty())
+        std::cout << "numerics: the program does not run before the passes: " << numerics->baselineError()
+                  << "\n";
+    if (steps.empty())
+        std::cout << "no pass enabled; passes: " << passList(*pm) << "\n";
+    writeText(steps, numerics.get(), cli.flag("all") ? size_t(-1) : 10);
     if (cli.flag("print"))
         ps::PirPrinter::print(*program, std::cout);
-    return 0;
+    return status;
 }

@@ -7,6 +7,7 @@
 #include "jsonstream.h"
 #include "opreference.h"
 #include "runsource.h"
+#include "trainmode.h"
 
 #include <chrono>
 #include <filesystem>
@@ -19,7 +20,8 @@ const char *const kUsage
       "[--inputs DIR|IMAGE|random|zeros|ones] "
       "[--image-norm imagenet|none] [--params FILE|DIR|random|zeros|ones] [--seed N] [--shape NAME=DIMS]... "
       "[--break POS|REGEX] "
-      "[--provide OP=FILE.npy[,FILE.npy...]]... [--dump DIR] [--check-nan] [--json]";
+      "[--provide OP=FILE.npy[,FILE.npy...]]... [--dump DIR] [--check-nan] [--mode train|infer [--output "
+      "ID]...] [--json]";
 
 struct Group
 {
@@ -136,24 +138,23 @@ int runRun(const std::vector<std::string> &args)
     CliArguments cli;
     std::string error;
     if (!cli.parse(args, { "check-nan", "json", "no-fallback" },
-            { "device", "inputs", "image-norm", "params", "seed", "shape", "break", "provide", "dump" },
+            { "device", "inputs", "image-norm", "params", "seed", "shape", "break", "provide", "dump", "mode",
+                "output" },
             error))
         return cliError(error);
     if (cli.positional().size() != 1)
         return cliError(kUsage);
     uint64_t seed = 0;
-    if (auto s = cli.option("seed")) {
-        try {
-            seed = std::stoull(*s);
-        } catch (const std::exception &) {
-            return cliError("--seed needs a non-negative integer, got '" + *s + "'");
-        }
-    }
+    if (!seedOption(cli, seed, error))
+        return cliError(error);
     auto backend = makeBackend(cli.option("device").value_or("cpu"), error);
     if (!backend)
         return cliError(error);
+    bool train = false;
+    if (!trainModeOption(cli, train, error))
+        return cliError(error);
     RunSource source;
-    if (!loadRunSource(cli.positional()[0], source, error))
+    if (!loadRunSource(cli.positional()[0], source, error, train, outputOptions(cli)))
         return error.empty() ? 1 : cliError(error);
 
     ps::DebugSources sources;

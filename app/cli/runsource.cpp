@@ -1,12 +1,12 @@
 #include "runsource.h"
 
-#include "jsonstream.h"
-
+#include "cliarguments.h"
 #include "commands.h"
 #include "core/ir/program.h"
 #include "core/runtime/backend.h"
 #include "core/session/debugsources.h"
 #include "jsonstream.h"
+#include "trainmode.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -97,7 +97,65 @@ void writeShapesJson(JsonStream &json, const std::vector<ps::InputShape> &shapes
     json.endArray();
 }
 
-bool loadRunSource(const std::string &path, RunSource &out, std::string &error)
+bool seedOption(const CliArguments &cli, uint64_t &seed, std::string &error)
+{
+    seed = 0;
+    const auto s = cli.option("seed");
+    if (!s)
+        return true;
+    try {
+        size_t used = 0;
+        seed = std::stoull(*s, &used);
+        if (used == s->size() && !s->starts_with("-"))
+            return true;
+    } catch (const std::exception &) {
+    }
+    error = "--seed needs a non-negative integer, got '" + *s + "'";
+    return false;
+}
+
+bool applySourceOptions(const CliArguments &cli, ps::ProgramRunner::Options &options, std::string &error)
+{
+    uint64_t seed = 0;
+    if (!seedOption(cli, seed, error))
+        return false;
+    if (auto in = cli.option("inputs")) {
+        auto s = ps::TensorSource::fromText(*in, seed, error);
+        if (!s) {
+            error = "--inputs: " + error;
+            return false;
+        }
+        options.inputs = *s;
+    }
+    if (auto norm = cli.option("image-norm")) {
+        const auto n = ps::ImageTensor::parseNormalization(*norm);
+        if (!n) {
+            error = "--image-norm needs imagenet or none, got '" + *norm + "'";
+            return false;
+        }
+        if (options.inputs.kind() != ps::TensorSource::Kind::Image) {
+            error = "--image-norm applies to --inputs IMAGE only";
+            return false;
+        }
+        options.inputs.setImageNormalization(*n);
+    }
+    if (auto p = cli.option("params")) {
+        auto s = ps::TensorSource::fromText(*p, seed, error);
+        if (!s) {
+            error = "--params: " + error;
+            return false;
+        }
+        if (s->kind() == ps::TensorSource::Kind::Image) {
+            error = "--params: an image cannot provide parameters (use it with --inputs)";
+            return false;
+        }
+        options.params = *s;
+    }
+    return true;
+}
+
+bool loadRunSource(const std::string &path, RunSource &out, std::string &error, bool train,
+    const std::vector<std::string> &outputs)
 {
     out.path = path;
     out.source = openForCli(path);
@@ -107,6 +165,13 @@ bool loadRunSource(const std::string &path, RunSource &out, std::string &error)
     out.target.programPath = path;
     if (!out.source->bundle) {
         out.target.program = out.source->origin;
+        if (train) {
+            std::optional<ps::PipelineResult> pipeline
+                = plainTrainPipeline(*out.source->origin, ps::PipelineFlavour::Newest, outputs, error);
+            if (!pipeline)
+                return false;
+            out.target.pipeline = std::make_shared<const ps::PipelineResult>(std::move(*pipeline));
+        }
         ps::DiagnosticList warnings;
         out.target.findCompanions(warnings);
         printDiagnostics(warnings);

@@ -61,7 +61,19 @@ void writeShapesJson(JsonStream &json, const std::vector<ps::InputShape> &shapes
 /// PipelineSource::open, and for a program file the `.pdiparams` and `.yml` beside it
 /// (DebugTarget::findCompanions), printing diagnostics to stderr; false with `error` set (empty
 /// when the `error:` line is already printed).
-bool loadRunSource(const std::string &path, RunSource &out, std::string &error);
+/// `train` (`--mode train`): a plain forward program runs as the GUI's Train mode builds it,
+/// forward + backward with ones as output gradients; `outputs` names its outputs (`--output`,
+/// printer ids).
+bool loadRunSource(const std::string &path, RunSource &out, std::string &error, bool train = false,
+    const std::vector<std::string> &outputs = {});
+
+class CliArguments;
+
+/// `--seed N`, `--inputs`, `--image-norm`, `--params` as `run` reads them, applied to `options`
+/// (which holds the defaults). False with `error` set.
+bool applySourceOptions(const CliArguments &cli, ps::ProgramRunner::Options &options, std::string &error);
+/// `--seed N` (0 when absent); false with `error` set when it is not a number.
+bool seedOption(const CliArguments &cli, uint64_t &seed, std::string &error);
 
 /// "--device cpu|cuda|cuda:N|cuda-sim": the backend, or nullptr with `error` saying why (createCudaBackend's
 /// reason on a machine without CUDA).

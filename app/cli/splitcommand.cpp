@@ -6,6 +6,7 @@
 #include "core/ir/program.h"
 #include "core/session/pipelinesource.h"
 #include "jsonstream.h"
+#include "trainmode.h"
 
 #include <filesystem>
 #include <iostream>
@@ -23,10 +24,14 @@ int runSplit(const std::vector<std::string> &args)
 {
     CliArguments cli;
     std::string error;
-    if (!cli.parse(args, { "json" }, { "flavour" }, error))
+    if (!cli.parse(args, { "json" }, { "flavour", "mode", "output" }, error))
         return cliError(error);
     if (cli.positional().size() != 1)
-        return cliError("usage: pirscope-cli split FILE|BUNDLE [--json] [--flavour newest|3.0|seed]");
+        return cliError("usage: pirscope-cli split FILE|BUNDLE [--json] [--flavour newest|3.0|seed] "
+                        "[--mode train|infer [--output ID]...]");
+    bool train = false;
+    if (!trainModeOption(cli, train, error))
+        return cliError(error);
     std::optional<ps::PipelineFlavour> flavour;
     if (auto f = cli.option("flavour")) {
         flavour = ps::flavourFromName(*f);
@@ -38,7 +43,18 @@ int runSplit(const std::vector<std::string> &args)
     if (!opened)
         return 1;
     ps::DiagnosticList diagnostics;
-    ps::PipelineSource::SplitInput source = opened->splitInput(flavour, diagnostics);
+    ps::PipelineSource::SplitInput source;
+    // --mode train: a forward-only plain program gets the backward the GUI's Train mode appends.
+    if (train && !opened->bundle && !opened->roles.trainLayout) {
+        std::optional<ps::RunnableProgram> whole = plainTrainProgram(
+            *opened->origin, flavour.value_or(ps::PipelineFlavour::Newest), outputOptions(cli), error);
+        if (!whole)
+            return cliError(error);
+        source.runnable = std::make_unique<ps::RunnableProgram>(std::move(*whole));
+        source.kind = "train";
+    } else {
+        source = opened->splitInput(flavour, diagnostics);
+    }
     printDiagnostics(diagnostics);
     if (!source.runnable) {
         const ps::Diagnostic *first = diagnostics.firstError();

@@ -1,0 +1,103 @@
+#pragma once
+
+#include "core/runtime/tensor.h"
+#include "core/runtime/tensorsource.h"
+#include "core/transform/passinstrumentation.h"
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ps {
+
+class Backend;
+class ParameterStore;
+class ValueImpl;
+
+/// How one tensor differs between the program before a pass and after it.
+struct ValueNumerics
+{
+    std::string value; ///< an output name, or the printer id in the program after the pass ("%12")
+    double maxAbs = 0;
+    double maxRel = 0;
+    bool ok = true;
+};
+
+/// The numeric check of one pass run: the program before and after the pass, run on the same
+/// inputs and parameters, compared per output and per value that survives the pass.
+struct PassNumerics
+{
+    std::string pass;
+    std::string target;
+    /// False when the check did not run; `skipped` says why ("unchanged", "not implemented",
+    /// "the program after the pass failed: ...").
+    bool checked = false;
+    std::string skipped;
+    double maxAbs = 0;
+    double maxRel = 0;
+    std::string worstValue; ///< the value with the largest error over its tolerance
+    /// Every compared element within |a - e| <= atol + rtol * |e| (outputs and surviving values).
+    bool ok = true;
+    double rtol = 0;
+    double atol = 0;
+    /// The pass computes in float16/bfloat16 (auto_mixed_precision_pass): its error is expected,
+    /// judged with the low-precision tolerance and reported as such.
+    bool lowPrecision = false;
+    std::vector<ValueNumerics> outputs;
+    size_t valuesCompared = 0;
+    size_t valuesOutsideTolerance = 0;
+};
+
+/// An instrumentation that runs the program on the CPU oracle before the first pass and after
+/// every pass that changed it (ProgramRunner on the live program, the parameters from a shared
+/// ParameterStore so folded parameters are there), and compares each run with the one before:
+/// the outputs by name and every value both runs computed (the same IR value: it survived the
+/// pass). Values are copied as each op produces them, so an inplace op overwriting its input
+/// later does not count as a difference. Values of random ops and `empty` are not compared.
+/// Cost per changed pass: one program execution and a host copy of its values (memory: two
+/// runs' values).
+class PassNumericsCheck : public PassInstrumentation
+{
+public:
+    struct Options
+    {
+        TensorSource inputs = TensorSource::random(0);
+        int64_t dynamicDim = 1;
+        double rtol = 1e-4;
+        double atol = 1e-5;
+        /// For auto_mixed_precision_pass (float16 / bfloat16 arithmetic).
+        double lowPrecisionRtol = 1e-2;
+        double lowPrecisionAtol = 1e-3;
+        double bfloat16Rtol = 5e-2;
+    };
+
+    PassNumericsCheck(Backend &backend, std::shared_ptr<ParameterStore> params, Options options);
+    ~PassNumericsCheck() override;
+
+    void runBeforePipeline(const Program &program, std::string_view target) override;
+    void runAfterPass(const Pass &pass, const Program &program, const PassRecord &record) override;
+
+    const std::vector<PassNumerics> &results() const { return m_results; }
+    /// Why the run before the first pass failed (empty when it ran).
+    const std::string &baselineError() const { return m_baselineError; }
+
+private:
+    struct Run
+    {
+        bool ok = false;
+        std::string error;
+        std::vector<std::pair<std::string, Tensor>> outputs;
+        std::unordered_map<const ValueImpl *, Tensor> values;
+    };
+    Run execute(const Program &program);
+
+    Backend &m_backend;
+    std::shared_ptr<ParameterStore> m_params;
+    Options m_options;
+    Run m_current;
+    std::string m_baselineError;
+    std::vector<PassNumerics> m_results;
+};
+
+} // namespace ps

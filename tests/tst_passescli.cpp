@@ -1,0 +1,117 @@
+#include <QtTest>
+
+namespace {
+
+struct CliRun
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+CliRun runCli(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(PIRSCOPE_CLI_PATH), args);
+    CliRun r;
+    if (!p.waitForFinished(120000))
+        return r;
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+QString fixture(const QString &caseName, const QString &file)
+{
+    return QStringLiteral(PIRSCOPE_FIXTURES_DIR "/pipeline_passes/") + caseName + "/" + file;
+}
+
+QJsonObject entry(const QJsonArray &passes, const QString &name)
+{
+    for (const QJsonValue &p : passes)
+        if (p.toObject()["pass"].toString() == name)
+            return p.toObject();
+    return {};
+}
+
+} // namespace
+
+/// `pirscope-cli passes` with named pipelines, the numeric check per pass and Paddle's IR dump.
+class TestPassesCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void pipelineWithNumerics()
+    {
+        const CliRun r
+            = runCli({ "passes", fixture("fold_linear", "model.json"), "--pipeline", "inference-cpu",
+                "--check-numerics", "--params", fixture("fold_linear", "model.pdiparams"), "--json" });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["numerics_baseline_error"].toString(), QString());
+        const QJsonArray passes = o["passes"].toArray();
+        QCOMPARE(passes.size(), 12);
+        // Listed, marked, not run, not checked.
+        const QJsonObject lowering = entry(passes, "pd_op_to_kernel_pass");
+        QVERIFY(!lowering["implemented"].toBool());
+        QVERIFY(!lowering["numerics"].toObject()["checked"].toBool());
+        // Folding changed the program; its numbers are the same within tolerance.
+        const QJsonObject fold = entry(passes, "constant_folding_pass");
+        QVERIFY(fold["changed"].toBool());
+        QVERIFY(fold["added"].toInt() > 0);
+        const QJsonObject n = fold["numerics"].toObject();
+        QVERIFY(n["checked"].toBool());
+        QVERIFY(n["ok"].toBool());
+        for (const char *key : { "max_abs", "max_rel", "worst_value", "ok" })
+            QVERIFY2(n.contains(key), key);
+        QVERIFY(n["max_abs"].toDouble() <= 1e-6);
+        QCOMPARE(n["outputs"].toArray().size(), 1);
+        // CSE merged the duplicated matmul + add.
+        QVERIFY(entry(passes, "common_subexpression_elimination_pass")["removed"].toInt() >= 2);
+        QVERIFY(entry(passes, "inplace_pass")["changed"].toBool());
+        // Its result as inplace groups: each a chain of values sharing one buffer.
+        const QJsonArray groups = entry(passes, "inplace_pass")["inplace_groups"].toArray();
+        QVERIFY(!groups.isEmpty());
+        QVERIFY(groups[0].toString().contains(' '));
+        QVERIFY(entry(passes, "inplace_pass")["seconds"].isDouble());
+    }
+
+    void textReportAndIrDump()
+    {
+        const CliRun r = runCli({ "passes", fixture("elementwise_chain", "model.json"), "--pipeline",
+            "dy2static", "--print-ir", "--check-numerics" });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains("pd_op_to_kernel_pass: not run (not implemented in PIRScope)"));
+        QVERIFY(r.out.contains("inplace_pass: "));
+        QVERIFY(r.out.contains("numerics: max abs"));
+        // Paddle's IRPrinting banners, before and after each pass that ran.
+        QVERIFY(r.err.contains("IRPrinting on builtin.module before inplace_pass pass"));
+        QVERIFY(r.err.contains("IRPrinting on builtin.module after inplace_pass pass"));
+        QVERIFY(!r.err.contains("before pd_op_to_kernel_pass"));
+    }
+
+    void customOrderAndErrors()
+    {
+        const QString model = fixture("fold_linear", "model.json");
+        CliRun r = runCli({ "passes", model, "--pipeline", "dy2static", "--enable", "fold,dce", "--disable",
+            "cse", "--json" });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QJsonArray passes = QJsonDocument::fromJson(r.out).object()["passes"].toArray();
+        QStringList order;
+        for (const QJsonValue &p : passes)
+            order << p.toObject()["pass"].toString();
+        QCOMPARE(order,
+            QStringList({ "pd_op_to_kernel_pass", "inplace_pass", "constant_folding_pass",
+                "dead_code_elimination_pass" }));
+        QCOMPARE(runCli({ "passes", model, "--pipeline", "inference-tpu" }).exitCode, 1);
+        QCOMPARE(runCli({ "passes", model, "--enable", "no_such_pass" }).exitCode, 1);
+        r = runCli({ "passes", "--list" });
+        QVERIFY(r.out.contains("inference-gpu-fp16"));
+        QVERIFY(r.out.contains("pd_op_to_kernel_pass*"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPassesCli)
+#include "tst_passescli.moc"
