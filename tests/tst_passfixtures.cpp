@@ -68,8 +68,8 @@ void normalizeFoldedNames(Program &program)
 } // namespace
 
 /// Each implemented pass against Paddle 3.3.1 on the golden before/after programs of
-/// tests/fixtures/pipeline_passes (tools/make_pipeline_pass_fixtures.py): the pass applied to Paddle's program before
-/// it gives Paddle's program after it.
+/// tests/fixtures/pipeline_passes (tools/make_pipeline_pass_fixtures.py): the pass applied to Paddle's
+/// program before it gives Paddle's program after it.
 class TestPassFixtures : public QObject
 {
     Q_OBJECT

@@ -2,11 +2,13 @@
 #include "core/ir/builder.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/transform/fusionpasses.h"
 #include "core/transform/passpipeline.h"
 #include "core/transform/passregistry.h"
 #include "core/transform/unimplementedpass.h"
 
 #include <QtTest>
+#include <algorithm>
 
 using namespace ps;
 
@@ -85,6 +87,25 @@ private slots:
         QCOMPARE(PassRegistry::canonicalName("build_cinn_pass"), std::string());
         auto unimplemented = PassRegistry::create("remove_shadow_feed_pass");
         QVERIFY(unimplemented && !unimplemented->implemented());
+    }
+
+    void fusionPassesRunInTheGpuPipeline()
+    {
+        // The fusion passes (core/transform/fusionpasses) are registered: the GPU pipeline runs
+        // them, by Paddle name or alias, and the registry lists them as implemented.
+        for (std::string_view name : fusionPassNames()) {
+            QVERIFY2(PassRegistry::isImplemented(name), name.data());
+            const std::vector<std::string> all = PassRegistry::implementedNames();
+            QVERIFY(std::find(all.begin(), all.end(), std::string(name)) != all.end());
+        }
+        std::string error;
+        std::optional<PassManager> pm = PassPipeline::build("inference-gpu", {}, error);
+        QVERIFY(pm);
+        const Pass *bn = pm->pass("conv2d_bn_fuse_pass");
+        QVERIFY(bn && bn->implemented());
+        QCOMPARE(PassRegistry::canonicalName(bn->alias()), std::string("conv2d_bn_fuse_pass"));
+        QVERIFY(pm->pass("matmul_add_act_fuse_pass")->implemented());
+        QVERIFY(!pm->pass("fused_flash_attn_pass")->implemented());
     }
 };
 

@@ -149,8 +149,10 @@ private slots:
         QVERIFY(ps::ProgramDiff::compare(*ours, *paddle).equal);
 
         r = runCli({ "passes", dir + "/split/forward_program.txt" });
-        QVERIFY(r.out.contains("common_subexpression_elimination_pass: 2 rewrites, ops 37 -> 36 (-2 +1)"));
+        QVERIFY(r.out.contains("common_subexpression_elimination_pass: 2 rewrites, ops 37 -> 36 (-2 +1 ~3)"));
         QVERIFY(r.out.contains("+ (%13) = \"pd_op.assign\" (%12)"));
+        // Ops whose operands CSE redirected are listed as edited in place.
+        QVERIFY(r.out.contains("~ (%16) = \"pd_op.reshape\" (%2, %8)"));
         QCOMPARE(runCli({ "passes", dir + "/split/forward_program.txt", "--disable", "nope" }).exitCode, 1);
         QVERIFY(runCli({ "passes", "--list" }).out.contains("cse\ton"));
     }
