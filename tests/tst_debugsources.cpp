@@ -11,6 +11,7 @@
 #include "ui/debugger/debuggertoolbar.h"
 #include "ui/debugger/debugsession.h"
 #include "ui/debugger/debugsourcesdialog.h"
+#include "ui/debugger/elidingbutton.h"
 #include "ui/debugger/qtimagedecoder.h"
 
 #include <QCheckBox>
@@ -167,7 +168,9 @@ private slots:
         const QString text = bar.sourcesButton()->text();
         // Long file names lose their middle: the kinds and both ends stay readable.
         QVERIFY2(text.startsWith(QStringLiteral("Inputs: xxx")), qPrintable(text));
-        QVERIFY2(text.endsWith(QStringLiteral("_end.ppm · Params: .pdiparams")), qPrintable(text));
+        QVERIFY2(text.endsWith(QStringLiteral("end.ppm · Params: .pdiparams")), qPrintable(text));
+        QVERIFY2(bar.sourcesButton()->fullText().endsWith(QStringLiteral("_end.ppm · Params: .pdiparams")),
+            qPrintable(bar.sourcesButton()->fullText()));
         QVERIFY(text.contains(QChar(0x2026)));
         QVERIFY(bar.sourcesButton()->toolTip().contains(QString::fromStdString(chosen.inputsPath)));
         QVERIFY(bar.sourcesAction()->isEnabled());

@@ -125,7 +125,7 @@ void TestGraphBuilder::chainWithSourceGhosts()
     QVERIFY(matmul >= 0);
     QCOMPARE(m.nodes[matmul].kind, NodeKind::Compute);
     QCOMPARE(m.nodes[matmul].lines.at(0), std::string("matmul"));
-    QCOMPARE(m.nodes[matmul].lines.at(1), std::string("-1x30xf32"));
+    QCOMPARE(m.nodes[matmul].lines.at(1), std::string("?x30xf32"));
     int ghostsIntoMatmul = 0;
     for (const GraphEdge &e : m.edges) {
         if (e.to != matmul)
@@ -146,7 +146,7 @@ void TestGraphBuilder::chainWithSourceGhosts()
     QCOMPARE(m.ghostsOfOp.count(c.param), size_t(1));
     const GraphEdge *e = edgeBetween(m, matmul, m.nodeOf(c.relu));
     QVERIFY(e);
-    QCOMPARE(e->label, std::string("-1x30xf32")); // unnamed value: its shape
+    QCOMPARE(e->label, std::string("?x30xf32")); // unnamed value: its shape
     QCOMPARE(e->value, c.matmul->result(0));
     QCOMPARE(m.nodes[m.nodeOf(c.fetch)].kind, NodeKind::Output);
     QCOMPARE(m.nodes[m.nodeOf(c.fetch)].lines.at(1), std::string("out"));
@@ -337,10 +337,10 @@ void TestGraphBuilder::dotText()
     int relu = m.nodeOf(c.relu);
     QVERIFY(dot.find("n" + std::to_string(matmul) + " -> n" + std::to_string(relu) + " [id=e")
         != std::string::npos);
-    QVERIFY(dot.find("tooltip=\"-1x30xf32\"") != std::string::npos);
+    QVERIFY(dot.find("tooltip=\"?x30xf32\"") != std::string::npos);
     // Ghosts are chips inside their consumer: no DOT node or edge of their own, a taller box.
     QVERIFY(dot.find("style=\"rounded,filled,dashed\"") == std::string::npos);
-    QVERIFY(dot.find("[label=\"matmul\\n-1x30xf32\"") != std::string::npos);
+    QVERIFY(dot.find("[label=\"matmul\\n?x30xf32\"") != std::string::npos);
     QVERIFY(dot.find("labelloc=t, tooltip=\"inputs: x, fc.w_0\"") != std::string::npos);
     int edgeLines = 0;
     for (size_t at = dot.find(" -> "); at != std::string::npos; at = dot.find(" -> ", at + 1))
@@ -369,7 +369,7 @@ void TestGraphBuilder::dotText()
     std::string dot2 = DotWriter::write(m, naive);
     QVERIFY(dot2.find("nslimit") == std::string::npos);
     QVERIFY(dot2.find("splines=ortho") != std::string::npos);
-    QVERIFY(dot2.find("label=\"-1x30xf32\"") != std::string::npos);
+    QVERIFY(dot2.find("label=\"?x30xf32\"") != std::string::npos);
 }
 
 void TestGraphBuilder::dotNodeSizesAndEscaping()

@@ -6,6 +6,7 @@
 #include "ui/graphview.h"
 #include "ui/itemroles.h"
 #include "ui/mainwindow.h"
+#include "ui/opfilterproxymodel.h"
 #include "ui/oplistmodel.h"
 #include "ui/oplistpanel.h"
 #include "ui/programdocument.h"
@@ -179,8 +180,10 @@ void TestMainWindow::selectionSync()
 
     // Op list → graph + properties.
     const int row = w.opListPanel()->model()->rowOf(relu);
+    // The list shows the model through its filter (parameters hidden by default).
     list->selectionModel()->setCurrentIndex(
-        list->model()->index(row, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        w.opListPanel()->proxy()->mapFromSource(w.opListPanel()->model()->index(row, 0)),
+        QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     QVERIFY(scene->itemForOp(relu)->isSelected());
     QVERIFY(!scene->itemForOp(matmul)->isSelected());
     QCOMPARE(w.propertiesModel()->currentOp(), relu);

@@ -35,6 +35,7 @@ cmake --build "$build" -j "$jobs"
 case "$mode" in
 run)
     shift || true
+    [ $# -gt 0 ] || set -- "$here/resources/examples/lenet_bn.json"
     exec "$build/app/gui/pirscope" "$@"
     ;;
 test)

@@ -1,7 +1,8 @@
 #include "ui/crossingvaluesmodel.h"
 
 #include "core/ir/operation.h"
-#include "core/ir/pirtextformat.h"
+#include "ui/displaytext.h"
+#include "ui/inspector/themecolors.h"
 #include "ui/itemroles.h"
 #include "ui/pipelinesnapshot.h"
 #include "ui/programdocument.h"
@@ -61,7 +62,7 @@ QVariant CrossingValuesModel::data(const QModelIndex &index, int role) const
     case Qt::TextAlignmentRole:
         return index.column() == BytesColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case Qt::ForegroundRole:
-        return c.noNeedBuffer ? QVariant(QColor(0x80, 0x80, 0x80)) : QVariant();
+        return c.noNeedBuffer ? QVariant(ThemeColors::current().mutedText) : QVariant();
     case Qt::ToolTipRole:
         if (c.noNeedBuffer)
             return tr("%1: no-need-buffer \u2014 the backward reads only its shape, the buffer is freed")
@@ -83,8 +84,7 @@ QVariant CrossingValuesModel::data(const QModelIndex &index, int role) const
     case NameColumn:
         return QString::fromStdString(c.name);
     case TypeColumn:
-        return c.forward ? QString::fromStdString(PirTextFormat::typeText(c.forward.type(), Generation::C))
-                         : QString();
+        return c.forward ? DisplayText::type(c.forward.type()) : QString();
     case BytesColumn:
         return bytesText(c.bytes);
     case NoNeedBufferColumn:

@@ -1,5 +1,7 @@
 #include "ui/diagnosticsmodel.h"
 
+#include "ui/inspector/themecolors.h"
+
 #include <QBrush>
 #include <QColor>
 
@@ -33,8 +35,8 @@ QVariant DiagnosticsModel::data(const QModelIndex &index, int role) const
         return {};
     const Diagnostic &d = m_diagnostics[size_t(index.row())];
     if (role == Qt::ForegroundRole && index.column() == SeverityColumn)
-        return QBrush(
-            d.severity == Diagnostic::Severity::Error ? QColor(0xb0, 0x20, 0x20) : QColor(0x80, 0x60, 0x00));
+        return QBrush(d.severity == Diagnostic::Severity::Error ? ThemeColors::current().error
+                                                                : ThemeColors::current().warning);
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
     switch (index.column()) {

@@ -1,6 +1,7 @@
 #include "ui/graphedgeitem.h"
 
 #include <QPainter>
+#include <QPainterPathStroker>
 #include <QStyleOptionGraphicsItem>
 
 namespace ps {
@@ -24,6 +25,19 @@ GraphEdgeItem::GraphEdgeItem(const LayoutResult::Edge &geometry, Value value, co
     if (!m_visual.labelRect.isNull())
         m_bounds |= m_visual.labelRect;
     m_bounds.adjust(-2, -2, 2, 2);
+}
+
+QPainterPath GraphEdgeItem::shape() const
+{
+    if (m_shape.isEmpty() && !m_visual.path.isEmpty()) {
+        QPainterPathStroker stroker;
+        stroker.setWidth(6);
+        m_shape = stroker.createStroke(m_visual.path);
+        if (!m_visual.labelRect.isNull())
+            m_shape.addRect(m_visual.labelRect);
+        m_shape.addPolygon(m_visual.arrow);
+    }
+    return m_shape;
 }
 
 void GraphEdgeItem::setHighlighted(bool on)

@@ -22,6 +22,8 @@ public:
 
     int type() const override { return Type; }
     QRectF boundingRect() const override { return m_bounds; }
+    /// The path widened to 6 points, the label and the head: hovering or clicking near the line hits it.
+    QPainterPath shape() const override;
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
 
     Value value() const { return m_value; }
@@ -32,6 +34,7 @@ public:
 
 private:
     EdgeVisual m_visual;
+    mutable QPainterPath m_shape; ///< built on the first hit test
     QRectF m_bounds;
     const GraphStyle *m_style;
     Value m_value;

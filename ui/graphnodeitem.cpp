@@ -75,23 +75,32 @@ void GraphNodeItem::setMarks(const NodeMarks &marks)
     if (m_visual.marks.empty() != marks.empty())
         prepareGeometryChange();
     m_visual.marks = marks;
-    QString tip = m_toolTip;
-    if (marks.milliseconds >= 0) {
-        tip += QObject::tr("\nexecuted: %1 ms").arg(marks.milliseconds, 0, 'f', 3);
-        if (marks.deviceMilliseconds >= 0 && marks.deviceMilliseconds != marks.milliseconds)
-            tip += QObject::tr(" (device %1 ms)").arg(marks.deviceMilliseconds, 0, 'f', 3);
-    }
-    if (marks.current)
-        tip += QObject::tr("\nthe debugger is paused here");
-    if (marks.error)
-        tip += QObject::tr("\nthis op failed");
-    if (marks.nonFinite)
-        tip += QObject::tr("\nproduced NaN or Inf");
-    if (marks.breakpoint)
-        tip += marks.breakpointDisabled ? QObject::tr("\nbreakpoint (disabled)")
-                                        : QObject::tr("\nbreakpoint");
+    const QString lines = marksText();
+    const QString tip = lines.isEmpty() ? m_toolTip : m_toolTip + QLatin1Char('\n') + lines;
     setToolTip(tip);
     update();
+}
+
+QString GraphNodeItem::marksText() const
+{
+    const NodeMarks &marks = m_visual.marks;
+    QStringList lines;
+    if (marks.milliseconds >= 0) {
+        QString line = QObject::tr("executed: %1 ms").arg(marks.milliseconds, 0, 'f', 3);
+        if (marks.deviceMilliseconds >= 0 && marks.deviceMilliseconds != marks.milliseconds)
+            line += QObject::tr(" (device %1 ms)").arg(marks.deviceMilliseconds, 0, 'f', 3);
+        lines << line;
+    }
+    if (marks.current)
+        lines << QObject::tr("the debugger is paused here");
+    if (marks.error)
+        lines << QObject::tr("this op failed");
+    if (marks.nonFinite)
+        lines << QObject::tr("produced NaN or Inf");
+    if (marks.breakpoint)
+        lines << (marks.breakpointDisabled ? QObject::tr("breakpoint (disabled)")
+                                           : QObject::tr("breakpoint"));
+    return lines.join(QLatin1Char('\n'));
 }
 
 void GraphNodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)

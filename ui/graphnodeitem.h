@@ -49,6 +49,8 @@ public:
     /// for a failed op, an orange frame for NaN/Inf, a time badge and tooltip line once executed.
     void setMarks(const NodeMarks &marks);
     const NodeMarks &marks() const { return m_visual.marks; }
+    /// The marks as tooltip lines ("executed: 0.120 ms", "breakpoint"); empty without marks.
+    QString marksText() const;
 
 private:
     NodeVisual m_visual;

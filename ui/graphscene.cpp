@@ -5,6 +5,10 @@
 #include "ui/graphgroupitem.h"
 #include "ui/graphnodeitem.h"
 
+#include <QApplication>
+#include <QGraphicsSceneHelpEvent>
+#include <QGraphicsSceneMouseEvent>
+#include <QToolTip>
 #include <unordered_set>
 
 namespace ps {
@@ -38,6 +42,7 @@ void GraphScene::clearGraph()
     m_edgeItems.clear();
     m_groupItems.clear();
     m_edgesOfValue.clear();
+    m_lastSelected = nullptr;
     m_decorated.clear();
     m_marked.clear();
     m_model.reset();
@@ -323,29 +328,88 @@ void GraphScene::applyOpMarks()
 
 void GraphScene::onSelectionChanged()
 {
-    if (m_silent)
-        return;
     const QList<QGraphicsItem *> items = selectedItems();
-    for (QGraphicsItem *item : items) {
-        if (item->type() == GraphGroupItem::Type)
-            return; // a layer: nothing for the panels
-        if (item->type() != GraphNodeItem::Type)
-            continue;
-        auto *node = static_cast<GraphNodeItem *>(item);
-        if (node->op()) {
-            m_selectedOp = node->op();
-            m_selectedValue = Value();
-            emit opSelected(node->op());
-        } else {
-            m_selectedOp = nullptr;
-            m_selectedValue = node->value();
-            emit valueSelected(node->value());
-        }
+    if (m_silent) {
+        m_lastSelected = items.value(0);
         return;
     }
-    m_selectedOp = nullptr;
-    m_selectedValue = Value();
-    emit opSelected(nullptr);
+    // One node is selected at a time: the one just added (setSelected() adds to the selection),
+    // else the first. A layer group selects nothing for the panels.
+    QGraphicsItem *chosen = nullptr;
+    for (QGraphicsItem *item : items) {
+        if (item->type() == GraphGroupItem::Type)
+            return;
+        if (item->type() == GraphNodeItem::Type && (!chosen || chosen == m_lastSelected))
+            chosen = item;
+    }
+    m_lastSelected = chosen;
+    if (!chosen) {
+        m_selectedOp = nullptr;
+        m_selectedValue = Value();
+        emit opSelected(nullptr);
+        return;
+    }
+    if (items.size() > 1) {
+        m_silent = true;
+        for (QGraphicsItem *item : items)
+            if (item != chosen)
+                item->setSelected(false);
+        m_silent = false;
+    }
+    auto *node = static_cast<GraphNodeItem *>(chosen);
+    if (node->op()) {
+        m_selectedOp = node->op();
+        m_selectedValue = Value();
+        emit opSelected(node->op());
+    } else {
+        m_selectedOp = nullptr;
+        m_selectedValue = node->value();
+        emit valueSelected(node->value());
+    }
+}
+
+QGraphicsItem *GraphScene::itemAtPoint(const QPointF &scenePos) const
+{
+    QGraphicsItem *edge = nullptr;
+    for (QGraphicsItem *item : items(scenePos, Qt::IntersectsItemShape, Qt::DescendingOrder)) {
+        if (item->type() == GraphNodeItem::Type)
+            return item;
+        if (!edge && item->type() == GraphEdgeItem::Type && static_cast<GraphEdgeItem *>(item)->value())
+            edge = item;
+    }
+    return edge;
+}
+
+void GraphScene::helpEvent(QGraphicsSceneHelpEvent *event)
+{
+    QGraphicsItem *item = itemAtPoint(event->scenePos());
+    if (!item) {
+        QGraphicsScene::helpEvent(event); // groups and other items keep their own tooltips
+        return;
+    }
+    QString text = m_toolTipProvider ? m_toolTipProvider(item) : QString();
+    if (text.isEmpty())
+        text = item->toolTip();
+    if (text.isEmpty()) {
+        QToolTip::hideText();
+        event->ignore();
+        return;
+    }
+    QToolTip::showText(event->screenPos(), text, event->widget());
+    event->accept();
+}
+
+void GraphScene::mouseReleaseEvent(QGraphicsSceneMouseEvent *event)
+{
+    QGraphicsScene::mouseReleaseEvent(event);
+    // A click (no drag) on an edge selects its value; nodes select themselves.
+    if (event->button() != Qt::LeftButton || mouseGrabberItem()
+        || (event->screenPos() - event->buttonDownScreenPos(Qt::LeftButton)).manhattanLength()
+            > QApplication::startDragDistance())
+        return;
+    QGraphicsItem *item = itemAtPoint(event->scenePos());
+    if (item && item->type() == GraphEdgeItem::Type)
+        emit valueSelected(static_cast<GraphEdgeItem *>(item)->value());
 }
 
 } // namespace ps

@@ -7,6 +7,7 @@
 #include "ui/render/graphstyle.h"
 
 #include <QGraphicsScene>
+#include <functional>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -82,12 +83,24 @@ public:
     /// Asks the view to open or close `group` (a double-click on a group, its [−] button).
     void requestGroupToggle(int group) { emit groupToggleRequested(group); }
 
+    /// The tooltip of a hovered node or edge (a GraphNodeItem or GraphEdgeItem); an empty
+    /// answer keeps the item's own tooltip. The window describes values with it (type, names,
+    /// the debugger's live statistics), which the items cannot know.
+    using ToolTipProvider = std::function<QString(const QGraphicsItem *item)>;
+    void setToolTipProvider(ToolTipProvider provider) { m_toolTipProvider = std::move(provider); }
+    /// The topmost node, else edge with a value, at `scenePos` (edges are hit along their path).
+    QGraphicsItem *itemAtPoint(const QPointF &scenePos) const;
+
 signals:
     /// The user selected an op node or a ghost with a producer; null when selection cleared.
     void opSelected(ps::Operation *op);
-    /// The user selected a block-argument node or ghost.
+    /// The user selected a block-argument node or ghost, or clicked an edge (its value).
     void valueSelected(ps::Value value);
     void groupToggleRequested(int group);
+
+protected:
+    void helpEvent(QGraphicsSceneHelpEvent *event) override;
+    void mouseReleaseEvent(QGraphicsSceneMouseEvent *event) override;
 
 private:
     void onSelectionChanged();
@@ -114,6 +127,8 @@ private:
     std::vector<QGraphicsItem *> m_decorated; ///< items with a highlight or match to clear
     std::vector<QGraphicsItem *> m_marked;
     bool m_silent = false;
+    QGraphicsItem *m_lastSelected = nullptr; ///< the node selected before the change now reported
+    ToolTipProvider m_toolTipProvider;
 };
 
 } // namespace ps

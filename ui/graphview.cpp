@@ -434,6 +434,15 @@ void GraphView::zoomBy(double factor)
     m_minimap->updateFrame();
 }
 
+void GraphView::reveal(const QGraphicsItem *item)
+{
+    if (!item)
+        return;
+    const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+    if (!visible.contains(item->sceneBoundingRect()))
+        centerOn(item);
+}
+
 void GraphView::wheelEvent(QWheelEvent *event)
 {
     const int delta = event->angleDelta().y();

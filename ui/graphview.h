@@ -75,6 +75,11 @@ public:
     bool exportSvg(const QString &path) { return exportGraph(path, false); }
 
     void fitGraph();
+    /// The view a freshly laid out graph opens with; again after the view was resized.
+    void showInitialView();
+    /// Centres on `item` unless it is wholly in view already (null: nothing), so following a
+    /// selection made in this view does not move it.
+    void reveal(const QGraphicsItem *item);
     /// Zooms by `factor` around the view centre, clamped to [kMinZoom, kMaxZoom].
     void zoomBy(double factor);
     /// Zooms by `factor` keeping the scene point under `viewportPos` in place (wheel zoom).
@@ -119,7 +124,6 @@ private:
     void applyAnchor();
     void setOverlayVisible(bool visible);
     void placeOverlays();
-    void showInitialView();
     void updateSummary();
 
     GraphScene *m_scene;

@@ -1,13 +1,17 @@
 #include "ui/mainwindow.h"
 
 #include "core/ir/program.h"
+#include "ui/columnwidths.h"
 #include "ui/diagnosticsmodel.h"
 #include "ui/graphfinder.h"
 #include "ui/graphminimap.h"
 #include "ui/graphnodeitem.h"
 #include "ui/graphscene.h"
 #include "ui/graphview.h"
+#include "ui/helpmenu.h"
 #include "ui/inplacegroupsmodel.h"
+#include "ui/inspector/dialogdirectory.h"
+#include "ui/inspector/elidedlabel.h"
 #include "ui/mainwindowdebugger.h"
 #include "ui/oplistpanel.h"
 #include "ui/passlistmodel.h"
@@ -20,6 +24,7 @@
 #include "ui/propertiesmodel.h"
 #include "ui/recentfiles.h"
 #include "ui/splitview.h"
+#include "ui/startpage.h"
 #include "ui/valuenamemapmodel.h"
 
 #include <QAction>
@@ -35,13 +40,17 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPainter>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QSvgGenerator>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
 #include <QTreeView>
+#include <algorithm>
 
 namespace ps {
 
@@ -70,6 +79,9 @@ void compactRows(QTableView *view)
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
+    , m_selection(new SelectionModel(this))
+    , m_central(new QStackedWidget(this))
+    , m_startPage(new StartPage(this))
     , m_tabs(new QTabWidget(this))
     , m_graphView(new GraphView(this))
     , m_splitView(new SplitView(this))
@@ -88,9 +100,9 @@ MainWindow::MainWindow(QWidget *parent)
     , m_attributesView(makeView<QTreeView>(this, "attributesView"))
     , m_diagnostics(new DiagnosticsModel(this))
     , m_diagnosticsView(makeView<QTableView>(this, "diagnosticsView"))
-    , m_pipelineStatus(new QLabel(this))
-    , m_loadStatus(new QLabel(this))
-    , m_layoutStatus(new QLabel(this))
+    , m_pipelineStatus(new ElidedLabel(this))
+    , m_loadStatus(new ElidedLabel(this))
+    , m_layoutStatus(new ElidedLabel(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("PIRScope"));
@@ -103,29 +115,55 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_graphView, tr("Program"));
     m_tabs->addTab(m_splitView, tr("Forward \u2702 Backward"));
-    setCentralWidget(m_tabs);
+    m_central->setObjectName(QStringLiteral("centralStack"));
+    // The start page scrolls in a small window rather than setting its minimum size.
+    auto *start = new QScrollArea(this);
+    start->setFrameShape(QFrame::NoFrame);
+    start->setWidgetResizable(true);
+    start->setWidget(m_startPage);
+    m_central->addWidget(start);
+    m_central->addWidget(m_tabs);
+    setCentralWidget(m_central);
     setDockOptions(AnimatedDocks | AllowTabbedDocks);
 
     m_propertiesView->setModel(m_properties);
     m_propertiesView->header()->setSectionResizeMode(QHeaderView::Interactive);
-    m_propertiesView->setColumnWidth(PropertiesModel::KeyColumn, 150);
     m_nameMapView->setModel(m_nameMap);
     compactRows(m_nameMapView);
     m_inplaceView->setModel(m_inplace);
-    m_inplaceView->setColumnWidth(InplaceGroupsModel::ValueColumn, 110);
     m_attributesView->setModel(m_attributes);
     m_attributesView->setUniformRowHeights(true);
-    m_attributesView->setColumnWidth(ProgramAttributesModel::NameColumn, 150);
-    m_attributesView->setColumnWidth(ProgramAttributesModel::ValueColumn, 90);
-    m_attributesView->setColumnWidth(ProgramAttributesModel::TypeColumn, 120);
+    // Groups open expanded (a key of program_attr with hundreds of names stays closed).
+    connect(
+        m_properties, &QAbstractItemModel::modelReset, this, [this] { m_propertiesView->expandToDepth(1); });
+    for (QTreeView *tree : { m_attributesView, m_inplaceView })
+        connect(tree->model(), &QAbstractItemModel::modelReset, tree, [tree] {
+            for (int row = 0; row < tree->model()->rowCount(); ++row) {
+                const QModelIndex group = tree->model()->index(row, 0);
+                tree->setExpanded(group, tree->model()->rowCount(group) <= 64);
+            }
+        });
+    ColumnWidths::keepFitted(m_propertiesView, 28);
+    ColumnWidths::keepFitted(m_nameMapView, 36);
+    ColumnWidths::keepFitted(m_inplaceView, 30);
+    ColumnWidths::keepFitted(m_attributesView, 30);
     m_diagnosticsView->setModel(m_diagnostics);
     compactRows(m_diagnosticsView);
     m_pipelineStatus->setObjectName(QStringLiteral("pipelineStatus"));
-    m_pipelineStatus->setContentsMargins(8, 0, 8, 0);
+    m_pipelineStatus->setContentsMargins(2, 0, 8, 0);
+    m_loadStatus->setObjectName(QStringLiteral("loadStatus"));
+    m_loadStatus->setDescription(
+        tr("Ghosts: values used by many ops (parameters, constants, inputs) or defined far away are "
+           "drawn as a small copy beside each user (a dashed box, or a chip inside the user's box) "
+           "instead of one long edge. Help \u25b8 Keyboard Shortcuts and Legend explains the graph."));
+    m_layoutStatus->setObjectName(QStringLiteral("layoutStatus"));
 
     createDocks();
     createActions();
-    statusBar()->addWidget(m_loadStatus, 1);
+    // The pipeline's summary in the status bar, not the toolbar: a text that grows there would
+    // push the debugger's controls into the toolbar's overflow menu on a small screen.
+    statusBar()->addWidget(m_pipelineStatus, 3);
+    statusBar()->addWidget(m_loadStatus, 2);
     statusBar()->addPermanentWidget(m_layoutStatus);
     connectSelection();
 
@@ -145,10 +183,13 @@ MainWindow::MainWindow(QWidget *parent)
         [this] { m_layoutStatus->setText(tr("Layout canceled")); });
 
     m_debugger = new MainWindowDebugger(this);
+    m_help = new HelpMenu(this);
+    connectStartPage();
 
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+    if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray()))
+        resize(defaultSize());
+    restoreState(settings.value(QStringLiteral("windowState")).toByteArray(), kStateVersion);
 }
 
 MainWindow::~MainWindow() = default;
@@ -178,11 +219,22 @@ void MainWindow::createDocks()
         tr("Inplace groups"), QStringLiteral("inplaceDock"), m_inplacePicker, Qt::RightDockWidgetArea);
     m_diagnosticsDock = addDock(
         tr("Problems"), QStringLiteral("problemsDock"), m_diagnosticsView, Qt::BottomDockWidgetArea);
+    // A short screen (1280x720, 2x scaling) cannot stack Ops over Passes beside the debugger.
+    const QScreen *screenNow = screen();
+    const bool shortScreen = screenNow && screenNow->availableGeometry().height() < 900;
+    if (shortScreen) {
+        tabifyDockWidget(ops, passes);
+        ops->raise();
+    }
     tabifyDockWidget(attributes, names);
     tabifyDockWidget(names, inplace);
     attributes->raise();
-    resizeDocks({ ops, props }, { 330, 340 }, Qt::Horizontal);
-    resizeDocks({ ops, passes }, { 600, 220 }, Qt::Vertical);
+    // The side docks take about a fifth of the screen's width each: the graph keeps the middle.
+    const int screenWidth = screenNow ? screenNow->availableGeometry().width() : 1600;
+    resizeDocks({ ops, props },
+        { std::clamp(screenWidth / 5, 200, 330), std::clamp(screenWidth * 2 / 9, 220, 340) }, Qt::Horizontal);
+    if (!shortScreen)
+        resizeDocks({ ops, passes }, { 600, 220 }, Qt::Vertical);
     resizeDocks({ props, attributes }, { 380, 320 }, Qt::Vertical);
     m_diagnosticsDock->hide();
 }
@@ -218,8 +270,6 @@ void MainWindow::createActions()
     m_inferAction->setChecked(true);
     connect(m_trainAction, &QAction::triggered, this, [this] { setTraining(true); });
     connect(m_inferAction, &QAction::triggered, this, [this] { setTraining(false); });
-    bar->addSeparator();
-    bar->addWidget(m_pipelineStatus);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     QAction *fit = view->addAction(tr("&Fit Graph"), m_graphView, &GraphView::fitGraph);
@@ -263,67 +313,6 @@ void MainWindow::createActions()
         view->addAction(dock->toggleViewAction());
 }
 
-void MainWindow::connectSelection()
-{
-    GraphScene *scene = m_graphView->graphScene();
-    connect(scene, &GraphScene::opSelected, this, [this](Operation *op) {
-        setActiveSide(ProgramSide::Origin);
-        m_opList->selectOp(op);
-        m_graphView->graphScene()->clearHighlight();
-        if (op)
-            m_properties->showOp(op);
-        else
-            m_properties->clear();
-    });
-    connect(scene, &GraphScene::valueSelected, this, [this](Value v) {
-        setActiveSide(ProgramSide::Origin);
-        m_opList->selectOp(nullptr);
-        m_properties->showValue(v);
-        m_graphView->graphScene()->highlight({}, { v });
-    });
-    connect(m_splitView, &SplitView::opSelected, this, [this](ProgramSide side, Operation *op) {
-        setActiveSide(side);
-        m_opList->selectOp(op);
-        if (op)
-            m_properties->showOp(op);
-        else
-            m_properties->clear();
-    });
-    connect(m_splitView, &SplitView::valueSelected, this, [this](ProgramSide side, Value v) {
-        setActiveSide(side);
-        m_opList->selectOp(v.definingOp());
-        m_properties->showValue(v);
-    });
-    connect(m_opList, &OpListPanel::opSelected, this, [this](Operation *op) {
-        if (m_activeSide == ProgramSide::Origin) {
-            m_graphView->graphScene()->selectOp(op);
-            m_graphView->graphScene()->clearHighlight();
-            m_graphView->centerOnOp(op);
-        } else {
-            m_splitView->selectOp(m_activeSide, op);
-        }
-        m_properties->showOp(op);
-    });
-    connect(m_propertiesView, &QTreeView::activated, this,
-        [this](const QModelIndex &index) { onNavigate(index, m_activeSide); });
-    connect(m_nameMapView, &QTableView::activated, this,
-        [this](const QModelIndex &index) { onNavigate(index, m_namesPicker->side()); });
-    connect(m_nameMapView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-        [this](const QModelIndex &current) {
-            if (Value v = valueFromIndex(current))
-                selectValueIn(m_namesPicker->side(), v);
-        });
-    connect(m_inplaceView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-        &MainWindow::onInplaceGroupSelected);
-    connect(m_attributesView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-        &MainWindow::onAttributeSelected);
-    connect(m_attributesView, &QTreeView::activated, this, &MainWindow::onAttributeSelected);
-    connect(m_namesPicker, &ProgramPickerPanel::sideChanged, this,
-        [this](ProgramSide side) { m_nameMap->setDocument(documentOf(side)); });
-    connect(m_inplacePicker, &ProgramPickerPanel::sideChanged, this,
-        [this](ProgramSide side) { m_inplace->setDocument(documentOf(side)); });
-}
-
 bool MainWindow::openFile(const QString &path)
 {
     DiagnosticList diagnostics;
@@ -354,7 +343,7 @@ void MainWindow::failLoad(const QString &path, const DiagnosticList &diagnostics
     emit loadFailed(message);
 }
 
-bool MainWindow::openDefaultExample()
+QString MainWindow::defaultExample()
 {
     QStringList examples;
     QDirIterator it(
@@ -365,16 +354,26 @@ bool MainWindow::openDefaultExample()
             examples << path;
     }
     examples.sort();
-    return !examples.isEmpty() && openFile(examples.first());
+    return examples.value(0);
+}
+
+bool MainWindow::openDefaultExample()
+{
+    const QString example = defaultExample();
+    return !example.isEmpty() && openFile(example);
 }
 
 void MainWindow::setDocument(
     std::shared_ptr<const ProgramDocument> document, std::shared_ptr<const PipelineSource> source)
 {
+    // The selection points into the programs about to go.
+    m_selection->clear();
     m_document = std::move(document);
     m_source = std::move(source);
     m_snapshot.reset();
+    m_central->setCurrentWidget(m_tabs);
     m_activeSide = ProgramSide::Origin;
+    m_opList->clearSearch();
     m_opList->setDocument(m_document);
     m_properties->setDocument(m_document);
     m_namesPicker->setSplitAvailable(false);
@@ -409,6 +408,9 @@ void MainWindow::setDocument(
 
 void MainWindow::onSnapshot(std::shared_ptr<const PipelineSnapshot> snapshot)
 {
+    // A selection in the split programs points into the snapshot about to go.
+    if (m_selection->currentSide() != ProgramSide::Origin)
+        m_selection->clear();
     m_snapshot = std::move(snapshot);
     m_splitView->setSnapshot(m_snapshot);
     m_attributes->setSnapshot(m_snapshot);
@@ -449,14 +451,23 @@ void MainWindow::updatePipelineStatus()
         m_pipelineStatus->setText(m_snapshot ? m_snapshot->notice : QString());
     } else {
         const PipelineSnapshot &s = *m_snapshot;
-        m_pipelineStatus->setText(
-            tr("%1 pipeline \u00b7 forward %2 ops \u00b7 backward %3 ops \u00b7 %4 values "
-               "cross \u00b7 %5 ms")
-                .arg(s.training ? tr("Train") : tr("Infer"))
-                .arg(s.result.forward->numOpsTotal())
-                .arg(s.result.backward->numOpsTotal())
-                .arg(s.cut.size())
-                .arg(s.seconds * 1000, 0, 'f', 0));
+        // Infer mode has no backward to count; a train snapshot without one says why (notice).
+        if (!s.training)
+            m_pipelineStatus->setText(tr("Infer pipeline \u00b7 forward %1 ops \u00b7 %2 ms")
+                                          .arg(s.result.forward->numOpsTotal())
+                                          .arg(s.seconds * 1000, 0, 'f', 0));
+        else if (!s.notice.isEmpty())
+            m_pipelineStatus->setText(tr("Train pipeline \u00b7 forward %1 ops \u00b7 no backward: %2")
+                                          .arg(s.result.forward->numOpsTotal())
+                                          .arg(s.notice));
+        else
+            m_pipelineStatus->setText(
+                tr("Train pipeline \u00b7 forward %1 ops \u00b7 backward %2 ops \u00b7 %3 values "
+                   "cross \u00b7 %4 ms")
+                    .arg(s.result.forward->numOpsTotal())
+                    .arg(s.result.backward->numOpsTotal())
+                    .arg(s.cut.size())
+                    .arg(s.seconds * 1000, 0, 'f', 0));
     }
 }
 
@@ -532,103 +543,34 @@ void MainWindow::setActiveSide(ProgramSide side)
     m_inplacePicker->setSide(side);
 }
 
-void MainWindow::selectOp(const Operation *op)
-{
-    selectOpIn(op ? sideOf(op) : m_activeSide, op);
-}
-
-void MainWindow::selectValue(Value value)
-{
-    selectValueIn(sideOf(value), value);
-}
-
-void MainWindow::selectOpIn(ProgramSide side, const Operation *op)
-{
-    setActiveSide(side);
-    if (side == ProgramSide::Origin) {
-        m_graphView->graphScene()->selectOp(op);
-        m_graphView->graphScene()->clearHighlight();
-        m_graphView->centerOnOp(op);
-    } else {
-        showTab(Tab::Split);
-        m_splitView->selectOp(side, op);
-    }
-    m_opList->selectOp(op);
-    if (op)
-        m_properties->showOp(op);
-    else
-        m_properties->clear();
-}
-
-void MainWindow::selectValueIn(ProgramSide side, Value value)
-{
-    setActiveSide(side);
-    if (side == ProgramSide::Origin) {
-        GraphScene *scene = m_graphView->graphScene();
-        scene->selectValue(value);
-        scene->highlight({}, { value });
-    } else {
-        showTab(Tab::Split);
-        m_splitView->selectValue(side, value);
-    }
-    m_opList->selectOp(value.definingOp());
-    m_properties->showValue(value);
-}
-
 void MainWindow::onLayoutFinished(double seconds, bool fromCache)
 {
     m_layoutStatus->setText(fromCache ? tr("Layout %1 s (cached)").arg(seconds, 0, 'f', 2)
                                       : tr("Layout %1 s").arg(seconds, 0, 'f', 2));
 }
 
-void MainWindow::onNavigate(const QModelIndex &index, ProgramSide side)
+QSize MainWindow::defaultSize() const
 {
-    if (Operation *op = opFromIndex(index); op && !valueFromIndex(index))
-        selectOpIn(side, op);
-    else if (Value v = valueFromIndex(index))
-        selectValueIn(side, v);
+    const QSize preferred(1600, 1000);
+    const QScreen *s = screen();
+    return s ? preferred.boundedTo(s->availableGeometry().size() * 0.9) : preferred;
 }
 
-void MainWindow::onInplaceGroupSelected(const QModelIndex &index)
+bool MainWindow::isStartPageShown() const
 {
-    const ProgramSide side = m_inplacePicker->side();
-    const std::shared_ptr<const ProgramDocument> doc = documentOf(side);
-    if (!doc || !index.isValid())
-        return;
-    const QModelIndex first = index.siblingAtColumn(0);
-    if (first.parent().isValid()) {
-        selectValueIn(side, valueFromIndex(first));
-        return;
-    }
-    const InplaceGroup &group = doc->inplaceGroups().groups()[size_t(first.row())];
-    std::vector<const Operation *> ops;
-    for (Value v : group.members)
-        if (const Operation *def = v.definingOp())
-            ops.push_back(def);
-    for (const InplaceEdge &e : group.edges)
-        ops.push_back(e.op);
-    if (side != ProgramSide::Origin)
-        showTab(Tab::Split);
-    GraphView *view = viewOf(side);
-    view->graphScene()->highlight(ops, group.members);
-    if (!ops.empty())
-        view->centerOnOp(ops.front());
+    return m_central->currentIndex() == 0;
 }
 
-void MainWindow::onAttributeSelected(const QModelIndex &index)
+void MainWindow::connectStartPage()
 {
-    const Value v = valueFromIndex(index);
-    const Operation *op = opFromIndex(index);
-    if (!index.isValid() || (!v && !op))
-        return; // a key row, or the fake value
-    const ProgramSide side = sideFromIndex(index);
-    showTab(Tab::Split);
-    setActiveSide(side);
-    m_splitView->selectValue(side, v);
-    if (!m_splitView->view(side)->graphScene()->itemForValue(v) && op)
-        m_splitView->selectOp(side, op);
-    m_opList->selectOp(op);
-    m_properties->showValue(v);
+    m_startPage->setRecentFiles(m_recent->files());
+    connect(
+        m_recent, &RecentFiles::changed, this, [this] { m_startPage->setRecentFiles(m_recent->files()); });
+    connect(m_startPage, &StartPage::openRequested, this, &MainWindow::openDialog);
+    connect(m_startPage, &StartPage::openBundleRequested, this, &MainWindow::openBundleDialog);
+    connect(m_startPage, &StartPage::exampleRequested, this, &MainWindow::openDefaultExample);
+    connect(m_startPage, &StartPage::fileRequested, this, &MainWindow::openFile);
+    m_startPage->setExampleAvailable(!defaultExample().isEmpty());
 }
 
 QStringList MainWindow::recentFiles() const
@@ -638,26 +580,39 @@ QStringList MainWindow::recentFiles() const
 
 void MainWindow::openDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open PIR Program or Trace Bundle"), QString(),
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open PIR Program or Trace Bundle"),
+        DialogDirectory::get(QStringLiteral("programs")),
         tr("PIR programs and trace bundles (*.json *.txt);;Trace bundle manifests (manifest.json);;All files "
            "(*)"));
-    if (!path.isEmpty())
-        openFile(path);
+    if (path.isEmpty())
+        return;
+    DialogDirectory::remember(QStringLiteral("programs"), path);
+    openFile(path);
 }
 
 void MainWindow::openBundleDialog()
 {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Trace Bundle Folder"));
-    if (!dir.isEmpty())
-        openFile(dir);
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("Open Trace Bundle Folder"), DialogDirectory::get(QStringLiteral("programs")));
+    if (dir.isEmpty())
+        return;
+    // The next dialog starts beside this bundle, where its siblings are.
+    DialogDirectory::remember(QStringLiteral("programs"), QFileInfo(dir).absolutePath());
+    openFile(dir);
 }
 
 void MainWindow::exportDialog(bool svg)
 {
+    const QString stem = m_source ? QFileInfo(QString::fromStdString(m_source->path)).completeBaseName()
+                                  : QStringLiteral("graph");
+    const QString name = stem + (currentTab() == Tab::Split ? QStringLiteral("_split") : QString())
+        + (svg ? QStringLiteral(".svg") : QStringLiteral(".png"));
     const QString path = QFileDialog::getSaveFileName(this, svg ? tr("Export SVG") : tr("Export PNG"),
-        QString(), svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
+        DialogDirectory::suggest(QStringLiteral("images"), name),
+        svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
     if (path.isEmpty())
         return;
+    DialogDirectory::remember(QStringLiteral("images"), path);
     const bool ok = svg ? exportSvg(path) : exportPng(path);
     statusBar()->showMessage(ok ? tr("Exported %1").arg(path) : tr("Could not write %1").arg(path), 8000);
 }
@@ -702,7 +657,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
 {
     QSettings settings;
     settings.setValue(QStringLiteral("geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("windowState"), saveState());
+    settings.setValue(QStringLiteral("windowState"), saveState(kStateVersion));
     QMainWindow::closeEvent(event);
 }
 

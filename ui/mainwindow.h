@@ -2,14 +2,16 @@
 
 #include "core/ir/diagnostic.h"
 #include "core/ir/value.h"
+#include "ui/inspector/elidedlabel.h"
 #include "ui/itemroles.h"
+#include "ui/selectionmodel.h"
 
 #include <QMainWindow>
 #include <memory>
 
 class QAction;
 class QDockWidget;
-class QLabel;
+class QStackedWidget;
 class QTabWidget;
 class QTableView;
 class QTreeView;
@@ -18,6 +20,7 @@ namespace ps {
 
 class DiagnosticsModel;
 class GraphView;
+class HelpMenu;
 class InplaceGroupsModel;
 class MainWindowDebugger;
 class OpListPanel;
@@ -30,6 +33,7 @@ class ProgramPickerPanel;
 class PropertiesModel;
 class RecentFiles;
 class SplitView;
+class StartPage;
 class ValueNameMapModel;
 struct PipelineSnapshot;
 struct PipelineSource;
@@ -57,6 +61,8 @@ public:
     bool openFile(const QString &path);
     /// Opens the first bundled example (":/.../examples/*.json"); false when none is bundled.
     bool openDefaultExample();
+    /// The first bundled example's resource path, or empty.
+    static QString defaultExample();
     /// The origin program.
     std::shared_ptr<const ProgramDocument> document() const { return m_document; }
     std::shared_ptr<const PipelineSource> pipelineSource() const { return m_source; }
@@ -70,10 +76,13 @@ public:
     bool exportPng(const QString &path);
     bool exportSvg(const QString &path);
 
-    /// Selects an op in its program's graph, the op list and the properties (the program is
-    /// found from the op: origin, forward or backward).
+    /// The one selection every panel shows and changes (graphs, Ops list, Properties, split view,
+    /// debugger).
+    SelectionModel *selection() const { return m_selection; }
+    /// Selects an op in its program (origin, forward or backward, found from the op): shorthand
+    /// for selection()->selectOp(op).
     void selectOp(const Operation *op);
-    /// Shows a value's properties and highlights its edges.
+    /// Selects a value (its edges highlighted, its properties shown): selection()->selectValue().
     void selectValue(Value value);
 
     /// Train or infer pipeline; recomputes (off the UI thread) unless cached.
@@ -100,7 +109,12 @@ public:
     QDockWidget *diagnosticsDock() const { return m_diagnosticsDock; }
     QAction *trainAction() const { return m_trainAction; }
     QAction *inferAction() const { return m_inferAction; }
-    QLabel *pipelineStatusLabel() const { return m_pipelineStatus; }
+    ElidedLabel *pipelineStatusLabel() const { return m_pipelineStatus; }
+    ElidedLabel *loadStatusLabel() const { return m_loadStatus; }
+    /// Shown until a program is open.
+    StartPage *startPage() const { return m_startPage; }
+    bool isStartPageShown() const;
+    HelpMenu *helpMenu() const { return m_help; }
     /// The Debug menu, toolbar and dock with their session.
     MainWindowDebugger *debugger() const { return m_debugger; }
     /// The program the op list and properties show.
@@ -120,6 +134,11 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    /// Of the dock layout saved in QSettings: a layout saved by an older version is not restored.
+    static constexpr int kStateVersion = 2;
+    /// 1600x1000, or 90% of the screen where that is smaller.
+    QSize defaultSize() const;
+    void connectStartPage();
     void createActions();
     void createDocks();
     void connectSelection();
@@ -136,8 +155,7 @@ private:
     GraphView *focusedGraphView() const;
     ProgramSide sideOf(const Operation *op) const;
     ProgramSide sideOf(Value value) const;
-    void selectOpIn(ProgramSide side, const Operation *op);
-    void selectValueIn(ProgramSide side, Value value);
+    void showSelection(const SelectionModel::Selection &selection);
     void onLayoutFinished(double seconds, bool fromCache);
     void onNavigate(const QModelIndex &index, ProgramSide side);
     void onInplaceGroupSelected(const QModelIndex &index);
@@ -151,6 +169,9 @@ private:
     std::shared_ptr<const PipelineSnapshot> m_snapshot;
     DiagnosticList m_loadDiagnostics;
     ProgramSide m_activeSide = ProgramSide::Origin;
+    SelectionModel *m_selection;
+    QStackedWidget *m_central;
+    StartPage *m_startPage;
     QTabWidget *m_tabs;
     GraphView *m_graphView;
     SplitView *m_splitView;
@@ -173,10 +194,11 @@ private:
     RecentFiles *m_recent = nullptr;
     QAction *m_trainAction = nullptr;
     QAction *m_inferAction = nullptr;
-    QLabel *m_pipelineStatus;
-    QLabel *m_loadStatus;
-    QLabel *m_layoutStatus;
+    ElidedLabel *m_pipelineStatus;
+    ElidedLabel *m_loadStatus;
+    ElidedLabel *m_layoutStatus;
     MainWindowDebugger *m_debugger = nullptr;
+    HelpMenu *m_help = nullptr;
 };
 
 } // namespace ps

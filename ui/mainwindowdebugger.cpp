@@ -8,12 +8,14 @@
 #include "ui/debugger/debuggertoolbar.h"
 #include "ui/debugger/debugsession.h"
 #include "ui/debugger/graphmarks.h"
+#include "ui/debugger/valuesummary.h"
 #include "ui/graphscene.h"
 #include "ui/graphview.h"
 #include "ui/mainwindow.h"
 #include "ui/pipelinesnapshot.h"
 #include "ui/programdocument.h"
 #include "ui/propertiesmodel.h"
+#include "ui/selectionmodel.h"
 #include "ui/splitview.h"
 
 #include <QDockWidget>
@@ -30,6 +32,7 @@ MainWindowDebugger::MainWindowDebugger(MainWindow *window)
     , m_session(new DebugSession(this))
     , m_actions(new DebuggerActions(m_session, this))
     , m_marks(new GraphMarks(m_session, this))
+    , m_summary(new ValueSummary(m_session, this))
     , m_toolBar(new DebuggerToolBar(m_session, m_actions, window))
     , m_panel(new DebuggerPanel(m_session, window))
     , m_dock(new QDockWidget(tr("Debugger"), window))
@@ -49,7 +52,17 @@ MainWindowDebugger::MainWindowDebugger(MainWindow *window)
     m_menu->addAction(m_dock->toggleViewAction());
     window->menuBar()->addMenu(m_menu);
 
-    m_actions->setCursorProvider([this] { return m_window->propertiesModel()->currentOp(); });
+    // Run to Cursor and F9 act on the selection: an op, or the op a value was picked at.
+    SelectionModel *selection = m_window->selection();
+    m_actions->setCursorProvider([selection] {
+        return selection->currentOp() ? selection->currentOp() : selection->currentValue().definingOp();
+    });
+    connect(selection, &SelectionModel::changed, this,
+        [this](const SelectionModel::Selection &s, SelectionModel::Cause cause) {
+            m_panel->showSelection(s.op, s.value, cause == SelectionModel::Cause::User);
+        });
+    connect(m_panel, &DebuggerPanel::valueActivated, this,
+        [selection](Value value, const Operation *op) { selection->selectValue(value, op); });
     connect(m_actions, &DebuggerActions::message, this,
         [this](const QString &text) { m_window->statusBar()->showMessage(text, 4000); });
     connect(m_session, &DebugSession::error, this,
@@ -148,10 +161,20 @@ void MainWindowDebugger::updateShapesStatus()
 
 void MainWindowDebugger::onStopped()
 {
+    // The selection follows the run: the op the session stands at, or after the end the last op
+    // that ran. The panel lists its values even when it was selected already.
     const DebugSession::State state = m_session->state();
+    const Operation *op = nullptr;
     if ((state == DebugSession::State::Paused || state == DebugSession::State::Error)
         && m_session->currentOp())
-        m_window->selectOp(m_session->currentOp());
+        op = m_session->currentOp();
+    else if (state == DebugSession::State::Finished && !m_session->records().empty())
+        op = m_session->records().back().op;
+    if (op) {
+        SelectionModel *selection = m_window->selection();
+        selection->selectOp(op, SelectionModel::Cause::Follow);
+        m_panel->showSelection(selection->currentOp(), selection->currentValue(), false);
+    }
     m_marks->recompute();
 }
 

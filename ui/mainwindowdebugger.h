@@ -14,13 +14,15 @@ class DebuggerPanel;
 class DebuggerToolBar;
 class GraphMarks;
 class MainWindow;
+class ValueSummary;
 
 /// Puts the debugger into the main window: the Debug menu, the Debug toolbar and the Debugger
 /// dock. It chooses what to debug while no session runs (the origin program on the Program tab,
 /// the train or infer pipeline's forward + backward programs on the split tab), marks the
 /// current op, breakpoints and op times on the three graph views, selects the current op in the
-/// graph and the op list at every stop, and lets F9 and Run to Cursor act on the op shown in
-/// Properties (the one selected last). The status bar shows the shapes the inputs will get.
+/// graph and the op list at every stop (through the window's SelectionModel, which the debugger
+/// panel's Values and inspector follow too), and lets F9 and Run to Cursor act on the selection.
+/// The status bar shows the shapes the inputs will get.
 class MainWindowDebugger : public QObject
 {
     Q_OBJECT
@@ -38,6 +40,8 @@ public:
     QMenu *menu() const { return m_menu; }
     /// The status bar's "Input shapes: x 1×3×736×736 (.yml)"; hidden when no input is dynamic.
     QLabel *shapesStatus() const { return m_shapesStatus; }
+    /// What the session holds for a value, for hover tooltips.
+    ValueSummary *valueSummary() const { return m_summary; }
 
 private:
     /// Sets the session's target from the window; `force` replaces a running session's target.
@@ -51,6 +55,7 @@ private:
     DebugSession *m_session;
     DebuggerActions *m_actions;
     GraphMarks *m_marks;
+    ValueSummary *m_summary;
     DebuggerToolBar *m_toolBar;
     DebuggerPanel *m_panel;
     QDockWidget *m_dock;

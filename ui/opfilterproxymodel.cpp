@@ -18,12 +18,22 @@ void OpFilterProxyModel::setQuery(const QString &query)
     invalidateFilter();
 }
 
+void OpFilterProxyModel::setHideParameters(bool hide)
+{
+    if (hide == m_hideParameters)
+        return;
+    m_hideParameters = hide;
+    invalidateFilter();
+}
+
 bool OpFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
     if (sourceParent.isValid())
         return false;
     const auto *ops = qobject_cast<const OpListModel *>(sourceModel());
-    return !ops || ops->matches(sourceRow, m_query);
+    if (!ops)
+        return true;
+    return (!m_hideParameters || !ops->isParameter(sourceRow)) && ops->matches(sourceRow, m_query);
 }
 
 } // namespace ps

@@ -4,7 +4,8 @@
 
 namespace ps {
 
-/// Filters an OpListModel by a search query (see OpListModel::matches()).
+/// Filters an OpListModel by a search query (see OpListModel::matches()) and, optionally, leaves
+/// out the builtin.parameter ops (hundreds in a real model, all first in program order).
 class OpFilterProxyModel : public QSortFilterProxyModel
 {
     Q_OBJECT
@@ -14,12 +15,16 @@ public:
 
     void setQuery(const QString &query);
     QString query() const { return m_query; }
+    /// Off by default.
+    void setHideParameters(bool hide);
+    bool hidesParameters() const { return m_hideParameters; }
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
 
 private:
     QString m_query;
+    bool m_hideParameters = false;
 };
 
 } // namespace ps

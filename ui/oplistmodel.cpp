@@ -2,6 +2,7 @@
 
 #include "core/analysis/valuenames.h"
 #include "core/ir/operation.h"
+#include "ui/displaytext.h"
 #include "ui/itemroles.h"
 #include "ui/programdocument.h"
 
@@ -17,6 +18,7 @@ void OpListModel::setDocument(std::shared_ptr<const ProgramDocument> document)
     beginResetModel();
     m_document = std::move(document);
     m_rows.clear();
+    m_parameters = 0;
     if (m_document) {
         m_rows.reserve(m_document->ops().size());
         for (const Operation *op : m_document->ops()) {
@@ -37,6 +39,8 @@ void OpListModel::setDocument(std::shared_ptr<const ProgramDocument> document)
             names.removeDuplicates();
             row.names = names.join(QStringLiteral(", "));
             row.layer = QString::fromStdString(op->stringAttribute("struct_name"));
+            row.parameter = op->name() == "builtin.parameter";
+            m_parameters += row.parameter ? 1 : 0;
             m_rows.push_back(std::move(row));
         }
     }
@@ -60,7 +64,9 @@ QVariant OpListModel::data(const QModelIndex &index, int role) const
     const Row &row = m_rows[size_t(index.row())];
     if (role == OpRole)
         return opVariant(m_document->ops()[size_t(index.row())]);
-    if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
+    if (role == Qt::ToolTipRole)
+        return toolTip(index.row());
+    if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case IndexColumn:
             return index.row();
@@ -77,8 +83,49 @@ QVariant OpListModel::data(const QModelIndex &index, int role) const
     return {};
 }
 
+QString OpListModel::toolTip(int row) const
+{
+    if (!m_document || row < 0 || size_t(row) >= m_rows.size())
+        return {};
+    const Operation *op = m_document->ops()[size_t(row)];
+    const auto describe = [this](Value v) {
+        if (!v)
+            return tr("null");
+        QString text = m_document->valueId(v) + QStringLiteral(" : ") + DisplayText::type(v.type());
+        const std::string name = valueNameOrEmpty(v);
+        return name.empty() ? text : text + QStringLiteral("  ") + QString::fromStdString(name);
+    };
+    QStringList lines { QStringLiteral("%1  #%2").arg(m_rows[size_t(row)].name).arg(row) };
+    for (unsigned i = 0; i < op->numOperands(); ++i)
+        lines << tr("in %1: %2").arg(i).arg(describe(op->operand(i)));
+    for (unsigned i = 0; i < op->numResults(); ++i)
+        lines << tr("out %1: %2").arg(i).arg(describe(op->result(i)));
+    if (!m_rows[size_t(row)].layer.isEmpty())
+        lines << tr("layer %1").arg(m_rows[size_t(row)].layer);
+    return lines.join(QLatin1Char('\n'));
+}
+
+bool OpListModel::isParameter(int row) const
+{
+    return row >= 0 && size_t(row) < m_rows.size() && m_rows[size_t(row)].parameter;
+}
+
 QVariant OpListModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
+        switch (section) {
+        case IndexColumn:
+            return tr("Position in program order, nested ops included");
+        case ResultsColumn:
+            return tr("Value ids of the results, as pirscope-cli print numbers them");
+        case NamesColumn:
+            return tr("Paddle names of the results: data, parameter, shadow_output and set_parameter names");
+        case LayerColumn:
+            return tr("The layer that made the op (its struct_name attribute)");
+        default:
+            return {};
+        }
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {

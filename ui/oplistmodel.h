@@ -27,6 +27,9 @@ public:
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    /// The tooltip of a row: what the columns cannot show (operands and results with their types
+    /// and names, the whole layer path). Built on demand.
+    QString toolTip(int row) const;
 
     /// Row of `op`, or -1.
     int rowOf(const Operation *op) const;
@@ -34,6 +37,10 @@ public:
     /// or operands have exactly that id (`%12`, `%arg_0`); any other text matches op names,
     /// value names and ids case-insensitively as a substring. An empty query matches all.
     bool matches(int row, const QString &query) const;
+    /// The op of `row` is a builtin.parameter.
+    bool isParameter(int row) const;
+    /// Number of builtin.parameter rows.
+    int parameterCount() const { return m_parameters; }
 
 private:
     struct Row
@@ -43,10 +50,12 @@ private:
         QString names;
         QString layer;
         QStringList ids; ///< result and operand ids
+        bool parameter = false;
     };
 
     std::shared_ptr<const ProgramDocument> m_document;
     std::vector<Row> m_rows;
+    int m_parameters = 0;
 };
 
 } // namespace ps

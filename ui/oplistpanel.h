@@ -5,8 +5,10 @@
 #include <QWidget>
 #include <memory>
 
+class QLabel;
 class QLineEdit;
 class QTableView;
+class QToolButton;
 
 namespace ps {
 
@@ -14,8 +16,10 @@ class OpFilterProxyModel;
 class OpListModel;
 class ProgramDocument;
 
-/// The op list with its search field (op name, value name, or `%id`). Reports the op the
-/// user selects; selectOp() follows a selection made elsewhere without reporting it back.
+/// The op list with its search field (op name, value name, or `%id`), a switch that hides the
+/// builtin.parameter ops (remembered; hidden by default: a real model has hundreds of them, all
+/// first) and a hint when nothing matches. Reports the op the user selects (mouse or arrow
+/// keys); selectOp() follows a selection made elsewhere without reporting it back.
 class OpListPanel : public QWidget
 {
     Q_OBJECT
@@ -25,6 +29,10 @@ public:
 
     void setDocument(std::shared_ptr<const ProgramDocument> document);
     void selectOp(const Operation *op);
+    /// Empties the search field (another file was opened).
+    void clearSearch();
+    void setParametersShown(bool shown);
+    bool parametersShown() const;
     /// Focuses and selects the search text (Ctrl+F).
     void focusSearch();
 
@@ -32,18 +40,27 @@ public:
     OpFilterProxyModel *proxy() const { return m_proxy; }
     QTableView *view() const { return m_view; }
     QLineEdit *searchField() const { return m_search; }
+    QToolButton *parametersButton() const { return m_parameters; }
+    /// "No op matches …", shown when the filter leaves no row.
+    QLabel *emptyHint() const { return m_emptyHint; }
 
 signals:
     void opSelected(ps::Operation *op);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void onCurrentChanged(const QModelIndex &current);
     void selectFirstMatch();
+    void updateHints();
 
     OpListModel *m_model;
     OpFilterProxyModel *m_proxy;
     QLineEdit *m_search;
     QTableView *m_view;
+    QToolButton *m_parameters;
+    QLabel *m_emptyHint;
     bool m_silent = false;
 };
 

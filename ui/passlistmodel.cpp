@@ -1,5 +1,7 @@
 #include "ui/passlistmodel.h"
 
+#include "ui/inspector/themecolors.h"
+
 #include <QColor>
 #include <QFont>
 
@@ -165,7 +167,7 @@ QVariant PassListModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::ForegroundRole:
         if (n->parent && n->parent->parent && n->parent->parent->parent) // an op line
-            return QColor(n->removed ? 0xb0 : 0x20, n->removed ? 0x30 : 0x80, 0x30);
+            return n->removed ? ThemeColors::current().error : ThemeColors::current().success;
         return {};
     case Qt::FontRole:
         if (n->checkable) {

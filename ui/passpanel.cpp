@@ -1,5 +1,6 @@
 #include "ui/passpanel.h"
 
+#include "ui/columnwidths.h"
 #include "ui/passlistmodel.h"
 
 #include <QHeaderView>
@@ -13,17 +14,16 @@ PassPanel::PassPanel(QWidget *parent)
     : QWidget(parent)
     , m_model(new PassListModel(this))
     , m_view(new QTreeView(this))
-    , m_status(new QLabel(this))
+    , m_status(new ElidedLabel(this))
 {
     m_view->setObjectName(QStringLiteral("passView"));
     m_view->setModel(m_model);
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);
-    m_view->setColumnWidth(PassListModel::PassColumn, 90);
-    m_view->setColumnWidth(PassListModel::ChangeColumn, 230);
     m_view->header()->setStretchLastSection(true);
+    ColumnWidths::keepFitted(m_view, 48);
+    connect(m_model, &QAbstractItemModel::modelReset, m_view, [this] { m_view->expandToDepth(0); });
     m_status->setObjectName(QStringLiteral("passStatus"));
-    m_status->setWordWrap(true);
     m_status->setContentsMargins(4, 2, 4, 2);
     setBusy(false);
     auto *layout = new QVBoxLayout(this);

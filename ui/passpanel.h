@@ -1,8 +1,9 @@
 #pragma once
 
+#include "ui/inspector/elidedlabel.h"
+
 #include <QWidget>
 
-class QLabel;
 class QTreeView;
 
 namespace ps {
@@ -21,12 +22,12 @@ public:
     QTreeView *view() const { return m_view; }
     /// Shows "Recomputing…" while the pipeline runs.
     void setBusy(bool busy);
-    QLabel *statusLabel() const { return m_status; }
+    ElidedLabel *statusLabel() const { return m_status; }
 
 private:
     PassListModel *m_model;
     QTreeView *m_view;
-    QLabel *m_status;
+    ElidedLabel *m_status;
 };
 
 } // namespace ps

@@ -1,10 +1,12 @@
 #include "ui/programattributesmodel.h"
 
 #include "core/ir/operation.h"
-#include "core/ir/pirtextformat.h"
+#include "ui/displaytext.h"
 #include "ui/itemroles.h"
 #include "ui/pipelinesnapshot.h"
 #include "ui/programdocument.h"
+
+#include <algorithm>
 
 namespace ps {
 
@@ -81,13 +83,28 @@ QVariant ProgramAttributesModel::data(const QModelIndex &index, int role) const
     const PipelineResult &r = m_snapshot->result;
     if (index.internalId() == 0) {
         const SplitKey key = allSplitKeys()[size_t(index.row())];
+        if (role == Qt::ToolTipRole && index.column() == ValueColumn)
+            return tr("A fake entry stands for an input or parameter without a gradient (Paddle's "
+                      "fake_value): it is no value of the program");
         if (role != Qt::DisplayRole)
             return {};
         if (index.column() == NameColumn)
             return qs(splitKeyName(key));
-        if (index.column() == ValueColumn)
-            return r.attributeNames[key].size() == 1 ? tr("1 value")
-                                                     : tr("%1 values").arg(r.attributeNames[key].size());
+        if (index.column() == ValueColumn) {
+            // Paddle keeps one entry per input or parameter in the grad keys, a fake value where
+            // there is no gradient: count those apart, they are no values of the program.
+            const std::vector<Value> &values = r.attributeValues[key];
+            const size_t names = r.attributeNames[key].size();
+            const size_t fakes
+                = size_t(std::count_if(values.begin(), values.end(), [](Value v) { return !v; }))
+                + (names > values.size() ? names - values.size() : 0);
+            const size_t count = names - fakes;
+            const QString real = count == 1 ? tr("1 value") : tr("%1 values").arg(count);
+            if (fakes == 0)
+                return real;
+            return names == fakes ? tr("%1 fake (no gradient)").arg(fakes)
+                                  : tr("%1 + %2 fake").arg(real).arg(fakes);
+        }
         if (index.column() == TypeColumn)
             return isForwardKey(key) ? tr("forward program") : tr("backward program");
         return {};
@@ -120,7 +137,7 @@ QVariant ProgramAttributesModel::data(const QModelIndex &index, int role) const
     case ValueColumn:
         return v ? doc.valueId(v) : tr("(fake)");
     case TypeColumn:
-        return v ? QString::fromStdString(PirTextFormat::typeText(v.type(), Generation::C)) : QString();
+        return v ? DisplayText::type(v.type()) : QString();
     case OpColumn:
         if (!op)
             return QString();

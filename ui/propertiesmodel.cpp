@@ -5,6 +5,7 @@
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/pirtextformat.h"
+#include "ui/displaytext.h"
 #include "ui/itemroles.h"
 #include "ui/programdocument.h"
 
@@ -30,7 +31,7 @@ QString qs(std::string_view s)
 
 QString typeText(Type t)
 {
-    return QString::fromStdString(PirTextFormat::typeText(t, Generation::C));
+    return DisplayText::type(t);
 }
 
 } // namespace
@@ -208,8 +209,16 @@ QVariant PropertiesModel::data(const QModelIndex &index, int role) const
     const Item *item = itemOf(index);
     switch (role) {
     case Qt::DisplayRole:
-    case Qt::ToolTipRole:
         return index.column() == KeyColumn ? item->key : item->value;
+    case Qt::ToolTipRole: {
+        // What the row cannot show: its whole text when long, and where it leads.
+        const QString &text = index.column() == KeyColumn ? item->key : item->value;
+        QString tip = text.size() > 24 ? text : QString();
+        if (item->op || item->v)
+            tip += (tip.isEmpty() ? QString() : QStringLiteral("\n"))
+                + tr("Enter or double click: select it");
+        return tip.isEmpty() ? QVariant() : QVariant(tip);
+    }
     case OpRole:
         return opVariant(item->op);
     case ValueRole:

@@ -33,6 +33,7 @@ void RecentFiles::add(const QString &path)
         list.removeLast();
     QSettings().setValue(QLatin1String(kRecentKey), list);
     rebuildMenu();
+    emit changed();
 }
 
 void RecentFiles::rebuildMenu()

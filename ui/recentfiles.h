@@ -25,6 +25,7 @@ public:
 
 signals:
     void openRequested(const QString &path);
+    void changed();
 
 private:
     void rebuildMenu();

@@ -2,10 +2,12 @@
 
 #include "core/ir/block.h"
 #include "core/ir/program.h"
+#include "ui/columnwidths.h"
 #include "ui/crossingvaluesmodel.h"
 #include "ui/graphnodeitem.h"
 #include "ui/graphscene.h"
 #include "ui/graphview.h"
+#include "ui/inspector/themecolors.h"
 #include "ui/pipelinesnapshot.h"
 #include "ui/programdocument.h"
 
@@ -28,18 +30,18 @@ QLabel *titleLabel(QWidget *parent, const char *objectName)
     label->setObjectName(QLatin1String(objectName));
     label->setTextFormat(Qt::RichText);
     label->setContentsMargins(6, 3, 6, 3);
+    // Wraps rather than widening its pane: a narrow pane stays narrow.
+    label->setWordWrap(true);
     return label;
 }
 
-QWidget *pane(QWidget *parent, QLabel *title, QWidget *body, QLabel *notice = nullptr)
+QWidget *pane(QWidget *parent, QLabel *title, QWidget *body)
 {
     auto *w = new QWidget(parent);
     auto *layout = new QVBoxLayout(w);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(title);
-    if (notice)
-        layout->addWidget(notice);
     layout->addWidget(body, 1);
     return w;
 }
@@ -64,7 +66,10 @@ SplitView::SplitView(QWidget *parent)
     m_notice->setObjectName(QStringLiteral("pipelineNotice"));
     m_notice->setWordWrap(true);
     m_notice->setContentsMargins(8, 6, 8, 6);
-    m_notice->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; color: #5a4300; }"));
+    const ThemeColors &colors = ThemeColors::current();
+    m_notice->setStyleSheet(
+        QStringLiteral("QLabel { background: %1; color: %2; }")
+            .arg(ThemeColors::css(colors.noticeBackground), ThemeColors::css(colors.text)));
     m_notice->hide();
 
     m_cutView->setObjectName(QStringLiteral("cutView"));
@@ -79,17 +84,14 @@ SplitView::SplitView(QWidget *parent)
     m_cutView->horizontalHeader()->setStretchLastSection(true);
     QHeaderView *header = m_cutView->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::Interactive);
-    for (int c : { CrossingValuesModel::RoleColumn, CrossingValuesModel::BytesColumn,
-             CrossingValuesModel::NoNeedBufferColumn })
-        header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
-    m_cutView->setColumnWidth(CrossingValuesModel::NameColumn, 120);
-    m_cutView->setColumnWidth(CrossingValuesModel::TypeColumn, 110);
+    ColumnWidths::keepFitted(m_cutView, 32);
 
     // The cut: a pane between the two graphs with dashed edges, like a line cut through the
     // whole program.
     m_cutPane->setObjectName(QStringLiteral("cutPane"));
-    m_cutPane->setStyleSheet(QStringLiteral("QFrame#cutPane { border-left: 2px dashed #c2185b; "
-                                            "border-right: 2px dashed #c2185b; }"));
+    m_cutPane->setStyleSheet(QStringLiteral("QFrame#cutPane { border-left: 2px dashed %1; "
+                                            "border-right: 2px dashed %1; }")
+                                 .arg(ThemeColors::css(colors.error)));
     auto *cutLayout = new QVBoxLayout(m_cutPane);
     cutLayout->setContentsMargins(2, 0, 2, 0);
     cutLayout->setSpacing(0);
@@ -98,17 +100,26 @@ SplitView::SplitView(QWidget *parent)
     cutLayout->addWidget(m_cutView, 1);
 
     m_splitter->setObjectName(QStringLiteral("splitSplitter"));
-    m_splitter->addWidget(pane(this, m_forwardTitle, m_forward));
+    m_forwardPane = pane(this, m_forwardTitle, m_forward);
+    m_backwardPane = pane(this, m_backwardTitle, m_backward);
+    m_splitter->addWidget(m_forwardPane);
     m_splitter->addWidget(m_cutPane);
-    m_splitter->addWidget(pane(this, m_backwardTitle, m_backward, m_notice));
+    m_splitter->addWidget(m_backwardPane);
     m_splitter->setStretchFactor(0, 5);
     m_splitter->setStretchFactor(1, 3);
     m_splitter->setStretchFactor(2, 5);
     m_splitter->setSizes({ 500, 300, 500 });
     m_splitter->setChildrenCollapsible(false);
+    for (QWidget *w : { static_cast<QWidget *>(m_forward), static_cast<QWidget *>(m_backward),
+             static_cast<QWidget *>(m_cutView) })
+        w->setMinimumWidth(fontMetrics().averageCharWidth() * 12);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_splitter);
+    layout->setSpacing(0);
+    // The notice (why there is no backward) spans the view: in infer mode it is all the
+    // backward side has to say.
+    layout->addWidget(m_notice);
+    layout->addWidget(m_splitter, 1);
 
     for (GraphView *v : { m_forward, m_backward }) {
         connect(v, &GraphView::layoutFinished, this, &SplitView::onLayoutEnded);
@@ -163,6 +174,7 @@ void SplitView::startLayouts()
         m_forward->clearGraph();
         m_backward->clearGraph();
         m_layoutsRunning = 0;
+        fitPanes();
         emit layoutsFinished();
         return;
     }
@@ -173,8 +185,56 @@ void SplitView::startLayouts()
 
 void SplitView::onLayoutEnded()
 {
-    if (m_layoutsRunning > 0 && --m_layoutsRunning == 0)
+    if (m_layoutsRunning > 0 && --m_layoutsRunning == 0) {
+        fitPanes();
         emit layoutsFinished();
+    }
+}
+
+void SplitView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // Share out again when the width changed by a lot (a dock opened or closed, a maximise), not
+    // at every pixel of a drag.
+    if (m_fittedWidth > 0 && std::abs(width() - m_fittedWidth) > width() / 5 && !isLayoutPending())
+        fitPanes();
+}
+
+void SplitView::fitPanes()
+{
+    // The notice says why a snapshot has no backward worth showing (infer mode, nothing to
+    // differentiate, a failure).
+    const bool backward = m_snapshot && m_snapshot->ok() && m_snapshot->notice.isEmpty();
+    m_cutPane->setVisible(backward);
+    m_backwardPane->setVisible(backward);
+    m_fittedWidth = width();
+    const int total = m_splitter->width() - 2 * m_splitter->handleWidth();
+    if (!backward || total <= 0) {
+        m_forward->showInitialView();
+        m_fittedWidth = width();
+        return;
+    }
+    // The cut: its columns' widths (what the table needs), at most a third.
+    int cut = 2 * m_cutView->frameWidth() + 4;
+    for (int c = 0; c < m_cutModel->columnCount(); ++c)
+        cut += m_cutView->horizontalHeader()->sectionSize(c);
+    cut = std::clamp(cut, m_cutView->minimumWidth(), total / 3);
+    // The graphs: in proportion to their widths at the zoom their labels are legible at.
+    const double f = std::max(1.0, m_forward->graphScene()->graphBounds().width());
+    const double b = std::max(1.0, m_backward->graphScene()->graphBounds().width());
+    const int graphs = total - cut;
+    const int minimum = m_forward->minimumWidth();
+    int forward = std::clamp(int(graphs * f / (f + b)), minimum, std::max(minimum, graphs - minimum));
+    m_splitter->setSizes({ forward, cut, graphs - forward });
+    for (GraphView *view : { m_forward, m_backward }) {
+        view->showInitialView();
+        // A graph wider than its pane at a legible zoom starts at its left edge: clipped on one
+        // side (the scroll bar says so), never on both.
+        const QRectF graph = view->graphScene()->graphBounds();
+        const QRectF visible = view->mapToScene(view->viewport()->rect()).boundingRect();
+        if (!graph.isEmpty() && visible.left() > graph.left() && visible.width() < graph.width() + 20)
+            view->centerOn(visible.center() - QPointF(visible.left() - graph.left() + 10, 0));
+    }
 }
 
 void SplitView::updateHeaders()
@@ -235,24 +295,26 @@ void SplitView::selectOp(ProgramSide side, const Operation *op)
         return;
     own->graphScene()->selectOp(op);
     own->graphScene()->clearHighlight();
-    if (op)
-        own->centerOnOp(op);
+    own->reveal(own->graphScene()->itemForOp(op));
     const std::vector<const Operation *> linked = linkedOps(side, op);
     other->graphScene()->highlight(linked, {});
     if (!linked.empty())
-        other->centerOnOp(linked.front());
+        other->reveal(other->graphScene()->itemForOp(linked.front()));
 }
 
-void SplitView::selectValue(ProgramSide side, Value value)
+void SplitView::selectValue(ProgramSide side, Value value, const Operation *at)
 {
     GraphView *own = view(side);
     if (!own)
         return;
     GraphScene *scene = own->graphScene();
-    scene->selectValue(value);
+    GraphNodeItem *item = at && value.definingOp() ? scene->itemForOp(at) : nullptr;
+    if (item)
+        scene->selectOp(at);
+    else
+        scene->selectValue(value);
     scene->highlight({}, { value });
-    if (GraphNodeItem *item = scene->itemForValue(value))
-        own->centerOn(item);
+    own->reveal(item ? item : scene->itemForValue(value));
 }
 
 void SplitView::onCutRowChanged(const QModelIndex &current)
@@ -264,8 +326,7 @@ void SplitView::onCutRowChanged(const QModelIndex &current)
     selectValue(ProgramSide::Forward, forward);
     m_backward->graphScene()->selectOp(nullptr);
     m_backward->graphScene()->highlight({}, { backward });
-    if (GraphNodeItem *item = m_backward->graphScene()->itemForValue(backward))
-        m_backward->centerOn(item);
+    m_backward->reveal(m_backward->graphScene()->itemForValue(backward));
     emit valueSelected(ProgramSide::Forward, forward);
 }
 

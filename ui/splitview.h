@@ -47,13 +47,22 @@ public:
     /// Selects `op` in its side's graph and highlights the linked ops on the other side (the
     /// grad ops of a forward op, the forward op of a grad op). No signal is emitted.
     void selectOp(ProgramSide side, const Operation *op);
-    /// Selects the node of `value` (its producer, or for a keyword argument the argument node)
-    /// and highlights its edges. No signal is emitted.
-    void selectValue(ProgramSide side, Value value);
+    /// Highlights `value`'s edges and selects the node of `at` (an op using or producing it),
+    /// else of its producer, or for a keyword argument its argument node. No signal is emitted.
+    void selectValue(ProgramSide side, Value value, const Operation *at = nullptr);
     /// The grad ops made from a forward op / the forward op of a grad op (empty without links).
     std::vector<const Operation *> linkedOps(ProgramSide side, const Operation *op) const;
     /// Whether a layout for the current snapshot is still to come.
     bool isLayoutPending() const { return m_layoutsRunning > 0 || m_layoutWanted; }
+    /// Shares the width out by what the panes hold: the cut as wide as its columns (at most a
+    /// third), the rest to the two graphs in proportion to their widths, so a small graph is
+    /// not clipped beside a big one; then shows each graph afresh. Without a backward (infer
+    /// mode, nothing to differentiate) the forward graph gets the whole width. Runs when both
+    /// layouts finish and when the view is resized a lot.
+    void fitPanes();
+    QWidget *forwardPane() const { return m_forwardPane; }
+    QWidget *backwardPane() const { return m_backwardPane; }
+    QFrame *cutPane() const { return m_cutPane; }
 
 signals:
     void opSelected(ps::ProgramSide side, ps::Operation *op);
@@ -63,6 +72,7 @@ signals:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void startLayouts();
@@ -78,12 +88,15 @@ private:
     QLabel *m_forwardTitle;
     QLabel *m_backwardTitle;
     QLabel *m_notice;
+    QWidget *m_forwardPane;
+    QWidget *m_backwardPane;
     QFrame *m_cutPane;
     QLabel *m_cutSummary;
     QTableView *m_cutView;
     CrossingValuesModel *m_cutModel;
     bool m_layoutWanted = false;
     int m_layoutsRunning = 0;
+    int m_fittedWidth = 0; ///< the width fitPanes() last shared out
 };
 
 } // namespace ps

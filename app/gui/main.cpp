@@ -1,6 +1,7 @@
 #include "core/session/inputshapes.h"
 #include "ui/debugger/debugsession.h"
 #include "ui/graphview.h"
+#include "ui/inspector/themecolors.h"
 #include "ui/mainwindow.h"
 #include "ui/mainwindowdebugger.h"
 #include "ui/pipelinerunner.h"
@@ -50,8 +51,14 @@ int main(int argc, char *argv[])
             "Shape of an input with dynamic dims, e.g. x=1x3x640x640 (repeatable); the default comes "
             "from the .yml beside the program."),
         QStringLiteral("name=dims"));
-    parser.addOptions({ screenshot, view, mode, debugSteps, shape });
+    QCommandLineOption dark(QStringLiteral("dark"),
+        QStringLiteral("Dark colours (Fusion style with a dark palette) whatever the system's theme."));
+    parser.addOptions({ screenshot, view, mode, debugSteps, shape, dark });
     parser.process(app);
+    if (parser.isSet(dark)) {
+        QApplication::setStyle(QStringLiteral("Fusion"));
+        QApplication::setPalette(ps::ThemeColors::darkPalette());
+    }
     const bool split = parser.value(view) == QLatin1String("split");
     if (!split && parser.value(view) != QLatin1String("program"))
         parser.showHelp(1);
@@ -60,8 +67,10 @@ int main(int argc, char *argv[])
         parser.showHelp(1);
 
     ps::MainWindow window;
-    window.resize(1600, 1000);
     const QString shotPath = parser.value(screenshot);
+    // Screenshots have a fixed size; an interactive window keeps the size it was closed with.
+    if (!shotPath.isEmpty())
+        window.resize(1600, 1000);
     if (!shotPath.isEmpty()) {
         auto grab = [&window, shotPath] {
             QTimer::singleShot(100, &window,
@@ -107,8 +116,11 @@ int main(int argc, char *argv[])
     }
     window.show();
 
+    // Without a file the window shows its start page; a screenshot shows the bundled example.
     const QStringList files = parser.positionalArguments();
-    const bool opened = files.isEmpty() ? window.openDefaultExample() : window.openFile(files.first());
+    const bool opened = !files.isEmpty() ? window.openFile(files.first())
+        : !shotPath.isEmpty()            ? window.openDefaultExample()
+                                         : false;
     if (opened && parser.isSet(mode))
         window.setTraining(parser.value(mode) == QLatin1String("train"));
     if (parser.isSet(shape)) {

@@ -387,7 +387,7 @@ std::string GraphBuilder::shapeText(Type type)
     case Type::Kind::SparseCsr: {
         std::string s;
         for (int64_t d : type.dims())
-            s += std::to_string(d) + "x";
+            s += (d < 0 ? std::string("?") : std::to_string(d)) + "x";
         return s + std::string(irName(type.dtype()));
     }
     case Type::Kind::DenseTensorArray:

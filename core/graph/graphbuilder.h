@@ -46,7 +46,7 @@ public:
     GraphModel build(const Block &block) const;
 
     static NodeKind kindOf(const Operation &op);
-    /// "-1x30xf32"; "vec[2]" for vectors; the type text for anything else.
+    /// "?x30xf32" (a dynamic dim is "?"); "vec[2]" for vectors; the type text for anything else.
     static std::string shapeText(Type type);
 
 private:

@@ -38,6 +38,8 @@ DebuggerActions::DebuggerActions(DebugSession *session, QObject *parent)
     m_breakOnNanInf = make(tr("Break on &NaN/Inf"), QKeySequence(),
         tr("Stop after the first op that produces a NaN or an infinity"));
     m_breakOnNanInf->setCheckable(true);
+    // The toolbar shows the short form (no icon says NaN).
+    m_breakOnNanInf->setIconText(tr("Stop on NaN"));
 
     connect(m_continue, &QAction::triggered, session, &DebugSession::continueRun);
     connect(m_pause, &QAction::triggered, session, &DebugSession::pause);
@@ -92,7 +94,8 @@ void DebuggerActions::updateEnabled()
     using State = DebugSession::State;
     const State s = m_session->state();
     const bool target = m_session->hasTarget();
-    const bool idle = s == State::NotStarted && target;
+    // After the end the commands restart the session (DebugSession::command).
+    const bool idle = (s == State::NotStarted && target) || s == State::Finished;
     const bool paused = s == State::Paused || s == State::Error;
     m_continue->setEnabled(idle || paused);
     m_stepOver->setEnabled(idle || paused);

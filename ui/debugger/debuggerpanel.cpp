@@ -1,12 +1,15 @@
 #include "ui/debugger/debuggerpanel.h"
 
+#include "core/analysis/valuenames.h"
 #include "core/ir/operation.h"
 #include "ui/debugger/breakpointsmodel.h"
 #include "ui/debugger/debugsession.h"
 #include "ui/debugger/executedopsmodel.h"
 #include "ui/debugger/framesmodel.h"
 #include "ui/debugger/opvaluesmodel.h"
+#include "ui/inspector/dialogdirectory.h"
 #include "ui/inspector/tensorinspector.h"
+#include "ui/inspector/themecolors.h"
 #include "ui/inspector/watchmodel.h"
 #include "ui/itemroles.h"
 
@@ -14,6 +17,7 @@
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -30,6 +34,25 @@ namespace {
 QString opName(const Operation *op)
 {
     return op ? QString::fromUtf8(op->name().data(), qsizetype(op->name().size())) : QString();
+}
+
+/// The file name Export suggests for a value: its Paddle name, else its op and position
+/// ("conv2d_0.14_out0"), else its keyword.
+QString exportNameOf(Value value, const DebugSession &session)
+{
+    if (const std::optional<std::string> name = ValueNames::firstName(value))
+        return QString::fromStdString(*name);
+    if (const Operation *op = value.definingOp()) {
+        const std::string_view full = op->name();
+        const std::string_view shortName
+            = full.substr(full.find('.') == std::string_view::npos ? 0 : full.find('.') + 1);
+        const std::optional<ProgramPosition> position = session.positionOf(op);
+        return QStringLiteral("%1_%2_out%3")
+            .arg(QString::fromUtf8(shortName.data(), qsizetype(shortName.size())),
+                position ? QString::fromStdString(position->toString()) : QStringLiteral("op"))
+            .arg(value.index());
+    }
+    return value.isKeywordArgument() ? QString::fromStdString(value.keyword()) : QString();
 }
 
 QTableView *makeTable(QAbstractItemModel *model, QWidget *parent)
@@ -147,14 +170,17 @@ QWidget *DebuggerPanel::buildLeft()
     });
     auto activate = [this](const QModelIndex &index) {
         const Operation *op = opFromIndex(index);
-        if (!op)
+        if (!op || m_following)
             return;
         showOp(op);
         emit opActivated(op);
     };
-    connect(m_executedView, &QTableView::clicked, this, activate);
-    connect(m_framesView, &QTableView::clicked, this, activate);
-    connect(m_breakpointsView, &QTableView::doubleClicked, this, activate);
+    // Arrow keys move the current row; a click on the current row picks it again (the selection
+    // may have moved elsewhere meanwhile).
+    for (QTableView *view : { m_executedView, m_framesView, m_breakpointsView }) {
+        connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, activate);
+        connect(view, &QTableView::clicked, this, activate);
+    }
     return left;
 }
 
@@ -219,16 +245,25 @@ QWidget *DebuggerPanel::buildWatchesTab()
 
 QWidget *DebuggerPanel::buildRight()
 {
-    auto *right = new QWidget(this);
-    auto *layout = new QVBoxLayout(right);
+    // The values of the op over the inspector, in a splitter: the inspector gets the height.
+    auto *right = new QSplitter(Qt::Vertical, this);
+    m_valuesSplitter = right;
+    right->setObjectName(QStringLiteral("valuesSplitter"));
+    right->setChildrenCollapsible(false);
+    auto *top = new QWidget(right);
+    auto *layout = new QVBoxLayout(top);
     layout->setContentsMargins(0, 0, 0, 0);
-    m_valuesTitle = new QLabel(tr("Values"), right);
+    m_valuesTitle = new QLabel(tr("Values"), top);
+    m_valuesTitle->setWordWrap(true);
     layout->addWidget(m_valuesTitle);
-    m_valuesView = makeTable(m_values, right);
+    m_valuesView = makeTable(m_values, top);
     m_valuesView->setObjectName(QStringLiteral("opValuesView"));
-    // Room for four operands/results; ops with more scroll.
-    m_valuesView->setFixedHeight(m_valuesView->horizontalHeader()->sizeHint().height()
-        + 4 * m_valuesView->verticalHeader()->defaultSectionSize() + 2 * m_valuesView->frameWidth());
+    // At least one operand/result in view (the splitter gives five at first); more scroll.
+    const int rowHeight = m_valuesView->verticalHeader()->defaultSectionSize();
+    const int headerHeight
+        = m_valuesView->horizontalHeader()->sizeHint().height() + 2 * m_valuesView->frameWidth();
+    m_valuesView->setMinimumHeight(headerHeight + rowHeight);
+    m_valuesView->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     // Fixed widths: contents-sized sections would be measured while the dock is still hidden.
     QHeaderView *header = m_valuesView->horizontalHeader();
     header->setStretchLastSection(false);
@@ -237,24 +272,46 @@ QWidget *DebuggerPanel::buildRight()
     m_valuesView->setColumnWidth(OpValuesModel::ValueColumn, 24 * digit);
     m_valuesView->setColumnWidth(OpValuesModel::ReferenceColumn, 8 * digit);
     header->setSectionResizeMode(OpValuesModel::RuntimeColumn, QHeaderView::Stretch);
-    layout->addWidget(m_valuesView);
-    auto *buttons = new QHBoxLayout;
-    m_compareReference = new QPushButton(tr("Compare with Paddle"), right);
+    layout->addWidget(m_valuesView, 1);
+    m_compareReference = new QPushButton(tr("Compare with Paddle"), top);
     m_compareReference->setToolTip(tr("Compare with Paddle's tensor of this value in the trace bundle"));
-    m_compareCpu = new QPushButton(tr("Compare with CPU"), right);
+    m_compareCpu = new QPushButton(tr("Compare with CPU"), top);
     m_compareCpu->setToolTip(
         tr("Recompute this op on the CPU from the current values of its operands and compare"));
-    buttons->addWidget(m_compareReference);
-    buttons->addWidget(m_compareCpu);
-    buttons->addStretch(1);
-    layout->addLayout(buttons);
+    // The comparisons act on the inspected tensor: beside its Export button.
     m_inspector = new TensorInspector(right);
-    layout->addWidget(m_inspector, 1);
+    m_inspector->addHeaderWidget(m_compareReference);
+    m_inspector->addHeaderWidget(m_compareCpu);
+    right->addWidget(top);
+    right->addWidget(m_inspector);
+    right->setStretchFactor(0, 1);
+    right->setStretchFactor(1, 3);
     connect(m_compareReference, &QPushButton::clicked, this, &DebuggerPanel::compareWithReference);
     connect(m_compareCpu, &QPushButton::clicked, this, &DebuggerPanel::compareWithCpu);
-    connect(m_valuesView, &QTableView::clicked, this,
-        [this](const QModelIndex &index) { inspectValue(m_values->valueAt(index.row())); });
+    auto pick = [this](const QModelIndex &index) {
+        if (m_following || !index.isValid())
+            return;
+        const Value value = m_values->valueAt(index.row());
+        inspectValue(value);
+        emit valueActivated(value, m_values->op());
+    };
+    connect(m_valuesView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, pick);
+    connect(m_valuesView, &QTableView::clicked, this, pick);
     return right;
+}
+
+void DebuggerPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_sized || m_valuesSplitter->height() <= 0)
+        return;
+    // Five operand/result rows, the inspector the rest (set once: the user's split is kept).
+    m_sized = true;
+    const int rows = m_valuesView->horizontalHeader()->sizeHint().height() + 2 * m_valuesView->frameWidth()
+        + 5 * m_valuesView->verticalHeader()->defaultSectionSize();
+    const int top = m_valuesTitle->sizeHint().height() + rows + 8;
+    const int total = m_valuesSplitter->height();
+    m_valuesSplitter->setSizes({ std::min(top, total / 2), total - std::min(top, total / 2) });
 }
 
 void DebuggerPanel::showOp(const Operation *op)
@@ -269,7 +326,48 @@ void DebuggerPanel::showOp(const Operation *op)
         return;
     const int row = m_values->rowOf(m_inspected);
     if (row >= 0)
-        m_valuesView->selectRow(row);
+        selectRowQuietly(m_valuesView, row);
+}
+
+void DebuggerPanel::selectRowQuietly(QTableView *view, int row)
+{
+    const bool following = m_following;
+    m_following = true;
+    if (row < 0) {
+        view->selectionModel()->clear();
+    } else {
+        view->selectRow(row);
+        view->scrollTo(view->model()->index(row, 0));
+    }
+    m_following = following;
+}
+
+void DebuggerPanel::showSelection(const Operation *op, Value value, bool chosen)
+{
+    if (op != m_values->op())
+        showOp(op);
+    const int executed = m_executed->rowOf(op);
+    if (executed >= 0 || !op)
+        selectRowQuietly(m_executedView, executed);
+    if (value) {
+        if (chosen)
+            inspectValue(value);
+        else if (!m_pinned)
+            inspect(value);
+        return;
+    }
+    if (!chosen || !op)
+        return;
+    // An op alone: its first computed result, else its first computed operand (what a failed or
+    // output op read), else its first result (the inspector says it is not computed).
+    m_pinned = false;
+    for (unsigned i = 0; i < op->numResults(); ++i)
+        if (inspect(op->result(i), true))
+            return;
+    for (unsigned i = 0; i < op->numOperands(); ++i)
+        if (inspect(op->operand(i), true))
+            return;
+    inspect(op->numResults() > 0 ? op->result(0) : Value());
 }
 
 bool DebuggerPanel::inspectValue(Value value)
@@ -288,13 +386,13 @@ bool DebuggerPanel::inspect(Value value, bool onlyTensors)
         showOp(value.definingOp());
     const int row = m_values->rowOf(value);
     if (row >= 0)
-        m_valuesView->selectRow(row);
+        selectRowQuietly(m_valuesView, row);
     updateCompareButtons();
     if (!host.defined()) {
         m_inspector->clear();
         return false;
     }
-    m_inspector->setTensor(host, m_session->valueLabel(value));
+    m_inspector->setTensor(host, m_session->valueLabel(value), exportNameOf(value, *m_session));
     return true;
 }
 
@@ -333,10 +431,11 @@ void DebuggerPanel::provideOutputsInteractive()
     if (!op)
         return;
     const QStringList files = QFileDialog::getOpenFileNames(this,
-        tr("Outputs of %1 (%2 result(s), in order)").arg(opName(op)).arg(op->numResults()), QString(),
-        tr("NumPy arrays (*.npy)"));
+        tr("Outputs of %1 (%2 result(s), in order)").arg(opName(op)).arg(op->numResults()),
+        DialogDirectory::get(QStringLiteral("arrays")), tr("NumPy arrays (*.npy)"));
     if (files.isEmpty())
         return;
+    DialogDirectory::remember(QStringLiteral("arrays"), files.first());
     QString error;
     if (!m_session->provideOutputs(files, &error))
         QMessageBox::warning(this, tr("Provide outputs"), error);
@@ -421,10 +520,12 @@ void DebuggerPanel::updateErrorBox()
     m_errorBox->setVisible(failed || nan);
     m_provide->setVisible(failed && error->missingKernel);
     if (failed) {
-        m_errorBox->setStyleSheet(QStringLiteral("#debugErrorBox { background: #fde2e2; }"));
+        m_errorBox->setStyleSheet(QStringLiteral("#debugErrorBox { background: %1; }")
+                                      .arg(ThemeColors::css(ThemeColors::current().errorBackground)));
         m_errorLabel->setText(QString::fromStdString(error->toString()));
     } else if (nan) {
-        m_errorBox->setStyleSheet(QStringLiteral("#debugErrorBox { background: #ffefd5; }"));
+        m_errorBox->setStyleSheet(QStringLiteral("#debugErrorBox { background: %1; }")
+                                      .arg(ThemeColors::css(ThemeColors::current().warningBackground)));
         m_errorLabel->setText(m_session->stopText());
     }
 }

@@ -8,6 +8,7 @@ class QFrame;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QSplitter;
 class QTabWidget;
 class QTableView;
 
@@ -42,6 +43,11 @@ public:
     /// first result of the op that just ran).
     bool inspectValue(Value value);
     Value inspectedValue() const { return m_inspected; }
+    /// Follows the window's selection: lists `op`'s values, selects its row in the timeline and
+    /// shows `value` in the inspector. `chosen`: the user picked it (a value stays in the inspector
+    /// across stops; an op alone shows its first computed result); otherwise (the selection
+    /// follows a stop) the inspector keeps following the run.
+    void showSelection(const Operation *op, Value value, bool chosen);
 
     bool compareWithReference();
     bool compareWithCpu();
@@ -65,9 +71,14 @@ public:
     QPushButton *compareReferenceButton() const { return m_compareReference; }
     QPushButton *compareCpuButton() const { return m_compareCpu; }
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 signals:
-    /// The user picked an op in the timeline, call stack or breakpoints.
+    /// The user picked an op in the timeline, call stack or breakpoints (mouse or keys).
     void opActivated(const ps::Operation *op);
+    /// The user picked an operand or result row of the values of `op`.
+    void valueActivated(ps::Value value, const ps::Operation *op);
 
 private:
     QWidget *buildLeft();
@@ -78,6 +89,8 @@ private:
     bool inspect(Value value, bool onlyTensors = false);
     void onStopped();
     void updateStatus();
+    /// Selects `row` of `view` without reporting it as the user's pick.
+    void selectRowQuietly(QTableView *view, int row);
     void updateErrorBox();
     void updateCompareButtons();
     void updateWatches();
@@ -93,6 +106,8 @@ private:
     Value m_inspected;
     /// The user chose m_inspected: keep it across stops instead of following the last op.
     bool m_pinned = false;
+    /// Set while a view follows a selection made elsewhere: its row changes are not the user's.
+    bool m_following = false;
 
     QLabel *m_status;
     QFrame *m_errorBox;
@@ -106,6 +121,8 @@ private:
     QTableView *m_watchesView;
     QLineEdit *m_watchName;
     QLabel *m_valuesTitle;
+    QSplitter *m_valuesSplitter;
+    bool m_sized = false; ///< the values / inspector split was set at the first show
     QTableView *m_valuesView;
     QPushButton *m_compareReference;
     QPushButton *m_compareCpu;

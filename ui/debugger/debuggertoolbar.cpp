@@ -3,6 +3,7 @@
 #include "ui/debugger/debuggeractions.h"
 #include "ui/debugger/debugsession.h"
 #include "ui/debugger/debugsourcesdialog.h"
+#include "ui/debugger/elidingbutton.h"
 
 #include <QComboBox>
 #include <QFontMetrics>
@@ -17,7 +18,7 @@ DebuggerToolBar::DebuggerToolBar(DebugSession *session, DebuggerActions *actions
     : QToolBar(tr("Debug"), parent)
     , m_session(session)
     , m_devices(new QComboBox(this))
-    , m_sourcesButton(new QPushButton(this))
+    , m_sourcesButton(new ElidingButton(this))
     , m_sourcesAction(new QAction(tr("&Inputs and Parameters…"), this))
 {
     setObjectName(QStringLiteral("debugToolBar"));
@@ -93,10 +94,8 @@ QString DebuggerToolBar::sourcesText() const
 void DebuggerToolBar::fillSources()
 {
     const DebugSources s = m_session->sources();
-    const QString text = sourcesText();
-    // File names are shown whole up to a limit; longer ones lose their middle, not the kinds.
-    const int limit = fontMetrics().horizontalAdvance(QLatin1Char('x')) * 64;
-    m_sourcesButton->setText(fontMetrics().elidedText(text, Qt::ElideMiddle, limit));
+    // File names lose their middle, not the kinds, when the toolbar is narrow.
+    m_sourcesButton->setFullText(sourcesText());
     QString tip = tr("Inputs: %1").arg(QString::fromStdString(DebugSources::kindText(s.inputs)));
     if (DebugSources::needsPath(s.inputs))
         tip += QStringLiteral(" ") + QString::fromStdString(s.inputsPath);

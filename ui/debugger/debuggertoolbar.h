@@ -1,10 +1,11 @@
 #pragma once
 
+#include "ui/debugger/elidingbutton.h"
+
 #include <QToolBar>
 
 class QAction;
 class QComboBox;
-class QPushButton;
 
 namespace ps {
 
@@ -22,7 +23,8 @@ public:
     DebuggerToolBar(DebugSession *session, DebuggerActions *actions, QWidget *parent = nullptr);
 
     QComboBox *deviceCombo() const { return m_devices; }
-    QPushButton *sourcesButton() const { return m_sourcesButton; }
+    /// Shows the sources, elided to the room the toolbar has (the whole text in its tooltip).
+    ElidingButton *sourcesButton() const { return m_sourcesButton; }
     /// "Inputs and Parameters…": opens the dialog.
     QAction *sourcesAction() const { return m_sourcesAction; }
     /// The button's text for the session's sources ("Inputs: random (seed 0) · Params: .pdiparams").
@@ -40,7 +42,7 @@ private:
 
     DebugSession *m_session;
     QComboBox *m_devices;
-    QPushButton *m_sourcesButton;
+    ElidingButton *m_sourcesButton;
     QAction *m_sourcesAction;
 };
 

@@ -94,26 +94,31 @@ void DebugSession::command(DebugEngine::Command command, std::optional<ProgramPo
 {
     // While a command runs, further commands are dropped (key repeat must not queue steps); a
     // session that is ending (m_built false) may already be followed by a new one.
-    if (!m_target.valid() || (m_pending > 0 && m_built) || (m_pending == 0 && m_state == State::Finished))
+    if (!m_target.valid() || (m_pending > 0 && m_built))
         return;
     const bool starting = !m_built;
     if (starting && !refuseWithoutShapes())
         return;
+    // After the end, a command starts over from the first op with the same inputs (as F5 does in
+    // an IDE once the program has exited).
+    const bool restarting = !starting && m_state == State::Finished;
     m_built = true;
     const uint64_t sequence = ++m_sequence;
-    const uint64_t epoch = starting ? ++m_lastEpoch : 0;
+    const uint64_t epoch = starting || restarting ? ++m_lastEpoch : 0;
     const DebugTarget target = m_target;
     const Device device = m_devices[size_t(m_device)].device;
     const DebugSources sources = m_sources;
     const bool compare = m_compareWithCpu;
     // Starting with a step stops at the first op, like a debugger's "stop on entry".
-    const bool run = !starting || command == DebugEngine::Command::Continue
+    const bool run = !(starting || restarting) || command == DebugEngine::Command::Continue
         || command == DebugEngine::Command::RunToCursor;
     queue([=](DebugEngine &engine, bool &ran) {
         if (starting) {
             const std::string error = engine.build(target, device, sources, compare, epoch);
             if (!error.empty())
                 return QString::fromStdString(error);
+        } else if (restarting) {
+            engine.restart(epoch);
         }
         if (run)
             ran = engine.run(command, cursor, sequence);

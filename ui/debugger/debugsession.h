@@ -26,8 +26,9 @@ namespace ps {
 /// thread, which makes every interpreter call, so the UI stays responsive during a long run and
 /// Stop works at the next op boundary. Commands are the usual debugger ones (F5, F10, F11, ...);
 /// a step command with no session starts one and stops at the first op, Continue and Run to
-/// cursor start one and run. Breakpoints, device and sources belong to the session object and
-/// outlive the runs; changing the device or sources ends the run in progress.
+/// cursor start one and run; after the end, the same commands restart the session first. Breakpoints, device
+/// and sources belong to the session object and outlive the runs; changing the device or sources ends the run
+/// in progress.
 ///
 /// State queries (position, frames, records, values) answer for the last stop; value reads go to
 /// the worker and return nothing while a command runs.

@@ -1,6 +1,8 @@
 #include "ui/debugger/debugsourcesdialog.h"
 
 #include "ui/debugger/debugsession.h"
+#include "ui/inspector/dialogdirectory.h"
+#include "ui/inspector/themecolors.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -68,7 +70,7 @@ DebugSourcesDialog::DebugSourcesDialog(const DebugSession *session, QWidget *par
     m_seed->setToolTip(tr("Seed of the random inputs and parameters"));
     m_error->setObjectName(QStringLiteral("sourcesError"));
     m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("color: #c0392b"));
+    m_error->setStyleSheet(QStringLiteral("color: %1").arg(ThemeColors::css(ThemeColors::current().error)));
     m_error->hide();
 
     auto *form = new QFormLayout;
@@ -229,17 +231,21 @@ void DebugSourcesDialog::browse(bool params)
 {
     const Kind kind = kindOf(params ? m_params : m_inputs);
     QLineEdit *edit = params ? m_paramsPath : m_inputsPath;
+    const QString start
+        = edit->text().isEmpty() ? DialogDirectory::get(QStringLiteral("inputs")) : edit->text();
     QString path;
     if (kind == Kind::NpyDirectory)
-        path = QFileDialog::getExistingDirectory(this, tr("Folder of .npy files"), edit->text());
+        path = QFileDialog::getExistingDirectory(this, tr("Folder of .npy files"), start);
     else if (kind == Kind::Image)
-        path = QFileDialog::getOpenFileName(this, tr("Input image"), edit->text(),
+        path = QFileDialog::getOpenFileName(this, tr("Input image"), start,
             tr("Images (*.png *.jpg *.jpeg *.bmp *.ppm *.pgm *.pnm);;All files (*)"));
     else if (kind == Kind::PdiparamsFile)
         path = QFileDialog::getOpenFileName(
-            this, tr("Parameters"), edit->text(), tr("Paddle parameters (*.pdiparams);;All files (*)"));
-    if (!path.isEmpty())
-        edit->setText(path);
+            this, tr("Parameters"), start, tr("Paddle parameters (*.pdiparams);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    DialogDirectory::remember(QStringLiteral("inputs"), path);
+    edit->setText(path);
 }
 
 void DebugSourcesDialog::buildShapeRows(QFormLayout *form)

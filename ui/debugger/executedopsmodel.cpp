@@ -3,10 +3,12 @@
 #include "core/ir/operation.h"
 #include "core/runtime/oprecord.h"
 #include "ui/debugger/debugsession.h"
+#include "ui/inspector/themecolors.h"
 #include "ui/itemroles.h"
 
 #include <QBrush>
 #include <QColor>
+#include <algorithm>
 
 namespace ps {
 namespace {
@@ -117,6 +119,19 @@ void ExecutedOpsModel::updateCurrentRow()
     }
 }
 
+int ExecutedOpsModel::rowOf(const Operation *op) const
+{
+    if (!op)
+        return -1;
+    if (m_current && m_session->currentOp() == op)
+        return m_count;
+    const std::vector<OpRecord> &records = m_session->records();
+    for (int row = std::min(m_count, int(records.size())) - 1; row >= 0; --row)
+        if (records[size_t(row)].op == op)
+            return row;
+    return -1;
+}
+
 QString ExecutedOpsModel::marks(int row) const
 {
     if (row < 0 || row >= rowCount())
@@ -175,9 +190,9 @@ QVariant ExecutedOpsModel::recordData(const OpRecord &r, int column, int role) c
     }
     if (role == Qt::BackgroundRole) {
         if (r.hasNanInf)
-            return QBrush(QColor(0xff, 0xe0, 0xb2));
+            return QBrush(ThemeColors::current().warningBackground);
         if (r.diverged)
-            return QBrush(QColor(0xff, 0xf3, 0xc4));
+            return QBrush(ThemeColors::current().noticeBackground);
     }
     return {};
 }
@@ -206,7 +221,8 @@ QVariant ExecutedOpsModel::currentData(int column, int role) const
             ? QString::fromStdString(m_session->currentError()->toString())
             : m_session->stopText();
     if (role == Qt::BackgroundRole)
-        return QBrush(failed ? QColor(0xf8, 0xc8, 0xc8) : QColor(0xc8, 0xec, 0xd0));
+        return QBrush(
+            failed ? ThemeColors::current().errorBackground : ThemeColors::current().successBackground);
     return {};
 }
 

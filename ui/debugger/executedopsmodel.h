@@ -5,6 +5,7 @@
 namespace ps {
 
 class DebugSession;
+class Operation;
 struct OpRecord;
 
 /// The timeline of a debug session: one row per executed op (sequence, marks, op, position,
@@ -40,6 +41,9 @@ public:
     int recordRows() const { return m_count; }
     /// The row of the op the session stands at, or -1 (running, finished, not started).
     int currentRow() const { return m_current ? m_count : -1; }
+    /// The row showing `op`: the current-op row when the session stands at it, else its latest
+    /// execution; -1 when it has not run. O(rows).
+    int rowOf(const Operation *op) const;
     /// "●", "NaN ▶", ... as shown in the Marks column.
     QString marks(int row) const;
 

@@ -1,12 +1,14 @@
 #include "ui/inspector/comparepanel.h"
 
 #include "ui/inspector/tensorheatmap.h"
+#include "ui/inspector/themecolors.h"
 
 #include <QDoubleValidator>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace ps {
@@ -16,7 +18,7 @@ ComparePanel::ComparePanel(QWidget *parent)
     , m_rtol(new QLineEdit(this))
     , m_atol(new QLineEdit(this))
     , m_summary(new QLabel(this))
-    , m_heatmap(new TensorHeatmap(this))
+    , m_heatmap(new TensorHeatmap)
 {
     auto *controls = new QHBoxLayout;
     auto *button = new QPushButton(tr("Compare with .npy…"), this);
@@ -42,8 +44,19 @@ ComparePanel::ComparePanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
-    layout->addWidget(m_summary);
-    layout->addWidget(m_heatmap, 1);
+    // The summary and the difference heatmap scroll when they are bigger than the room (the
+    // heatmap keeps a pixel per element), so the panel does not set the inspector's minimum size.
+    auto *body = new QWidget(this);
+    auto *bodyLayout = new QVBoxLayout(body);
+    bodyLayout->setContentsMargins(0, 0, 0, 0);
+    bodyLayout->addWidget(m_summary);
+    bodyLayout->addWidget(m_heatmap, 1);
+    auto *scroll = new QScrollArea(this);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(body);
+    scroll->setMinimumSize(80, 30);
+    layout->addWidget(scroll, 1);
     connect(button, &QPushButton::clicked, this, &ComparePanel::compareFileRequested);
     setTolerances(TensorCompare::Options().rtol, TensorCompare::Options().atol);
     clear();
@@ -87,7 +100,9 @@ void ComparePanel::setResult(const TensorCompare::Result &result)
 {
     QString text = QString::fromStdString(result.summary());
     if (result.ok)
-        text = (result.allClose() ? tr("<b>Match.</b> ") : tr("<b style='color:#c0182a'>Mismatch.</b> "))
+        text = (result.allClose() ? tr("<b>Match.</b> ")
+                                  : tr("<b style='color:%1'>Mismatch.</b> ")
+                                        .arg(ThemeColors::css(ThemeColors::current().error)))
             + text.toHtmlEscaped()
             + tr(" Heatmap: %1 − %2.")
                   .arg(QString::fromStdString(result.nameA).toHtmlEscaped(),

@@ -1,5 +1,7 @@
 #include "ui/inspector/histogramwidget.h"
 
+#include "ui/inspector/themecolors.h"
+
 #include <QMouseEvent>
 #include <QPainter>
 #include <algorithm>
@@ -124,7 +126,7 @@ void HistogramWidget::paintEvent(QPaintEvent *)
         return m_log ? std::log1p(double(c)) / std::log1p(double(peak)) : double(c) / double(peak);
     };
     const double binWidth = double(plot.width()) / double(m_counts.size());
-    const QColor bar(0x3b, 0x6e, 0xa8), highlight(0xe0, 0x8a, 0x1e);
+    const QColor bar = palette().color(QPalette::Highlight), highlight = ThemeColors::current().accent;
     for (size_t i = 0; i < m_counts.size(); ++i) {
         const double h = scaled(m_counts[i]) * plot.height();
         if (h <= 0)

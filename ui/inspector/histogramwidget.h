@@ -32,7 +32,7 @@ public:
     QString hoverText() const { return m_hover >= 0 ? binText(m_hover) : QString(); }
 
     QSize sizeHint() const override { return { 480, 240 }; }
-    QSize minimumSizeHint() const override { return { 160, 100 }; }
+    QSize minimumSizeHint() const override { return { 120, 30 }; }
 
 protected:
     void paintEvent(QPaintEvent *event) override;

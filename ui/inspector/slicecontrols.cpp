@@ -25,7 +25,6 @@ SliceControls::SliceControls(QWidget *parent)
     layout->addSpacing(8);
     m_indexLayout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(m_indexLayout);
-    layout->addStretch(1);
     m_rowCombo->setObjectName(QStringLiteral("rowAxis"));
     m_columnCombo->setObjectName(QStringLiteral("columnAxis"));
     m_rowCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);

@@ -114,6 +114,7 @@ void TensorHeatmap::clear(const QString &message)
     m_rendering = Rendering();
     m_message = message;
     m_hoverText.clear();
+    updateGeometry();
     update();
 }
 
@@ -135,6 +136,7 @@ void TensorHeatmap::startRender()
         --m_pending;
         if (generation == m_generation) {
             m_rendering = watcher->result();
+            updateGeometry(); // its size follows the slice's
             update();
             emit rendered();
         }
@@ -142,6 +144,32 @@ void TensorHeatmap::startRender()
     });
     watcher->setFuture(QtConcurrent::run(&TensorHeatmap::render, m_slice, m_kind, int(MaxSide)));
     update();
+}
+
+QSize TensorHeatmap::chrome() const
+{
+    const int statusHeight = fontMetrics().height() + kMargin;
+    return { 2 * kMargin + legendWidth(), 2 * kMargin + statusHeight };
+}
+
+QSize TensorHeatmap::sizeHint() const
+{
+    if (m_rendering.image.isNull())
+        return { 480, 360 };
+    // Cells of a few pixels up to 480 px a side; a big slice one pixel per image pixel.
+    const QSize img = m_rendering.image.size();
+    const int longest = std::max(img.width(), img.height());
+    const double scale = std::clamp(480.0 / longest, 1.0, double(MaxCellPixels));
+    return (img * scale).expandedTo(QSize(160, 120)) + chrome();
+}
+
+QSize TensorHeatmap::minimumSizeHint() const
+{
+    // Never fewer pixels than the rendering has (it is at most MaxSide a side): in its scroll
+    // area a big slice scrolls instead of shrinking to a smear.
+    if (m_rendering.image.isNull())
+        return { 120, 60 };
+    return m_rendering.image.size().expandedTo(QSize(64, 48)) + chrome();
 }
 
 int TensorHeatmap::legendWidth() const
@@ -165,7 +193,9 @@ QRect TensorHeatmap::imageRect() const
     if (avail.width() <= 0 || avail.height() <= 0)
         return {};
     const QSize img = m_rendering.image.size();
-    const double scale = std::min(double(avail.width()) / img.width(), double(avail.height()) / img.height());
+    // As large as fits, but a small slice's elements stay cells, not slabs.
+    const double scale = std::min({ double(avail.width()) / img.width(),
+        double(avail.height()) / img.height(), double(MaxCellPixels) });
     // Thin slices (a vector as one column) would vanish at their true aspect: keep a minimum.
     const int w = std::max(int(img.width() * scale), std::min(avail.width(), 24));
     const int h = std::max(int(img.height() * scale), std::min(avail.height(), 24));

@@ -49,8 +49,13 @@ public:
     /// Pure and thread-safe: a block of elements maps to one pixel by NaN > Inf > mean.
     static Rendering render(const TensorSlice &slice, ColorMap::Kind kind, int maxSide = MaxSide);
 
-    QSize sizeHint() const override { return { 480, 360 }; }
-    QSize minimumSizeHint() const override { return { 160, 120 }; }
+    /// Pixels an element may grow to when a small slice is scaled up.
+    static constexpr int MaxCellPixels = 24;
+
+    /// Follows the slice: a small one asks for cells of up to MaxCellPixels, a big one for one
+    /// pixel per rendered pixel (the inspector puts the heatmap in a scroll area).
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
 
 signals:
     void rendered();
@@ -64,6 +69,8 @@ protected:
 private:
     void startRender();
     QRect imageRect() const;
+    /// Margins, legend and status line around the picture.
+    QSize chrome() const;
     int legendWidth() const;
     void drawLegend(QPainter &p, const QRect &bar) const;
     QString statusText() const;

@@ -2,6 +2,8 @@
 
 #include "core/runtime/npyio.h"
 #include "ui/inspector/comparepanel.h"
+#include "ui/inspector/dialogdirectory.h"
+#include "ui/inspector/elidedlabel.h"
 #include "ui/inspector/histogramwidget.h"
 #include "ui/inspector/slicecontrols.h"
 #include "ui/inspector/tensorheatmap.h"
@@ -17,6 +19,9 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -40,7 +45,7 @@ struct StatsOutcome
 TensorInspector::TensorInspector(QWidget *parent)
     : QWidget(parent)
     , m_header(new QLabel(this))
-    , m_footer(new QLabel(this))
+    , m_footer(new ElidedLabel(this))
     , m_statsPanel(new TensorStatsPanel(this))
     , m_sliceControls(new SliceControls(this))
     , m_tabs(new QTabWidget(this))
@@ -48,13 +53,15 @@ TensorInspector::TensorInspector(QWidget *parent)
 {
     m_header->setTextFormat(Qt::RichText);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Long names wrap rather than widening the dock.
+    m_header->setWordWrap(true);
+    // "Compare with .npy…" is in the Compare tab, beside the tolerances it uses.
     auto *exportButton = new QPushButton(tr("Export .npy…"), this);
-    auto *compareButton = new QPushButton(tr("Compare with .npy…"), this);
     exportButton->setObjectName(QStringLiteral("exportButton"));
-    auto *top = new QHBoxLayout;
-    top->addWidget(m_header, 1);
-    top->addWidget(exportButton);
-    top->addWidget(compareButton);
+    exportButton->setToolTip(tr("Save this tensor as a NumPy .npy file"));
+    m_headerRow = new QHBoxLayout;
+    m_headerRow->addWidget(m_header, 1);
+    m_headerRow->addWidget(exportButton);
 
     m_tabs->addTab(buildTableTab(), tr("Table"));
     m_tabs->addTab(buildHeatmapTab(), tr("Heatmap"));
@@ -65,23 +72,36 @@ TensorInspector::TensorInspector(QWidget *parent)
     auto *right = new QWidget(this);
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
-    rightLayout->addWidget(m_sliceControls);
+    // The slice's size and the inspector's messages at the end of the slicing row.
+    auto *sliceRow = new QHBoxLayout;
+    sliceRow->addWidget(m_sliceControls);
+    sliceRow->addWidget(m_footer, 1);
+    rightLayout->addLayout(sliceRow);
     rightLayout->addWidget(m_tabs, 1);
+    // The statistics scroll: twelve rows must not set the inspector's minimum height.
+    auto *stats = new QScrollArea(this);
+    stats->setObjectName(QStringLiteral("statsScroll"));
+    stats->setWidget(m_statsPanel);
+    stats->setWidgetResizable(true);
+    stats->setFrameShape(QFrame::NoFrame);
+    stats->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Room for "Device: float32[1, 16, 56, 56]"-long fields.
+    stats->setMinimumWidth(
+        fontMetrics().averageCharWidth() * 24 + stats->verticalScrollBar()->sizeHint().width());
     auto *splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(m_statsPanel);
+    splitter->addWidget(stats);
     splitter->addWidget(right);
     splitter->setStretchFactor(1, 1);
     splitter->setChildrenCollapsible(false);
 
-    m_footer->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_footer->setObjectName(QStringLiteral("inspectorFooter"));
+    m_footer->setForegroundRole(QPalette::PlaceholderText);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
-    layout->addLayout(top);
+    layout->addLayout(m_headerRow);
     layout->addWidget(splitter, 1);
-    layout->addWidget(m_footer);
 
     connect(exportButton, &QPushButton::clicked, this, &TensorInspector::exportInteractive);
-    connect(compareButton, &QPushButton::clicked, this, &TensorInspector::compareWithFileInteractive);
     connect(m_comparePanel, &ComparePanel::compareFileRequested, this,
         &TensorInspector::compareWithFileInteractive);
     connect(m_comparePanel, &ComparePanel::tolerancesChanged, this, &TensorInspector::rerunCompare);
@@ -115,6 +135,7 @@ QWidget *TensorInspector::buildTableTab()
     m_tableMessage->setAlignment(Qt::AlignCenter);
     m_tableMessage->setWordWrap(true);
     m_tableMessage->setObjectName(QStringLiteral("tableMessage"));
+    m_tableStack->setMinimumSize(80, 30);
     m_tableStack->addWidget(m_table);
     m_tableStack->addWidget(m_tableMessage);
     return m_tableStack;
@@ -123,13 +144,19 @@ QWidget *TensorInspector::buildTableTab()
 QWidget *TensorInspector::buildHeatmapTab()
 {
     auto *page = new QWidget(this);
-    m_heatmap = new TensorHeatmap(page);
+    auto *scroll = new QScrollArea(page);
+    scroll->setObjectName(QStringLiteral("heatmapScroll"));
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    m_heatmap = new TensorHeatmap(scroll);
+    scroll->setWidget(m_heatmap);
+    scroll->setMinimumSize(80, 30);
     m_diverging = new QCheckBox(tr("Diverging scale (symmetric around 0)"), page);
     m_diverging->setObjectName(QStringLiteral("divergingScale"));
     auto *layout = new QVBoxLayout(page);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_diverging);
-    layout->addWidget(m_heatmap, 1);
+    layout->addWidget(scroll, 1);
     connect(m_diverging, &QCheckBox::toggled, this, [this](bool on) {
         m_heatmap->setColorMap(on ? ColorMap::Kind::Diverging : ColorMap::Kind::Sequential);
     });
@@ -165,11 +192,12 @@ void TensorInspector::clear()
     setTensor(Tensor());
 }
 
-void TensorInspector::setTensor(const Tensor &tensor, const QString &name)
+void TensorInspector::setTensor(const Tensor &tensor, const QString &name, const QString &exportName)
 {
     const TensorSlice previous = m_model->slice();
     m_tensor = tensor;
     m_name = name;
+    m_exportName = exportName;
     m_host = Tensor();
     m_message.clear();
     m_stats.reset();
@@ -244,6 +272,11 @@ void TensorInspector::sliceChanged()
     m_heatmapDirty = true;
     refreshHeatmap();
     updateFooter();
+}
+
+void TensorInspector::addHeaderWidget(QWidget *widget)
+{
+    m_headerRow->insertWidget(m_headerRow->count() - 1, widget);
 }
 
 void TensorInspector::setCurrentTab(Tab tab)
@@ -417,13 +450,26 @@ void TensorInspector::setTolerances(double rtol, double atol)
     rerunCompare();
 }
 
+QString TensorInspector::exportFileName() const
+{
+    QString stem = m_exportName.isEmpty() ? m_name : m_exportName;
+    // A file name, not a label: no "%", spaces, brackets or path separators.
+    static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9_.@-]+"));
+    stem.replace(unsafe, QStringLiteral("_"));
+    while (stem.startsWith(QLatin1Char('_')) || stem.startsWith(QLatin1Char('.')))
+        stem.remove(0, 1);
+    while (stem.endsWith(QLatin1Char('_')))
+        stem.chop(1);
+    return (stem.isEmpty() ? QStringLiteral("tensor") : stem) + QStringLiteral(".npy");
+}
+
 void TensorInspector::exportInteractive()
 {
-    const QString suggested = (m_name.isEmpty() ? QStringLiteral("tensor") : m_name) + QStringLiteral(".npy");
-    const QString path
-        = QFileDialog::getSaveFileName(this, tr("Export tensor"), suggested, tr("NumPy arrays (*.npy)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export tensor"),
+        DialogDirectory::suggest(QStringLiteral("arrays"), exportFileName()), tr("NumPy arrays (*.npy)"));
     if (path.isEmpty())
         return;
+    DialogDirectory::remember(QStringLiteral("arrays"), path);
     QString error;
     m_footer->setText(
         exportTo(path, &error) ? tr("exported to %1").arg(path) : tr("export failed: %1").arg(error));
@@ -431,10 +477,12 @@ void TensorInspector::exportInteractive()
 
 void TensorInspector::compareWithFileInteractive()
 {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Compare with a .npy file"), QString(), tr("NumPy arrays (*.npy);;All files (*)"));
-    if (!path.isEmpty())
+    const QString path = QFileDialog::getOpenFileName(this, tr("Compare with a .npy file"),
+        DialogDirectory::get(QStringLiteral("arrays")), tr("NumPy arrays (*.npy);;All files (*)"));
+    if (!path.isEmpty()) {
+        DialogDirectory::remember(QStringLiteral("arrays"), path);
         compareWithFile(path);
+    }
     setCurrentTab(Tab::Compare);
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 
 class QCheckBox;
+class QHBoxLayout;
 class QLabel;
 class QStackedWidget;
 class QTabWidget;
@@ -17,6 +18,7 @@ class QTableView;
 namespace ps {
 
 class ComparePanel;
+class ElidedLabel;
 class HistogramWidget;
 class SliceControls;
 class TensorHeatmap;
@@ -54,18 +56,24 @@ public:
     void setHostCopyFunction(HostCopyFunction fn);
 
     /// Shows `tensor` (any device, any dtype); starts its statistics. Clears any comparison.
-    void setTensor(const Tensor &tensor, const QString &name = {});
+    /// `exportName`: the file name Export suggests (without .npy; default: from `name`).
+    void setTensor(const Tensor &tensor, const QString &name = {}, const QString &exportName = {});
     void clear();
     const Tensor &tensor() const { return m_tensor; }
     /// The host tensor the views read (undefined when there is none).
     const Tensor &hostTensor() const { return m_host; }
     QString name() const { return m_name; }
+    /// What Export suggests: the export name (else the name) made a safe file name, ".npy".
+    QString exportFileName() const;
     /// Why values cannot be shown ("device tensor; copy to host to show values"), or empty.
     QString message() const { return m_message; }
 
     void setSliceAxes(int rowAxis, int columnAxis);
     void setFixedIndex(int axis, int64_t index);
     const TensorSlice &slice() const;
+
+    /// Puts `widget` (a button acting on the shown tensor) in the header row, before Export.
+    void addHeaderWidget(QWidget *widget);
 
     void setCurrentTab(Tab tab);
     Tab currentTab() const;
@@ -117,6 +125,7 @@ private:
     Tensor m_tensor;
     Tensor m_host;
     QString m_name;
+    QString m_exportName;
     QString m_message;
     StatsFunction m_statsFn;
     HostCopyFunction m_hostCopyFn;
@@ -134,7 +143,8 @@ private:
     bool m_heatmapDirty = true;
 
     QLabel *m_header;
-    QLabel *m_footer;
+    QHBoxLayout *m_headerRow;
+    ElidedLabel *m_footer;
     TensorStatsPanel *m_statsPanel;
     SliceControls *m_sliceControls;
     QTabWidget *m_tabs;

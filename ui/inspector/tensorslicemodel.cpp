@@ -1,18 +1,13 @@
 #include "ui/inspector/tensorslicemodel.h"
 
+#include "ui/inspector/themecolors.h"
+
 #include <QBrush>
 #include <QColor>
 #include <algorithm>
 #include <cmath>
 
 namespace ps {
-
-namespace {
-
-const QColor kNanBackground(0xff, 0xb8, 0xff);
-const QColor kInfBackground(0xff, 0xd8, 0x90);
-
-} // namespace
 
 TensorSliceModel::TensorSliceModel(QObject *parent)
     : QAbstractTableModel(parent)
@@ -119,9 +114,9 @@ QVariant TensorSliceModel::data(const QModelIndex &index, int role) const
             return {};
         const double v = m_slice.value(r, c);
         if (std::isnan(v))
-            return QBrush(kNanBackground);
+            return QBrush(ThemeColors::current().errorBackground);
         if (std::isinf(v))
-            return QBrush(kInfBackground);
+            return QBrush(ThemeColors::current().warningBackground);
         return {};
     }
     case ValueRole:

@@ -1,5 +1,7 @@
 #include "ui/inspector/tensorstatspanel.h"
 
+#include "ui/inspector/themecolors.h"
+
 #include <QFormLayout>
 #include <QLabel>
 #include <QLocale>
@@ -52,7 +54,9 @@ void TensorStatsPanel::setField(const QString &label, const QString &text, bool 
     if (!l)
         return;
     l->setText(text);
-    l->setStyleSheet(alarm ? QStringLiteral("color: #c0182a; font-weight: bold;") : QString());
+    l->setStyleSheet(alarm ? QStringLiteral("color: %1; font-weight: bold;")
+                                 .arg(ThemeColors::css(ThemeColors::current().error))
+                           : QString());
 }
 
 QString TensorStatsPanel::field(const QString &label) const

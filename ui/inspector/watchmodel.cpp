@@ -1,6 +1,7 @@
 #include "ui/inspector/watchmodel.h"
 
 #include "core/runtime/tensor.h"
+#include "ui/inspector/themecolors.h"
 
 #include <QBrush>
 #include <QColor>
@@ -127,9 +128,10 @@ QVariant WatchModel::data(const QModelIndex &index, int role) const
     case NonFiniteRole:
         return qint64(w.hasValue ? nonFinite : 0);
     case Qt::BackgroundRole:
-        return w.hasValue && nonFinite > 0 ? QVariant(QBrush(QColor(0xff, 0xd0, 0xd0))) : QVariant();
+        return w.hasValue && nonFinite > 0 ? QVariant(QBrush(ThemeColors::current().errorBackground))
+                                           : QVariant();
     case Qt::ForegroundRole:
-        return w.state == State::Freed ? QVariant(QBrush(QColor(0x80, 0x80, 0x80))) : QVariant();
+        return w.state == State::Freed ? QVariant(QBrush(ThemeColors::current().mutedText)) : QVariant();
     case Qt::TextAlignmentRole:
         return index.column() >= MinColumn && index.column() <= NonFiniteColumn
             ? QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter))
