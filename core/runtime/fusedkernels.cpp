@@ -86,7 +86,9 @@ void fcKernel(KernelContext &ctx)
     ctx.setOutput(0, activate(k, out, ctx.stringAttr("activation_type", ""), 0.0));
 }
 
-/// fused_conv2d_add_act: act(conv2d(x, w) + bias + residual).
+/// fused_conv2d_add_act: act(conv2d(x, w) + bias + residual). In NHWC the filter is
+/// [out, kh, kw, in] (cuDNN's NHWC filter format, which transfer_layout_pass transposes it to),
+/// unlike conv2d's [out, in, kh, kw] in both layouts.
 void fusedConv2dAddActKernel(KernelContext &ctx)
 {
     if (!ctx.intsAttr("split_channels", std::vector<int64_t> {}).empty())
@@ -97,7 +99,13 @@ void fusedConv2dAddActKernel(KernelContext &ctx)
         { "strides", "paddings", "padding_algorithm", "dilations", "groups", "data_format" })
         if (const Attribute *a = ctx.attribute(name))
             convAttrs.push_back(attr(name, *a));
-    Tensor out = k.tensor("pd_op.conv2d", { ctx.input(0), ctx.input(1) }, std::move(convAttrs));
+    Tensor filter = ctx.input(1);
+    if (ctx.stringAttr("data_format", "NCHW") == "NHWC" && filter.rank() == 4)
+        filter = k.tensor("pd_op.transpose", { filter },
+            { attr("perm",
+                Attribute::array({ Attribute::int32(0), Attribute::int32(3), Attribute::int32(1),
+                    Attribute::int32(2) })) });
+    Tensor out = k.tensor("pd_op.conv2d", { ctx.input(0), filter }, std::move(convAttrs));
     if (ctx.hasInput(2))
         out = k.tensor("pd_op.add", { out, ctx.input(2) });
     if (ctx.hasInput(3))

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace ps {
 
@@ -75,6 +76,29 @@ bool comparable(const Tensor &a, const Tensor &b)
     return a.defined() && b.defined() && a.shape() == b.shape();
 }
 
+bool isChannelsLast(Value v)
+{
+    return v.type().kind() == Type::Kind::DenseTensor && v.type().layout() == "NHWC"
+        && v.type().dims().size() == 4;
+}
+
+/// A host copy of the NHWC tensor `t` in NCHW order.
+Tensor toChannelsFirst(const Tensor &t)
+{
+    const std::vector<int64_t> &s = t.shape();
+    Tensor out = Tensor::empty({ s[0], s[3], s[1], s[2] }, t.dtype());
+    const size_t e = t.elementSize();
+    const auto *src = static_cast<const unsigned char *>(t.rawData());
+    auto *dst = static_cast<unsigned char *>(out.rawData());
+    for (int64_t n = 0; n < s[0]; ++n)
+        for (int64_t h = 0; h < s[1]; ++h)
+            for (int64_t w = 0; w < s[2]; ++w)
+                for (int64_t c = 0; c < s[3]; ++c)
+                    std::memcpy(dst + size_t(((n * s[3] + c) * s[1] + h) * s[2] + w) * e,
+                        src + size_t(((n * s[1] + h) * s[2] + w) * s[3] + c) * e, e);
+    return out;
+}
+
 } // namespace
 
 PassNumericsCheck::PassNumericsCheck(
@@ -110,6 +134,11 @@ PassNumericsCheck::Run PassNumericsCheck::execute(const Program &program)
     }
     for (ProgramRunner::NamedTensor &t : runner.outputs())
         run.outputs.emplace_back(t.name, std::move(t.tensor));
+    program.block().walk([&run](Operation *op) {
+        for (Value r : op->results())
+            if (isChannelsLast(r))
+                run.channelsLast.insert(r.impl());
+    });
     run.ok = true;
     return run;
 }
@@ -194,8 +223,12 @@ void PassNumericsCheck::runAfterPass(const Pass &pass, const Program &program, c
         for (Value r : op->results()) {
             auto a = after.values.find(r.impl());
             auto b = m_current.values.find(r.impl());
-            if (a != after.values.end() && b != m_current.values.end())
-                account(numbering.name(r), a->second, b->second, false);
+            if (a == after.values.end() || b == m_current.values.end())
+                continue;
+            const bool movedToNhwc = after.channelsLast.contains(r.impl())
+                && !m_current.channelsLast.contains(r.impl()) && a->second.defined() && a->second.rank() == 4;
+            account(
+                numbering.name(r), movedToNhwc ? toChannelsFirst(a->second) : a->second, b->second, false);
         }
     });
     m_current = std::move(after);

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace ps {
@@ -89,6 +90,9 @@ private:
         std::string error;
         std::vector<std::pair<std::string, Tensor>> outputs;
         std::unordered_map<const ValueImpl *, Tensor> values;
+        /// The values whose type says NHWC (transfer_layout_pass moves values into NHWC: such a
+        /// value is compared with its NCHW self before the pass after a transpose back).
+        std::unordered_set<const ValueImpl *> channelsLast;
     };
     Run execute(const Program &program);
 

@@ -8,6 +8,7 @@
 #include "core/transform/inplacepass.h"
 #include "core/transform/passpipeline.h"
 #include "core/transform/replacefetchwithshadowoutput.h"
+#include "core/transform/transferlayoutpass.h"
 #include "core/transform/unimplementedpass.h"
 
 namespace ps {
@@ -40,6 +41,7 @@ const Entry kPasses[] = {
                 o.place, o.mixedPrecision, o.lowPrecisionIo, o.mixedWhiteList, o.mixedBlackList);
         } },
     { "replace_fetch_with_shadow_output_pass", "fetch2shadow", &plain<ReplaceFetchWithShadowOutput> },
+    { "transfer_layout_pass", "layout", &plain<TransferLayoutPass> },
     { "inplace_pass", "inplace",
         [](const PassOptions &o) -> std::unique_ptr<Pass> {
             return std::make_unique<InplacePass>(o.place, o.noNeedBufferNames);
