@@ -219,6 +219,21 @@ private slots:
             n.maxAbs, n.maxRel);
     }
 
+    /// Ops missing the operands or results their rules name (a damaged file) are taken as they
+    /// are, without reading past their ends.
+    void opsWithoutOperands()
+    {
+        const char *text = "{\n"
+                           "    (%0) = \"pd_op.reshape\" () {stop_gradient:[true]} : () -> tensor<1x8x1x1xf32>\n"
+                           "    () = \"pd_op.group_norm\" () {data_format:\"NCHW\",groups:2} : () -> \n"
+                           "    (%1) = \"pd_op.pool2d\" () {data_format:\"NCHW\",pooling_type:\"max\"} : () -> "
+                           "tensor<1x8x1x1xf32>\n"
+                           "}\n";
+        LoadResult r = PirTextReader::readString(text, "damaged");
+        QVERIFY2(r.ok(), r.diagnostics.toString().c_str());
+        QCOMPARE(TransferLayoutPass().run(*r.program), size_t(0));
+    }
+
     /// Float16 (from Paddle's PreferLayoutImpl<FusedConv2dAddActOp>, which the CPU build cannot
     /// run): aligned channels go NHWC with four transposes; 12 channels or float32 stay.
     void float16AlignedChannels()

@@ -394,10 +394,11 @@ std::vector<Value> relevantInputs(const Operation &op)
     const std::string_view name = op.name();
     if (!hasInterface(name))
         return op.operands();
-    if (name == "pd_op.add_group_norm_silu")
+    if (name == "pd_op.add_group_norm_silu" && op.numOperands() >= 2)
         return { op.operand(0), op.operand(1) };
-    if (name == "pd_op.group_norm" || name == "pd_op.reshape" || name == "pd_op.squeeze"
-        || name == "pd_op.pool2d" || name == "pd_op.concat")
+    if ((name == "pd_op.group_norm" || name == "pd_op.reshape" || name == "pd_op.squeeze"
+            || name == "pd_op.pool2d" || name == "pd_op.concat")
+        && op.numOperands() >= 1)
         return { op.operand(0) };
     for (const Value v : op.operands())
         if (v && !v.type().isNull() && !isEmptyVector(v.type()))
@@ -411,9 +412,10 @@ std::vector<Value> relevantOutputs(const Operation &op)
     const std::string_view name = op.name();
     if (!hasInterface(name))
         return op.results();
-    if (name == "pd_op.add_group_norm_silu")
+    if (name == "pd_op.add_group_norm_silu" && op.numResults() >= 2)
         return { op.result(0), op.result(1) };
-    if (name == "pd_op.group_norm" || name == "pd_op.reshape" || name == "pd_op.squeeze")
+    if ((name == "pd_op.group_norm" || name == "pd_op.reshape" || name == "pd_op.squeeze")
+        && op.numResults() >= 1)
         return { op.result(0) };
     for (const Value v : op.results())
         if (!v.type().isNull() && !isEmptyVector(v.type()))
