@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace ps {
 
@@ -69,9 +70,20 @@ template<class To, class From> inline To convertElement(From v)
         return static_cast<To>(v);
 }
 
-/// Calls `fn(T{})` with T the storage type of `dtype`; throws RuntimeError naming `what` for a
-/// dtype the runtime does not support (complex, string, float8, unsigned > 8 bit).
-template<class Fn> decltype(auto) dispatchDtype(DataType dtype, const char *what, Fn &&fn)
+/// The types a backend stores the 16-bit floats in: ps::Float16/BFloat16 on the host; the CUDA
+/// backend dispatches with __half/__nv_bfloat16 (cuda/cudadtype.cuh). Everything else is the same
+/// C++ type on both sides.
+template<class H, class B> struct HalfTypes
+{
+    using Half = H;
+    using BFloat = B;
+};
+using HostHalfTypes = HalfTypes<Float16, BFloat16>;
+
+/// Calls `fn(T{})` with T the storage type of `dtype` (16-bit floats from `Halves`); throws
+/// RuntimeError naming `what` for a dtype the runtime does not support (complex, string, float8,
+/// unsigned > 8 bit).
+template<class Halves, class Fn> decltype(auto) dispatchDtypeAs(DataType dtype, const char *what, Fn &&fn)
 {
     switch (dtype) {
     case DataType::Float32:
@@ -79,9 +91,9 @@ template<class Fn> decltype(auto) dispatchDtype(DataType dtype, const char *what
     case DataType::Float64:
         return fn(double {});
     case DataType::Float16:
-        return fn(Float16 {});
+        return fn(typename Halves::Half {});
     case DataType::BFloat16:
-        return fn(BFloat16 {});
+        return fn(typename Halves::BFloat {});
     case DataType::Int8:
         return fn(int8_t {});
     case DataType::UInt8:
@@ -99,8 +111,8 @@ template<class Fn> decltype(auto) dispatchDtype(DataType dtype, const char *what
     }
 }
 
-/// As dispatchDtype, restricted to float32/float64/float16/bfloat16.
-template<class Fn> decltype(auto) dispatchFloating(DataType dtype, const char *what, Fn &&fn)
+/// As dispatchDtypeAs, restricted to float32/float64/float16/bfloat16.
+template<class Halves, class Fn> decltype(auto) dispatchFloatingAs(DataType dtype, const char *what, Fn &&fn)
 {
     switch (dtype) {
     case DataType::Float32:
@@ -108,12 +120,37 @@ template<class Fn> decltype(auto) dispatchFloating(DataType dtype, const char *w
     case DataType::Float64:
         return fn(double {});
     case DataType::Float16:
-        return fn(Float16 {});
+        return fn(typename Halves::Half {});
     case DataType::BFloat16:
-        return fn(BFloat16 {});
+        return fn(typename Halves::BFloat {});
     default:
         throw RuntimeError(
             std::string(what) + ": expects a floating-point tensor, got " + std::string(phiName(dtype)));
+    }
+}
+
+/// dispatchDtypeAs with the host storage types.
+template<class Fn> decltype(auto) dispatchDtype(DataType dtype, const char *what, Fn &&fn)
+{
+    return dispatchDtypeAs<HostHalfTypes>(dtype, what, std::forward<Fn>(fn));
+}
+
+/// dispatchFloatingAs with the host storage types.
+template<class Fn> decltype(auto) dispatchFloating(DataType dtype, const char *what, Fn &&fn)
+{
+    return dispatchFloatingAs<HostHalfTypes>(dtype, what, std::forward<Fn>(fn));
+}
+
+/// Integer index tensors (ids, labels, gather indices): int32 or int64, the same on every backend.
+template<class Fn> decltype(auto) dispatchIndex(DataType dtype, const char *what, Fn &&fn)
+{
+    switch (dtype) {
+    case DataType::Int32:
+        return fn(int32_t {});
+    case DataType::Int64:
+        return fn(int64_t {});
+    default:
+        throw RuntimeError(std::string(what) + " must be int32 or int64, got " + std::string(phiName(dtype)));
     }
 }
 

@@ -32,7 +32,10 @@ public:
     Tensor input(size_t i) const { return m_ctx.input(i); }
     /// The tensors of list operand `i` (undefined entries kept).
     std::vector<Tensor> inputList(size_t i) const { return m_ctx.inputList(i); }
-    Tensor allocate(std::vector<int64_t> shape, DataType dtype) const { return m_ctx.allocate(std::move(shape), dtype); }
+    Tensor allocate(std::vector<int64_t> shape, DataType dtype) const
+    {
+        return m_ctx.allocate(std::move(shape), dtype);
+    }
 
     /// Runs f(i) for i in [0, n). (Static here; the CUDA twin needs its stream.)
     template<class F> static void launch(int64_t n, const F &f, const char *)
@@ -103,23 +106,14 @@ public:
         ps::dispatchFloating(dtype, what, fn);
     }
     /// int32 and int64 indices.
-    template<class Fn> static void dispatchIndex(DataType dtype, const char *what, Fn &&fn);
+    template<class Fn> static void dispatchIndex(DataType dtype, const char *what, Fn &&fn)
+    {
+        ps::dispatchIndex(dtype, what, fn);
+    }
 
 private:
     KernelContext &m_ctx;
     KernelFault m_fault;
 };
-
-template<class Fn> void CpuExec::dispatchIndex(DataType dtype, const char *what, Fn &&fn)
-{
-    switch (dtype) {
-    case DataType::Int32:
-        return fn(int32_t {});
-    case DataType::Int64:
-        return fn(int64_t {});
-    default:
-        throw RuntimeError(std::string(what) + " must be int32 or int64, got " + std::string(phiName(dtype)));
-    }
-}
 
 } // namespace ps

@@ -12,24 +12,15 @@ namespace {
 
 using namespace cpugrad;
 
-/// Element values of x and y broadcast to the output gradient's shape.
-struct Broadcast
+/// x's and y's element offsets for every element of the output gradient.
+struct Broadcast : kernels::BinaryGradShapes
 {
-    Shape out, x, y;
     std::vector<int64_t> xOffsets, yOffsets;
 };
 
 Broadcast broadcastOf(const KernelContext &ctx, const Tensor &x, const Tensor &y, const Tensor &grad)
 {
-    const int64_t axis = ctx.intAttr("axis", -1);
-    Broadcast b;
-    const size_t rank = std::max({ x.rank(), y.rank(), grad.rank() });
-    b.out = alignShape(grad.shape(), rank);
-    b.x = alignShape(x.shape(), rank, x.rank() < y.rank() ? axis : -1);
-    b.y = alignShape(y.shape(), rank, y.rank() < x.rank() ? axis : -1);
-    if (broadcastShapes(b.x, b.y) != b.out)
-        throw RuntimeError("out_grad " + grad.describe() + " is not the broadcast of x " + x.describe()
-            + " and y " + y.describe());
+    Broadcast b { kernels::binaryGradShapes(ctx, x, y, grad), {}, {} };
     b.xOffsets = broadcastOffsets(b.x, b.out);
     b.yOffsets = broadcastOffsets(b.y, b.out);
     return b;

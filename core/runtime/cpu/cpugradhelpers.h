@@ -21,9 +21,11 @@ class KernelContext;
 namespace cpugrad {
 
 using Shape = std::vector<int64_t>;
+using kernels::axesOperandOrAttr;
 using kernels::normalizeAxisOrScalar;
 using kernels::requireFloating;
 using kernels::requireNumeric;
+using kernels::scalarAxis;
 using kernels::wanted;
 
 /// Every element of host tensor `t` as double.

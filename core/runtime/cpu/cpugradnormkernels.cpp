@@ -21,11 +21,6 @@ struct Ncs
     bool lastAxis = false; ///< the channels are the last dim
 };
 
-bool channelsLastFormat(const std::string &format)
-{
-    return format == "NHWC" || format == "NDHWC" || format == "NLC" || format == "NWC";
-}
-
 Ncs ncsOf(const Tensor &t, bool lastAxis, const char *what)
 {
     if (t.rank() < 2)
@@ -124,7 +119,7 @@ void batchNormGrad(KernelContext &ctx)
 {
     const Tensor &x = ctx.input(0), &g = ctx.input(8);
     requireFloating(g, "batch_norm_grad");
-    const bool lastAxis = channelsLastFormat(ctx.stringAttr("data_format", "NCHW"));
+    const bool lastAxis = kernels::isChannelsLast(ctx.stringAttr("data_format", "NCHW"));
     const Ncs xs = ncsOf(x, lastAxis, "batch_norm_grad"), gs = ncsOf(g, lastAxis, "batch_norm_grad");
     const double eps = ctx.floatAttr("epsilon", 1e-5);
     const bool global = ctx.boolAttr("use_global_stats", false) || ctx.boolAttr("is_test", false);
@@ -215,7 +210,7 @@ void groupNormGrad(KernelContext &ctx)
 {
     const Tensor &x = ctx.input(0), &g = ctx.input(6);
     requireFloating(g, "group_norm_grad");
-    const bool lastAxis = channelsLastFormat(ctx.stringAttr("data_format", "NCHW"));
+    const bool lastAxis = kernels::isChannelsLast(ctx.stringAttr("data_format", "NCHW"));
     const Ncs xs = ncsOf(x, lastAxis, "group_norm_grad"), gs = ncsOf(g, lastAxis, "group_norm_grad");
     const int64_t c = xs.c, groups = ctx.intAttr("groups", 1);
     if (groups <= 0 || c % groups != 0)

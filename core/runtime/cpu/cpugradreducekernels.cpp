@@ -12,14 +12,6 @@ namespace {
 
 using namespace cpugrad;
 
-/// The reduction axes: an int tensor operand at `operand` (full_int_array), else attribute `axis`.
-Shape axesOf(const KernelContext &ctx, size_t operand)
-{
-    if (ctx.hasInput(operand))
-        return ctx.inputAsInts(operand);
-    return ctx.intsAttr("axis", Shape {});
-}
-
 /// A reduction's geometry: for every element of x, the index of its output element.
 struct Reduction
 {
@@ -31,8 +23,8 @@ struct Reduction
 Reduction reductionOf(
     const KernelContext &ctx, const Tensor &x, const Tensor &grad, size_t axisOperand, const char *what)
 {
-    const std::vector<bool> reduced
-        = reducedDims(axesOf(ctx, axisOperand), int64_t(x.rank()), ctx.boolAttr("reduce_all", false), what);
+    const std::vector<bool> reduced = reducedDims(
+        axesOperandOrAttr(ctx, axisOperand), int64_t(x.rank()), ctx.boolAttr("reduce_all", false), what);
     Reduction r;
     r.kept = keptShape(x.shape(), reduced);
     if (numElementsOf(r.kept) != grad.numElements())
@@ -136,26 +128,6 @@ void logsumexpGrad(KernelContext &ctx)
     ctx.setOutput(0, makeTensor(ctx, x.shape(), g.dtype(), dx));
 }
 
-/// Splits `shape` at `axis` into (outer, length, inner).
-struct AxisSplit
-{
-    int64_t outer = 1, length = 1, inner = 1;
-};
-
-AxisSplit splitAt(const Shape &shape, int64_t axis)
-{
-    AxisSplit s;
-    for (size_t d = 0; d < shape.size(); ++d) {
-        if (int64_t(d) < axis)
-            s.outer *= shape[d];
-        else if (int64_t(d) == axis)
-            s.length = shape[d];
-        else
-            s.inner *= shape[d];
-    }
-    return s;
-}
-
 /// softmax_grad / log_softmax_grad (out, out_grad, axis).
 void softmaxLikeGrad(KernelContext &ctx, bool logSoftmax)
 {
@@ -166,18 +138,18 @@ void softmaxLikeGrad(KernelContext &ctx, bool logSoftmax)
         throw RuntimeError(
             std::string(what) + ": out " + out.describe() + " and out_grad " + g.describe() + " differ");
     const int64_t axis = normalizeAxisOrScalar(ctx.intAttr("axis", -1), int64_t(out.rank()), "axis");
-    const AxisSplit s = splitAt(out.shape(), out.rank() == 0 ? 0 : axis);
+    const AxisSplit s = splitAtAxis(out.shape(), out.rank() == 0 ? 0 : axis);
     const std::vector<double> ov = values(out), gv = values(g);
     std::vector<double> dx(ov.size());
     for (int64_t o = 0; o < s.outer; ++o)
         for (int64_t in = 0; in < s.inner; ++in) {
-            const int64_t base = o * s.length * s.inner + in;
+            const int64_t base = o * s.size * s.inner + in;
             double sum = 0.0;
-            for (int64_t k = 0; k < s.length; ++k) {
+            for (int64_t k = 0; k < s.size; ++k) {
                 const size_t i = size_t(base + k * s.inner);
                 sum += logSoftmax ? gv[i] : gv[i] * ov[i];
             }
-            for (int64_t k = 0; k < s.length; ++k) {
+            for (int64_t k = 0; k < s.size; ++k) {
                 const size_t i = size_t(base + k * s.inner);
                 dx[i] = logSoftmax ? gv[i] - std::exp(ov[i]) * sum : ov[i] * (gv[i] - sum);
             }
@@ -208,18 +180,17 @@ void cumsumGrad(KernelContext &ctx)
     const Shape shape = flatten || x.rank() == 0 ? Shape { x.numElements() } : x.shape();
     int64_t axis = 0;
     if (!flatten && x.rank() > 0) {
-        const int64_t a = ctx.hasInput(2) ? ctx.inputAsInts(2).at(0) : ctx.intAttr("axis", -1);
-        axis = normalizeAxisOrScalar(a, int64_t(x.rank()), "axis");
+        axis = normalizeAxisOrScalar(scalarAxis(ctx, 2, -1), int64_t(x.rank()), "axis");
     }
-    const AxisSplit s = splitAt(shape, axis);
+    const AxisSplit s = splitAtAxis(shape, axis);
     const std::vector<double> gv = values(g);
     std::vector<double> dx(gv.size());
     for (int64_t o = 0; o < s.outer; ++o)
         for (int64_t in = 0; in < s.inner; ++in) {
             double run = 0.0;
-            for (int64_t step = 0; step < s.length; ++step) {
-                const int64_t k = reverse ? s.length - 1 - step : step;
-                const size_t i = size_t(o * s.length * s.inner + k * s.inner + in);
+            for (int64_t step = 0; step < s.size; ++step) {
+                const int64_t k = reverse ? s.size - 1 - step : step;
+                const size_t i = size_t(o * s.size * s.inner + k * s.inner + in);
                 if (exclusive) {
                     dx[i] = run;
                     run += gv[i];

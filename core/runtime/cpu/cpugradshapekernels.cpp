@@ -1,10 +1,10 @@
-#include "core/runtime/cpu/cpugradfamilies.h"
 #include "core/runtime/cpu/cpuexec.h"
+#include "core/runtime/cpu/cpugradfamilies.h"
 #include "core/runtime/cpu/cpugradhelpers.h"
 #include "core/runtime/cpu/cpushapecopy.h"
-#include "core/runtime/kernels/indexingkernels.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
+#include "core/runtime/kernels/indexingkernels.h"
 #include "core/runtime/runtimeerror.h"
 
 #include <algorithm>
@@ -38,14 +38,6 @@ void transposeGrad(KernelContext &ctx)
     for (size_t i = 0; i < perm.size(); ++i)
         inverse[size_t(normalizeAxisOrScalar(perm[i], int64_t(perm.size()), "perm entry"))] = int64_t(i);
     ctx.setOutput(0, permuted(ctx, g, inverse));
-}
-
-/// Scalar `axis` from an int tensor operand, else the attribute.
-int64_t scalarAxis(const KernelContext &ctx, size_t operand, int64_t fallback)
-{
-    if (ctx.hasInput(operand))
-        return ctx.inputAsInts(operand).at(0);
-    return ctx.intAttr("axis", fallback);
 }
 
 /// Pieces of `g` along `axis` with the given sizes of that dim.
@@ -139,8 +131,8 @@ void setValueWithTensorGrad(KernelContext &ctx)
         // Decreased axes are absent from `values`: drop length-1 dims until the ranks can align.
         const Shape decrease = ctx.intsAttr("decrease_axes", Shape {});
         for (auto it = decrease.rbegin(); it != decrease.rend() && regionShape.size() > v.rank(); ++it)
-            regionShape.erase(
-                regionShape.begin() + normalizeAxisOrScalar(*it, int64_t(regionShape.size()), "decrease axis"));
+            regionShape.erase(regionShape.begin()
+                + normalizeAxisOrScalar(*it, int64_t(regionShape.size()), "decrease axis"));
         const Shape to = alignShape(v.shape(), regionShape.size());
         ctx.setOutput(1, makeTensor(ctx, v.shape(), v.dtype(), sumToShape(rv, regionShape, to)));
     }

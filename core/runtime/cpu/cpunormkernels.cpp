@@ -50,38 +50,12 @@ DataType statsType(DataType x)
     return kernels::isHalfType(x) ? DataType::Float32 : x;
 }
 
-// x seen as [outer, C, inner]: channel c's elements are (o * C + c) * inner + i.
-struct ChannelView
-{
-    int64_t outer = 1, channels = 1, inner = 1;
-};
-
-ChannelView channelView(const Tensor &x, const std::string &format, const std::string &label)
-{
-    if (x.rank() < 2)
-        throw RuntimeError(label + ": x must have at least 2 dims, got " + shapeText(x.shape()));
-    ChannelView v;
-    if (isChannelsLast(format)) {
-        v.channels = x.dim(x.rank() - 1);
-        v.outer = x.numElements() / std::max<int64_t>(v.channels, 1);
-        v.inner = 1;
-        if (v.channels == 0)
-            v.outer = 0;
-    } else {
-        v.outer = x.dim(0);
-        v.channels = x.dim(1);
-        v.inner = 1;
-        for (size_t i = 2; i < x.rank(); ++i)
-            v.inner *= x.dim(i);
-    }
-    return v;
-}
-
 void batchNormKernel(KernelContext &ctx)
 {
     const std::string label = kernels::shortName(ctx);
     const Tensor &x = ctx.input(0);
-    const ChannelView v = channelView(x, ctx.stringAttr("data_format", std::string("NCHW")), label);
+    const ChannelView v
+        = channelView(x.shape(), isChannelsLast(ctx.stringAttr("data_format", std::string("NCHW"))), label);
     const bool isTest = ctx.boolAttr("is_test", false);
     const bool globalStats
         = (isTest && !ctx.boolAttr("trainable_statistics", false)) || ctx.boolAttr("use_global_stats", false);
@@ -224,7 +198,8 @@ void groupNormKernel(KernelContext &ctx)
 {
     const std::string label = kernels::shortName(ctx);
     const Tensor &x = ctx.input(0);
-    const ChannelView v = channelView(x, ctx.stringAttr("data_format", std::string("NCHW")), label);
+    const ChannelView v
+        = channelView(x.shape(), isChannelsLast(ctx.stringAttr("data_format", std::string("NCHW"))), label);
     const int64_t groups = ctx.intAttr("groups", 1);
     const int64_t c = v.channels;
     if (groups <= 0 || c % groups != 0)
@@ -269,7 +244,7 @@ void instanceNormKernel(KernelContext &ctx)
 {
     const std::string label = kernels::shortName(ctx);
     const Tensor &x = ctx.input(0);
-    const ChannelView v = channelView(x, "NCHW", label);
+    const ChannelView v = channelView(x.shape(), false, label);
     const double epsilon = ctx.floatAttr("epsilon", 1e-5);
     const int64_t c = v.channels;
     const std::vector<double> scale = channelParam(ctx, 1, c, 1.0, label, "scale", x);

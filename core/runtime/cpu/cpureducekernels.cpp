@@ -128,18 +128,6 @@ template<class Fn> void forEachReduced(const ReducePlan &p, int64_t base, std::v
     }
 }
 
-std::vector<int64_t> axesOf(const KernelContext &ctx)
-{
-    if (ctx.hasInput(1))
-        return ctx.inputAsInts(1);
-    const Attribute *a = ctx.attribute("axis");
-    if (!a)
-        return {};
-    if (a->isInteger())
-        return { ctx.intAttr("axis") };
-    return ctx.intsAttr("axis");
-}
-
 bool keepdimOf(const KernelContext &ctx)
 {
     return ctx.boolAttr("keepdim", ctx.boolAttr("keep_dim", false));
@@ -216,7 +204,7 @@ void reduceKernel(KernelContext &ctx, ReduceOp op)
     const Tensor &x = ctx.input(0);
     std::vector<int64_t> axes = (op == ReduceOp::All || op == ReduceOp::Any) && !ctx.hasInput(1)
         ? ctx.intsAttr("axis", std::vector<int64_t> {})
-        : axesOf(ctx);
+        : kernels::axesOperandOrAttr(ctx, 1);
     const ReducePlan p = makePlan(x.shape(), axes, ctx.boolAttr("reduce_all", false), keepdimOf(ctx), label);
     if ((op == ReduceOp::Max || op == ReduceOp::Min) && p.reduceCount == 0 && p.outCount > 0)
         throw RuntimeError(label + ": cannot reduce an empty range of x " + shapeText(x.shape()));

@@ -3,6 +3,7 @@
 #include "core/runtime/dtypedispatch.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
+#include "core/runtime/kernels/hostdevice.h"
 #include "core/runtime/runtimeerror.h"
 
 #include <algorithm>
@@ -47,8 +48,7 @@ void logSoftmaxLane(const T *in, int64_t base, int64_t stride, int64_t n, std::v
 
 Tensor softmaxTensor(const Tensor &x, int64_t axisAttr, bool logarithm, const std::string &label)
 {
-    const int64_t axis = kernels::normalizeAxisOrScalar(axisAttr, int64_t(x.rank()), label + " axis");
-    const AxisSplit s = splitAtAxis(x.shape(), axis);
+    const AxisSplit s = kernels::splitAtAxisChecked(x.shape(), axisAttr, label);
     Tensor out = Tensor::empty(x.shape(), x.dtype());
     dispatchFloating(x.dtype(), label.c_str(), [&](auto tag) {
         using T = decltype(tag);
@@ -103,15 +103,6 @@ void logSoftmaxKernel(KernelContext &ctx)
     ctx.setOutput(0, softmaxTensor(ctx.input(0), ctx.intAttr("axis", -1), true, kernels::shortName(ctx)));
 }
 
-// Paddle's TolerableValue: -log(p) of a zero probability is clamped to 1e20.
-double tolerable(double v)
-{
-    constexpr double kInf = 1e20;
-    if (std::isnan(v))
-        return v;
-    return v > kInf ? kInf : (v < -kInf ? -kInf : v);
-}
-
 // cross_entropy_with_softmax(input, label) {soft_label, use_softmax, numeric_stable_mode,
 // ignore_index, axis} -> softmax, loss. Loss is -log softmax (computed as a stable log-softmax
 // when use_softmax; -log(input) clamped to 1e20 otherwise, the input then being probabilities
@@ -125,7 +116,8 @@ void crossEntropyWithSoftmaxKernel(KernelContext &ctx)
     const bool soft = ctx.boolAttr("soft_label", false);
     const bool useSoftmax = ctx.boolAttr("use_softmax", true);
     const int64_t ignoreIndex = ctx.intAttr("ignore_index", -100);
-    const int64_t axis = kernels::normalizeAxisOrScalar(ctx.intAttr("axis", -1), int64_t(x.rank()), label + " axis");
+    const int64_t axis
+        = kernels::normalizeAxisOrScalar(ctx.intAttr("axis", -1), int64_t(x.rank()), label + " axis");
     const AxisSplit s = splitAtAxis(x.shape(), axis);
     std::vector<int64_t> lossShape = x.shape();
     if (!lossShape.empty())
@@ -161,7 +153,7 @@ void crossEntropyWithSoftmaxKernel(KernelContext &ctx)
                     for (int64_t k = 0; k < s.size; ++k) {
                         const double w = labels[size_t(base + k * stride)];
                         if (w != 0)
-                            value -= w * (useSoftmax ? lane[size_t(k)] : -tolerable(-lane[size_t(k)]));
+                            value -= w * (useSoftmax ? lane[size_t(k)] : -km::tolerable(-lane[size_t(k)]));
                     }
                 } else {
                     const double raw = labels[size_t(o * s.inner + i)];
@@ -172,7 +164,7 @@ void crossEntropyWithSoftmaxKernel(KernelContext &ctx)
                         if (cls < 0 || cls >= s.size)
                             throw RuntimeError(label + ": label " + std::to_string(cls) + " outside [0, "
                                 + std::to_string(s.size) + ") for input " + shapeText(x.shape()));
-                        value = useSoftmax ? -lane[size_t(cls)] : tolerable(-lane[size_t(cls)]);
+                        value = useSoftmax ? -lane[size_t(cls)] : km::tolerable(-lane[size_t(cls)]);
                     }
                 }
                 ls[o * s.inner + i] = convertElement<T>(value);

@@ -6,6 +6,7 @@
 
 #include "core/ir/datatype.h"
 #include "core/runtime/cuda/cudaapi.h"
+#include "core/runtime/dtypedispatch.h"
 #include "core/runtime/kernels/elementtraits.h"
 #include "core/runtime/runtimeerror.h"
 
@@ -28,7 +29,10 @@ template<> struct ElementTraits<__nv_bfloat16>
     using Compute = float;
     static constexpr bool kHalf = true;
     PS_HOST_DEVICE static PS_INLINE float load(__nv_bfloat16 v) { return __bfloat162float(v); }
-    template<class C> PS_HOST_DEVICE static PS_INLINE __nv_bfloat16 store(C v) { return __float2bfloat16_rn(float(v)); }
+    template<class C> PS_HOST_DEVICE static PS_INLINE __nv_bfloat16 store(C v)
+    {
+        return __float2bfloat16_rn(float(v));
+    }
 };
 
 } // namespace ps
@@ -63,55 +67,19 @@ template<class A> PS_HOST_DEVICE PS_INLINE A highest()
         return A(~A(0));
 }
 
-[[noreturn]] inline void unsupportedDtype(const char *what, DataType dtype, const char *expected)
-{
-    throw RuntimeError(std::string(what) + ": the CUDA kernel supports " + expected + ", got " + std::string(phiName(dtype)));
-}
+/// __half and __nv_bfloat16: the device storage of float16 and bfloat16.
+using DeviceHalfTypes = HalfTypes<__half, __nv_bfloat16>;
 
 /// Calls fn(T{}) with T the device storage type of `dtype` (any runtime dtype).
 template<class Fn> void dispatchAll(DataType dtype, const char *what, Fn &&fn)
 {
-    switch (dtype) {
-    case DataType::Float32:
-        return fn(float {});
-    case DataType::Float64:
-        return fn(double {});
-    case DataType::Float16:
-        return fn(__half {});
-    case DataType::BFloat16:
-        return fn(__nv_bfloat16 {});
-    case DataType::Int8:
-        return fn(int8_t {});
-    case DataType::UInt8:
-        return fn(uint8_t {});
-    case DataType::Int16:
-        return fn(int16_t {});
-    case DataType::Int32:
-        return fn(int32_t {});
-    case DataType::Int64:
-        return fn(int64_t {});
-    case DataType::Bool:
-        return fn(bool {});
-    default:
-        unsupportedDtype(what, dtype, "float32/64/16, bfloat16, int8/16/32/64, uint8 and bool");
-    }
+    dispatchDtypeAs<DeviceHalfTypes>(dtype, what, fn);
 }
 
 /// float32, float64, float16, bfloat16.
 template<class Fn> void dispatchFloating(DataType dtype, const char *what, Fn &&fn)
 {
-    switch (dtype) {
-    case DataType::Float32:
-        return fn(float {});
-    case DataType::Float64:
-        return fn(double {});
-    case DataType::Float16:
-        return fn(__half {});
-    case DataType::BFloat16:
-        return fn(__nv_bfloat16 {});
-    default:
-        unsupportedDtype(what, dtype, "float32, float64, float16 and bfloat16");
-    }
+    dispatchFloatingAs<DeviceHalfTypes>(dtype, what, fn);
 }
 
 /// The floats plus int32 and int64 (arithmetic Paddle registers for integers too).
@@ -128,20 +96,9 @@ template<class Fn> void dispatchArithmetic(DataType dtype, const char *what, Fn 
     case DataType::BFloat16:
         return cuda::dispatchFloating(dtype, what, fn);
     default:
-        unsupportedDtype(what, dtype, "float32/64/16, bfloat16, int32 and int64");
-    }
-}
-
-/// Integer index tensors (ids, labels): int32 or int64.
-template<class Fn> void dispatchIndex(DataType dtype, const char *what, Fn &&fn)
-{
-    switch (dtype) {
-    case DataType::Int32:
-        return fn(int32_t {});
-    case DataType::Int64:
-        return fn(int64_t {});
-    default:
-        throw RuntimeError(std::string(what) + " must be int32 or int64, got " + std::string(phiName(dtype)));
+        throw RuntimeError(std::string(what)
+            + ": the CUDA kernel supports float32/64/16, bfloat16, int32 and int64, got "
+            + std::string(phiName(dtype)));
     }
 }
 

@@ -42,12 +42,19 @@ public:
     Tensor input(size_t i) const { return deviceInput(*m_ctx, i); }
     /// The tensors of list operand `i` on the device (undefined entries kept).
     std::vector<Tensor> inputList(size_t i) const;
-    Tensor allocate(std::vector<int64_t> shape, DataType dtype) const { return m_rt.allocate(std::move(shape), dtype); }
+    Tensor allocate(std::vector<int64_t> shape, DataType dtype) const
+    {
+        return m_rt.allocate(std::move(shape), dtype);
+    }
 
     /// Runs f(i) for i in [0, n) on the device.
-    template<class F> void launch(int64_t n, const F &f, const char *what) const { cuda::launchFlat(m_rt, n, f, what); }
+    template<class F> void launch(int64_t n, const F &f, const char *what) const
+    {
+        cuda::launchFlat(m_rt, n, f, what);
+    }
     /// Runs f(i, offsets) for every linear index i of `space` on the device.
-    template<int N, class F> void launchIndexed(const IndexSpace<N> &space, const F &f, const char *what) const
+    template<int N, class F>
+    void launchIndexed(const IndexSpace<N> &space, const F &f, const char *what) const
     {
         cuda::launchIndexed(m_rt, space, f, what);
     }
@@ -77,7 +84,7 @@ public:
     }
     template<class Fn> static void dispatchIndex(DataType dtype, const char *what, Fn &&fn)
     {
-        cuda::dispatchIndex(dtype, what, fn);
+        ps::dispatchIndex(dtype, what, fn);
     }
 
 private:

@@ -6,13 +6,13 @@
 
 #include "core/runtime/cuda/cudadtype.cuh"
 #include "core/runtime/cuda/cudaexec.cuh"
-#include "core/runtime/kernels/indexingkernels.h"
 #include "core/runtime/cuda/cudakernels.h"
-#include "core/runtime/kernels/kernelargs.h"
 #include "core/runtime/cuda/cudaloops.cuh"
 #include "core/runtime/cuda/cudaops.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
+#include "core/runtime/kernels/indexingkernels.h"
+#include "core/runtime/kernels/kernelargs.h"
 
 #include <algorithm>
 
@@ -45,24 +45,7 @@ Tensor reduceGrad(CudaRuntime &rt, const Tensor &grad, const Shape &from, const 
 
 // ---- binary grads ----
 
-struct BinaryShapes
-{
-    Shape out, x, y;
-};
-
-BinaryShapes binaryShapes(const KernelContext &ctx, const Tensor &x, const Tensor &y, const Tensor &grad)
-{
-    const int64_t axis = ctx.intAttr("axis", -1);
-    BinaryShapes b;
-    const size_t rank = std::max({ x.rank(), y.rank(), grad.rank() });
-    b.out = alignShape(grad.shape(), rank);
-    b.x = alignShape(x.shape(), rank, x.rank() < y.rank() ? axis : -1);
-    b.y = alignShape(y.shape(), rank, y.rank() < x.rank() ? axis : -1);
-    if (broadcastShapes(b.x, b.y) != b.out)
-        throw RuntimeError("out_grad " + grad.describe() + " is not the broadcast of x " + x.describe()
-            + " and y " + y.describe());
-    return b;
-}
+using BinaryShapes = BinaryGradShapes;
 
 struct MultiplyGrad
 {
@@ -124,8 +107,8 @@ void binaryContributions(const CudaRuntime &rt, const BinaryShapes &b, const Ten
         rt, space,
         [=] __device__(int64_t i, Offsets<2> o) {
             double a, c;
-            fn(double(loadElement(px[o.v[0]])), double(loadElement(py[o.v[1]])), po ? double(loadElement(po[i])) : 0.0,
-                double(loadElement(pg[i])), a, c);
+            fn(double(loadElement(px[o.v[0]])), double(loadElement(py[o.v[1]])),
+                po ? double(loadElement(po[i])) : 0.0, double(loadElement(pg[i])), a, c);
             if (dx)
                 dx[i] = a;
             if (dy)
@@ -144,7 +127,7 @@ template<class Fn> void binaryGrad(KernelContext &ctx, const char *what, int out
     if (x.dtype() != g.dtype() || y.dtype() != g.dtype())
         throw RuntimeError(std::string(what) + ": x " + x.describe() + ", y " + y.describe()
             + " and out_grad " + g.describe() + " differ in dtype");
-    const BinaryShapes b = binaryShapes(ctx, x, y, g);
+    const BinaryShapes b = binaryGradShapes(ctx, x, y, g);
     const Tensor out
         = outIndex >= 0 && ctx.hasInput(size_t(outIndex)) ? deviceInput(ctx, size_t(outIndex)) : Tensor();
     const bool wantX = wanted(ctx, 0), wantY = wanted(ctx, 1);
@@ -168,7 +151,7 @@ void addLikeGrad(KernelContext &ctx)
     const bool subtract = ctx.opName() == "pd_op.subtract_grad";
     const Tensor x = deviceInput(ctx, 0), y = deviceInput(ctx, 1), g = deviceInput(ctx, 2);
     requireNumeric(g, subtract ? "subtract_grad" : "add_grad");
-    const BinaryShapes b = binaryShapes(ctx, x, y, g);
+    const BinaryShapes b = binaryGradShapes(ctx, x, y, g);
     const Tensor gAligned = g.reshaped(b.out);
     if (wanted(ctx, 0))
         ctx.setOutput(0, reduceGrad(rt, gAligned, b.out, b.x, x.dtype(), x.shape()));
@@ -250,7 +233,8 @@ void whereGrad(KernelContext &ctx)
 /// The dims a reduction grad's op reduced: its axis operand (or attribute) and reduce_all.
 std::vector<bool> reducedDimsOf(const KernelContext &ctx, size_t axisOperand, int64_t rank, const char *what)
 {
-    const Shape axes = ctx.hasInput(axisOperand) ? ctx.inputAsInts(axisOperand) : ctx.intsAttr("axis", Shape {});
+    const Shape axes
+        = ctx.hasInput(axisOperand) ? ctx.inputAsInts(axisOperand) : ctx.intsAttr("axis", Shape {});
     return reducedDims(axes, rank, ctx.boolAttr("reduce_all", false), what);
 }
 
@@ -266,7 +250,8 @@ void broadcastScaled(const CudaRuntime &rt, const Tensor &g, const Shape &kept, 
     space.coalesce();
     launchIndexed(
         rt, space,
-        [=] __device__(int64_t i, Offsets<1> o) { pd[i] = storeElement<T>(double(loadElement(pg[o.v[0]])) * factor); },
+        [=] __device__(
+            int64_t i, Offsets<1> o) { pd[i] = storeElement<T>(double(loadElement(pg[o.v[0]])) * factor); },
         "reduce grad");
 }
 
@@ -319,8 +304,9 @@ void extremumTies(const CudaRuntime &rt, const Tensor &x, const Tensor &out, con
     space.coalesce();
     launchIndexed(
         rt, space,
-        [=] __device__(
-            int64_t i, Offsets<1> o) { eq[i] = double(loadElement(px[i])) == double(loadElement(po[o.v[0]])) ? 1.0 : 0.0; },
+        [=] __device__(int64_t i, Offsets<1> o) {
+            eq[i] = double(loadElement(px[i])) == double(loadElement(po[o.v[0]])) ? 1.0 : 0.0;
+        },
         "max_grad");
 }
 
@@ -385,7 +371,8 @@ void prodShare(
     launchIndexed(
         rt, space,
         [=] __device__(int64_t i, Offsets<1> o) {
-            pd[i] = storeElement<T>(double(loadElement(pg[o.v[0]])) * double(loadElement(po[o.v[0]])) / double(loadElement(px[i])));
+            pd[i] = storeElement<T>(double(loadElement(pg[o.v[0]])) * double(loadElement(po[o.v[0]]))
+                / double(loadElement(px[i])));
         },
         "prod_grad");
 }
@@ -437,13 +424,6 @@ void transposeGrad(KernelContext &ctx)
     for (size_t i = 0; i < perm.size(); ++i)
         inverse[normalizeAxis(perm[i], perm.size(), "perm entry")] = int64_t(i);
     ctx.setOutput(0, permute(rt, g, inverse));
-}
-
-int64_t scalarAxis(const KernelContext &ctx, size_t operand, int64_t fallback)
-{
-    if (ctx.hasInput(operand))
-        return ctx.inputAsInts(operand).at(0);
-    return ctx.intAttr("axis", fallback);
 }
 
 /// Pieces of `g` along `axis` with the given shapes (strided gathers).
@@ -604,7 +584,7 @@ void embeddingGrad(KernelContext &ctx)
     Tensor dw = rt.allocate(w.shape(), DataType::Float64);
     fill(rt, dw, 0.0);
     const int64_t padding = ctx.intAttr("padding_idx", -1);
-    cuda::dispatchIndex(ids.dtype(), what, [&](auto itag) {
+    ps::dispatchIndex(ids.dtype(), what, [&](auto itag) {
         cuda::dispatchFloating(g.dtype(), what, [&](auto tag) {
             embeddingScatter<decltype(itag), decltype(tag)>(
                 rt, ids, g, static_cast<double *>(dw.rawData()), vocab, width, padding);

@@ -7,11 +7,12 @@
 
 #include "core/runtime/cuda/cudadtype.cuh"
 #include "core/runtime/cuda/cudakernels.h"
-#include "core/runtime/kernels/kernelargs.h"
 #include "core/runtime/cuda/cudaloops.cuh"
 #include "core/runtime/cuda/cudaops.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
+#include "core/runtime/kernels/kernelargs.h"
+#include "core/runtime/kernels/matmulspec.h"
 
 #include <climits>
 
@@ -51,43 +52,6 @@ void integerGemm(const CudaRuntime &rt, bool ta, bool tb, int64_t M, int64_t N, 
         "integer matmul");
 }
 
-/// Matrix strides of an operand's batch dims (aligned to `outBatch`, size 1 = broadcast), or -1
-/// when they do not reduce to a single stride (0 or one matrix per output batch entry).
-int64_t uniformStride(const std::vector<int64_t> &dims, const std::vector<int64_t> &outBatch, int64_t matrix)
-{
-    int64_t own = 1, full = 1;
-    for (size_t i = 0; i < dims.size(); ++i) {
-        own *= dims[i];
-        full *= outBatch[i];
-    }
-    if (own == 1)
-        return 0;
-    if (own == full)
-        return matrix;
-    return -1;
-}
-
-/// Matrix offset of out-batch entry `b` in an operand with aligned batch `dims`.
-int64_t batchOffset(int64_t b, const std::vector<int64_t> &dims, const std::vector<int64_t> &outBatch)
-{
-    int64_t offset = 0, stride = 1;
-    for (size_t i = outBatch.size(); i-- > 0;) {
-        const int64_t idx = b % outBatch[i];
-        b /= outBatch[i];
-        if (dims[i] != 1)
-            offset += idx * stride;
-        stride *= dims[i];
-    }
-    return offset;
-}
-
-std::vector<int64_t> aligned(const std::vector<int64_t> &batch, size_t rank)
-{
-    std::vector<int64_t> out(rank - batch.size(), 1);
-    out.insert(out.end(), batch.begin(), batch.end());
-    return out;
-}
-
 /// C_b[M,N] = op(A_b) op(B_b) over the out batch `outBatch`, with A's and B's batch dims
 /// broadcast (aligned dims of size 1). One strided-batched call when each operand's batch is
 /// whole or absent, else one call per batch entry.
@@ -96,7 +60,8 @@ void batchedProduct(CudaRuntime &rt, DataType dtype, bool ta, bool tb, int64_t M
     void *C, const std::vector<int64_t> &outBatch)
 {
     const int64_t batches = numElementsOf(outBatch);
-    const int64_t sa = uniformStride(aDims, outBatch, M * K), sb = uniformStride(bDims, outBatch, K * N);
+    const int64_t sa = matmulUniformStride(aDims, outBatch, M * K),
+                  sb = matmulUniformStride(bDims, outBatch, K * N);
     if (sa >= 0 && sb >= 0) {
         if (sb == 0 && sa != 0 && !ta) // [batch * M, K] x [K, N]: one GEMM for every row
             return gemm(rt, dtype, false, tb, batches * M, N, K, A, 0, B, 0, C, 0, 1);
@@ -105,62 +70,9 @@ void batchedProduct(CudaRuntime &rt, DataType dtype, bool ta, bool tb, int64_t M
     const size_t bytes = byteSize(dtype);
     for (int64_t b = 0; b < batches; ++b)
         gemm(rt, dtype, ta, tb, M, N, K,
-            static_cast<const char *>(A) + batchOffset(b, aDims, outBatch) * M * K * bytes, 0,
-            static_cast<const char *>(B) + batchOffset(b, bDims, outBatch) * K * N * bytes, 0,
+            static_cast<const char *>(A) + matmulBatchOffset(b, aDims, outBatch) * M * K * bytes, 0,
+            static_cast<const char *>(B) + matmulBatchOffset(b, bDims, outBatch) * K * N * bytes, 0,
             static_cast<char *>(C) + b * M * N * bytes, 0, 1);
-}
-
-struct MatmulShapes
-{
-    std::vector<int64_t> xs, ys; ///< after 1-D promotion
-    bool tx = false, ty = false;
-    int64_t m = 1, n = 1, k = 1;
-    std::vector<int64_t> outBatch, xDims, yDims; ///< batch dims, operands aligned to outBatch
-    std::vector<int64_t> outShape;
-};
-
-MatmulShapes planMatmul(const Tensor &x, const Tensor &y, bool tx, bool ty, const std::string &label)
-{
-    auto fail = [&](const std::string &why) {
-        throw RuntimeError(label + ": x " + shapeText(x.shape()) + (tx ? " (transposed)" : "") + " and y "
-            + shapeText(y.shape()) + (ty ? " (transposed)" : "") + " do not fit: " + why);
-    };
-    if (x.rank() == 0 || y.rank() == 0)
-        fail("operands must have at least one dimension");
-    MatmulShapes p;
-    p.xs = x.shape();
-    p.ys = y.shape();
-    const bool xVector = p.xs.size() == 1, yVector = p.ys.size() == 1;
-    p.tx = tx && !xVector;
-    p.ty = ty && !yVector;
-    if (xVector)
-        p.xs = { 1, p.xs[0] };
-    if (yVector)
-        p.ys = { p.ys[0], 1 };
-    const size_t xr = p.xs.size(), yr = p.ys.size();
-    p.m = p.tx ? p.xs[xr - 1] : p.xs[xr - 2];
-    p.k = p.tx ? p.xs[xr - 2] : p.xs[xr - 1];
-    const int64_t ky = p.ty ? p.ys[yr - 1] : p.ys[yr - 2];
-    p.n = p.ty ? p.ys[yr - 2] : p.ys[yr - 1];
-    if (p.k != ky)
-        fail("contracted dims " + std::to_string(p.k) + " and " + std::to_string(ky) + " differ");
-    const std::vector<int64_t> xb(p.xs.begin(), p.xs.end() - 2), yb(p.ys.begin(), p.ys.end() - 2);
-    const size_t nb = std::max(xb.size(), yb.size());
-    p.xDims = aligned(xb, nb);
-    p.yDims = aligned(yb, nb);
-    p.outBatch.resize(nb);
-    for (size_t i = 0; i < nb; ++i) {
-        if (p.xDims[i] != p.yDims[i] && p.xDims[i] != 1 && p.yDims[i] != 1)
-            fail("batch dims " + std::to_string(p.xDims[i]) + " and " + std::to_string(p.yDims[i])
-                + " do not broadcast");
-        p.outBatch[i] = p.xDims[i] == 1 ? p.yDims[i] : p.xDims[i];
-    }
-    p.outShape = p.outBatch;
-    if (!xVector)
-        p.outShape.push_back(p.m);
-    if (!yVector)
-        p.outShape.push_back(p.n);
-    return p;
 }
 
 Tensor matmulTensors(
@@ -169,7 +81,7 @@ Tensor matmulTensors(
     if (x.dtype() != y.dtype())
         throw RuntimeError(
             label + ": x " + x.describe() + " and y " + y.describe() + " have different dtypes");
-    const MatmulShapes p = planMatmul(x, y, tx, ty, label);
+    const MatmulSpec p = matmulSpec(x.shape(), y.shape(), tx, ty, label);
     Tensor out = rt.allocate(p.outShape, x.dtype());
     if (out.numElements() == 0)
         return out;
@@ -223,14 +135,14 @@ void matmulGradImpl(KernelContext &ctx, bool tx, bool ty, const char *what)
             throw RuntimeError(std::string(what) + " expects a floating-point tensor, got " + t.describe());
     const DataType yDtype = ctx.input(1).dtype();
     const Tensor y = cast(rt, deviceInput(ctx, 1), x.dtype()), g = cast(rt, deviceInput(ctx, 2), x.dtype());
-    const MatmulShapes p = planMatmul(x, y, tx, ty, what);
+    const MatmulSpec p = matmulSpec(x.shape(), y.shape(), tx, ty, what);
     const int64_t batches = numElementsOf(p.outBatch), m = p.m, n = p.n, k = p.k;
     if (g.numElements() != batches * m * n)
         throw RuntimeError(std::string(what) + ": out_grad " + g.describe() + " does not match x "
             + x.describe() + " and y " + y.describe());
     const DataType dtype = g.dtype();
-    const bool ySingle = uniformStride(p.yDims, p.outBatch, 1) == 0;
-    const bool xFull = uniformStride(p.xDims, p.outBatch, 1) == 1 || batches == 1;
+    const bool ySingle = matmulUniformStride(p.yDims, p.outBatch, 1) == 0;
+    const bool xFull = matmulUniformStride(p.xDims, p.outBatch, 1) == 1 || batches == 1;
     std::vector<int64_t> gDims = p.outBatch;
     if (wanted(ctx, 0)) {
         Tensor dx;
@@ -302,7 +214,8 @@ void gemm(CudaRuntime &rt, DataType dtype, bool transA, bool transB, int64_t M, 
     const void *A, int64_t strideA, const void *B, int64_t strideB, void *C, int64_t strideC, int64_t batch,
     double alpha, double beta, DataType cDtype)
 {
-    const bool wideC = cDtype == DataType::Float32 && (dtype == DataType::Float16 || dtype == DataType::BFloat16);
+    const bool wideC
+        = cDtype == DataType::Float32 && (dtype == DataType::Float16 || dtype == DataType::BFloat16);
     if (cDtype != DataType::Undefined && cDtype != dtype && !wideC)
         throw RuntimeError("matmul: a " + std::string(phiName(dtype)) + " GEMM cannot store "
             + std::string(phiName(cDtype)));

@@ -5,11 +5,11 @@
 
 #include "core/runtime/cuda/cudadtype.cuh"
 #include "core/runtime/cuda/cudakernels.h"
-#include "core/runtime/kernels/kernelargs.h"
 #include "core/runtime/cuda/cudaloops.cuh"
 #include "core/runtime/cuda/cudaops.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
+#include "core/runtime/kernels/kernelargs.h"
 
 #include <algorithm>
 
@@ -20,34 +20,6 @@ using namespace cuda;
 using namespace kernels;
 
 constexpr int kChannelBlock = 512;
-
-/// x seen as [outer, C, inner]: channel c's elements are (o * C + c) * inner + i.
-struct ChannelView
-{
-    int64_t outer = 1, channels = 1, inner = 1;
-};
-
-bool channelsLastFormat(const std::string &format)
-{
-    return format == "NHWC" || format == "NDHWC" || format == "NLC" || format == "NWC";
-}
-
-ChannelView channelView(const Tensor &x, bool last, const std::string &label)
-{
-    if (x.rank() < 2)
-        throw RuntimeError(label + ": x must have at least 2 dims, got " + shapeText(x.shape()));
-    ChannelView v;
-    if (last) {
-        v.channels = x.dim(x.rank() - 1);
-        v.outer = v.channels == 0 ? 0 : x.numElements() / v.channels;
-    } else {
-        v.outer = x.dim(0);
-        v.channels = x.dim(1);
-        for (size_t i = 2; i < x.rank(); ++i)
-            v.inner *= x.dim(i);
-    }
-    return v;
-}
 
 /// A per-channel operand as a double device array of `count` elements; `fallback` everywhere
 /// when the operand is null.
@@ -136,7 +108,7 @@ void batchNormOp(KernelContext &ctx)
     const std::string label = shortName(ctx);
     const Tensor x = deviceInput(ctx, 0);
     const ChannelView v
-        = channelView(x, channelsLastFormat(ctx.stringAttr("data_format", std::string("NCHW"))), label);
+        = channelView(x.shape(), isChannelsLast(ctx.stringAttr("data_format", std::string("NCHW"))), label);
     const bool isTest = ctx.boolAttr("is_test", false);
     BatchNormParams p {};
     p.globalStats
@@ -289,8 +261,8 @@ void batchNormGradOp(KernelContext &ctx)
     if (!isFloatingType(g.dtype()) || g.shape() != x.shape() || g.dtype() != x.dtype())
         throw RuntimeError(
             std::string(what) + ": out_grad " + g.describe() + " does not match x " + x.describe());
-    const bool last = channelsLastFormat(ctx.stringAttr("data_format", std::string("NCHW"))) && x.rank() > 2;
-    const ChannelView v = channelView(x, last, what);
+    const bool last = isChannelsLast(ctx.stringAttr("data_format", std::string("NCHW"))) && x.rank() > 2;
+    const ChannelView v = channelView(x.shape(), last, what);
     const double eps = ctx.floatAttr("epsilon", 1e-5);
     BatchNormGradParams p {};
     p.global = ctx.boolAttr("use_global_stats", false) || ctx.boolAttr("is_test", false);
@@ -433,10 +405,12 @@ void layerNormOp(KernelContext &ctx)
         launchRows(
             rt, rows, cols,
             [&](unsigned grid) {
-                launchKernel(&layerNormKernel<32, T>, grid, kBlock, 0, rt.stream, px, po, ps, pb, mean, var, rows, cols, epsilon);
+                launchKernel(&layerNormKernel<32, T>, grid, kBlock, 0, rt.stream, px, po, ps, pb, mean, var,
+                    rows, cols, epsilon);
             },
             [&](unsigned grid) {
-                launchKernel(&layerNormKernel<kBlock, T>, grid, kBlock, 0, rt.stream, px, po, ps, pb, mean, var, rows, cols, epsilon);
+                launchKernel(&layerNormKernel<kBlock, T>, grid, kBlock, 0, rt.stream, px, po, ps, pb, mean,
+                    var, rows, cols, epsilon);
             });
     });
     ctx.setOutput(0, out);
@@ -482,10 +456,12 @@ void layerNormGradOp(KernelContext &ctx)
         launchRows(
             rt, rows, cols,
             [&](unsigned grid) {
-                launchKernel(&layerNormGradKernel<32, T>, grid, kBlock, 0, rt.stream, px, pg, pm, pv, ps, pd, pgx, rows, cols, eps);
+                launchKernel(&layerNormGradKernel<32, T>, grid, kBlock, 0, rt.stream, px, pg, pm, pv, ps, pd,
+                    pgx, rows, cols, eps);
             },
             [&](unsigned grid) {
-                launchKernel(&layerNormGradKernel<kBlock, T>, grid, kBlock, 0, rt.stream, px, pg, pm, pv, ps, pd, pgx, rows, cols, eps);
+                launchKernel(&layerNormGradKernel<kBlock, T>, grid, kBlock, 0, rt.stream, px, pg, pm, pv, ps,
+                    pd, pgx, rows, cols, eps);
             });
     });
     if (wanted(ctx, 0))

@@ -10,11 +10,11 @@
 #include "core/ir/attribute.h"
 #include "core/runtime/cuda/cudadtype.cuh"
 #include "core/runtime/cuda/cudakernels.h"
-#include "core/runtime/kernels/kernelargs.h"
 #include "core/runtime/cuda/cudaloops.cuh"
 #include "core/runtime/cuda/cudaops.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
+#include "core/runtime/kernels/kernelargs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -157,11 +157,11 @@ void launchReduce(CudaRuntime &rt, const Tensor &x, const ReduceGeometry &g, boo
     A *out = static_cast<A *>(partial.rawData());
     const int64_t items = g.outputs * chunks;
     if (rows)
-        launchKernel(&reduceRowsKernel<T, Op>, rt.gridFor(items * 32), kBlock, 0, rt.stream, in, out, g, chunks,
-            chunkLen, divideBy, op, OpTraits<A>::identity(kind));
+        launchKernel(&reduceRowsKernel<T, Op>, rt.gridFor(items * 32), kBlock, 0, rt.stream, in, out, g,
+            chunks, chunkLen, divideBy, op, OpTraits<A>::identity(kind));
     else
-        launchIndependent(&reduceColumnsKernel<T, Op>, rt.gridFor(items), kBlock, 0, rt.stream, in, out, g, chunks,
-            chunkLen, divideBy, op, OpTraits<A>::identity(kind));
+        launchIndependent(&reduceColumnsKernel<T, Op>, rt.gridFor(items), kBlock, 0, rt.stream, in, out, g,
+            chunks, chunkLen, divideBy, op, OpTraits<A>::identity(kind));
     checkLaunch("reduce");
 }
 
@@ -212,18 +212,6 @@ Tensor reduceToAcc(
         combine, divideBy);
 }
 
-std::vector<int64_t> axesOf(const KernelContext &ctx)
-{
-    if (ctx.hasInput(1))
-        return ctx.inputAsInts(1);
-    const Attribute *a = ctx.attribute("axis");
-    if (!a)
-        return {};
-    if (a->isInteger())
-        return { ctx.intAttr("axis") };
-    return ctx.intsAttr("axis");
-}
-
 void reduceKernel(KernelContext &ctx, ReduceOp op)
 {
     CudaRuntime &rt = cudaRuntime(ctx);
@@ -231,7 +219,7 @@ void reduceKernel(KernelContext &ctx, ReduceOp op)
     const Tensor x = deviceInput(ctx, 0);
     const std::vector<int64_t> axes = (op == ReduceOp::All || op == ReduceOp::Any) && !ctx.hasInput(1)
         ? ctx.intsAttr("axis", std::vector<int64_t> {})
-        : axesOf(ctx);
+        : axesOperandOrAttr(ctx, 1);
     const bool keepdim = ctx.boolAttr("keepdim", ctx.boolAttr("keep_dim", false));
     std::vector<bool> reduce(x.rank(), axes.empty() || ctx.boolAttr("reduce_all", false));
     for (int64_t a : axes)

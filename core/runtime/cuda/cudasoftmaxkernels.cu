@@ -6,40 +6,17 @@
 
 #include "core/runtime/cuda/cudadtype.cuh"
 #include "core/runtime/cuda/cudakernels.h"
-#include "core/runtime/kernels/kernelargs.h"
 #include "core/runtime/cuda/cudaloops.cuh"
 #include "core/runtime/cuda/cudaops.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
+#include "core/runtime/kernels/kernelargs.h"
 
 PS_CUDA_NAMESPACE_BEGIN
 namespace {
 
 using namespace cuda;
 using namespace kernels;
-
-struct AxisSplit
-{
-    int64_t outer = 1, size = 1, inner = 1;
-};
-
-AxisSplit splitAt(const std::vector<int64_t> &shape, int64_t axisAttr, const std::string &what)
-{
-    const int64_t rank = int64_t(shape.size()), r = rank == 0 ? 1 : rank;
-    if (axisAttr < -r || axisAttr >= r)
-        throw RuntimeError(
-            what + ": axis " + std::to_string(axisAttr) + " out of range for rank " + std::to_string(rank));
-    const int64_t axis = axisAttr < 0 ? axisAttr + r : axisAttr;
-    AxisSplit s;
-    if (shape.empty())
-        return s;
-    for (int64_t i = 0; i < axis; ++i)
-        s.outer *= shape[size_t(i)];
-    s.size = shape[size_t(axis)];
-    for (size_t i = size_t(axis) + 1; i < shape.size(); ++i)
-        s.inner *= shape[i];
-    return s;
-}
 
 /// Lanes handled by groups of G threads (32: a warp per contiguous lane; 1: a thread per lane).
 template<int G> struct Lanes
@@ -109,7 +86,8 @@ __global__ void __launch_bounds__(kBlock)
         double sum = 0;
         for (int64_t k = t; k < L.s.size; k += G) {
             const int64_t i = base + k * stride;
-            sum += logarithm ? double(loadElement(g[i])) : double(loadElement(g[i])) * double(loadElement(out[i]));
+            sum += logarithm ? double(loadElement(g[i]))
+                             : double(loadElement(g[i])) * double(loadElement(out[i]));
         }
         sum = L.reduce(sum, SumOp {});
         for (int64_t k = t; k < L.s.size; k += G) {
@@ -118,12 +96,6 @@ __global__ void __launch_bounds__(kBlock)
             dx[i] = storeElement<T>(logarithm ? gv - exp(o) * sum : o * (gv - sum));
         }
     });
-}
-
-/// Paddle's TolerableValue: -log(p) of a zero probability is clamped to 1e20.
-__device__ __forceinline__ double tolerable(double v)
-{
-    return v != v ? v : (v > 1e20 ? 1e20 : (v < -1e20 ? -1e20 : v));
 }
 
 struct CrossEntropyParams
@@ -152,7 +124,7 @@ __global__ void __launch_bounds__(kBlock) crossEntropyKernel(
             for (int64_t k = t; k < L.s.size; k += G) {
                 const double w = labels[base + k * stride];
                 if (w != 0)
-                    value -= w * (p.useSoftmax ? logp(k) : -tolerable(-logp(k)));
+                    value -= w * (p.useSoftmax ? logp(k) : -km::tolerable(-logp(k)));
             }
             value = L.reduce(value, SumOp {});
         } else {
@@ -163,7 +135,7 @@ __global__ void __launch_bounds__(kBlock) crossEntropyKernel(
                 raiseFault(p.err, KernelFaultCode::LabelOutOfRange, cls, L.s.size);
                 value = NAN;
             } else {
-                value = p.useSoftmax ? -logp(cls) : tolerable(-logp(cls));
+                value = p.useSoftmax ? -logp(cls) : km::tolerable(-logp(cls));
             }
         }
         if (t == 0)
@@ -219,7 +191,7 @@ void launchLanes(const CudaRuntime &rt, const AxisSplit &s, LaunchWarp &&warp, L
 
 Tensor softmaxTensor(CudaRuntime &rt, const Tensor &x, int64_t axis, bool logarithm, const std::string &label)
 {
-    const AxisSplit s = splitAt(x.shape(), axis, label);
+    const AxisSplit s = splitAtAxisChecked(x.shape(), axis, label);
     Tensor out = rt.allocate(x.shape(), x.dtype());
     cuda::dispatchFloating(x.dtype(), label.c_str(), [&](auto tag) {
         using T = decltype(tag);
@@ -262,7 +234,7 @@ void softmaxGradOp(KernelContext &ctx)
     const Tensor out = deviceInput(ctx, 0), g = deviceInput(ctx, 1);
     if (out.shape() != g.shape() || out.dtype() != g.dtype())
         throw RuntimeError(what + ": out " + out.describe() + " and out_grad " + g.describe() + " differ");
-    const AxisSplit s = splitAt(out.shape(), out.rank() == 0 ? 0 : ctx.intAttr("axis", -1), what);
+    const AxisSplit s = splitAtAxisChecked(out.shape(), out.rank() == 0 ? 0 : ctx.intAttr("axis", -1), what);
     Tensor dx = ctx.allocate(out.shape(), g.dtype());
     cuda::dispatchFloating(g.dtype(), what.c_str(), [&](auto tag) {
         using T = decltype(tag);
@@ -289,7 +261,7 @@ void crossEntropyOp(KernelContext &ctx)
     CrossEntropyParams p { ctx.boolAttr("soft_label", false), ctx.boolAttr("use_softmax", true),
         ctx.intAttr("ignore_index", -100), rt.fault };
     const int64_t axisAttr = ctx.intAttr("axis", -1);
-    const AxisSplit s = splitAt(x.shape(), axisAttr, label);
+    const AxisSplit s = splitAtAxisChecked(x.shape(), axisAttr, label);
     std::vector<int64_t> lossShape = x.shape();
     if (!lossShape.empty())
         lossShape[size_t(normalizeAxis(axisAttr, x.rank(), label))] = 1;
@@ -328,7 +300,7 @@ void crossEntropyGradOp(KernelContext &ctx)
         ctx.intAttr("ignore_index", -100), rt.fault };
     if (softmax.rank() == 0)
         throw RuntimeError(std::string(what) + " needs a softmax of rank >= 1");
-    const AxisSplit s = splitAt(softmax.shape(), ctx.intAttr("axis", -1), what);
+    const AxisSplit s = splitAtAxisChecked(softmax.shape(), ctx.intAttr("axis", -1), what);
     if (lossGrad.numElements() != s.outer * s.inner || lossGrad.dtype() != softmax.dtype())
         throw RuntimeError(std::string(what) + ": loss_grad " + lossGrad.describe()
             + " does not match softmax " + softmax.describe());

@@ -22,11 +22,11 @@
 namespace ps::km {
 
 #define PS_KM_UNARY(name, f32, f64)                                                                          \
-    PS_HOST_DEVICE PS_INLINE float name(float x)                                                            \
+    PS_HOST_DEVICE PS_INLINE float name(float x)                                                             \
     {                                                                                                        \
         return f32(x);                                                                                       \
     }                                                                                                        \
-    PS_HOST_DEVICE PS_INLINE double name(double x)                                                          \
+    PS_HOST_DEVICE PS_INLINE double name(double x)                                                           \
     {                                                                                                        \
         return f64(x);                                                                                       \
     }
@@ -59,11 +59,11 @@ PS_KM_UNARY(fabs, ::fabsf, ::fabs)
 #undef PS_KM_UNARY
 
 #define PS_KM_BINARY(name, f32, f64)                                                                         \
-    PS_HOST_DEVICE PS_INLINE float name(float a, float b)                                                   \
+    PS_HOST_DEVICE PS_INLINE float name(float a, float b)                                                    \
     {                                                                                                        \
         return f32(a, b);                                                                                    \
     }                                                                                                        \
-    PS_HOST_DEVICE PS_INLINE double name(double a, double b)                                                \
+    PS_HOST_DEVICE PS_INLINE double name(double a, double b)                                                 \
     {                                                                                                        \
         return f64(a, b);                                                                                    \
     }
@@ -116,6 +116,11 @@ template<class C> PS_HOST_DEVICE PS_INLINE C clamp(C v, C lo, C hi)
 PS_HOST_DEVICE PS_INLINE long long llrint(double x)
 {
     return ::llrint(x);
+}
+/// Paddle's TolerableValue: -log(p) of a zero probability clamped to +-1e20 (NaN stays NaN).
+PS_HOST_DEVICE PS_INLINE double tolerable(double v)
+{
+    return isnan(v) ? v : clamp(v, -1e20, 1e20);
 }
 
 } // namespace ps::km

@@ -7,6 +7,8 @@
 #include "core/runtime/kernels/shapespec.h"
 #include "core/runtime/runtimeerror.h"
 
+#include <algorithm>
+
 namespace ps::kernels {
 
 std::string shortName(const KernelContext &ctx)
@@ -27,7 +29,8 @@ bool sharesStorage(const Tensor &a, const Tensor &b)
     return a.storage() && a.storage() == b.storage();
 }
 
-Tensor resultTensor(const KernelContext &ctx, const Tensor &x, const std::vector<int64_t> &shape, DataType dtype)
+Tensor resultTensor(
+    const KernelContext &ctx, const Tensor &x, const std::vector<int64_t> &shape, DataType dtype)
 {
     if (!isInplaceOp(ctx))
         return ctx.allocate(shape, dtype);
@@ -53,6 +56,25 @@ double scalarOperandOrAttr(
     if (ctx.hasInput(i))
         return ctx.inputAsScalar(i);
     return ctx.floatAttr(name, fallback);
+}
+
+std::vector<int64_t> axesOperandOrAttr(const KernelContext &ctx, size_t i)
+{
+    if (ctx.hasInput(i))
+        return ctx.inputAsInts(i);
+    const Attribute *a = ctx.attribute("axis");
+    if (!a)
+        return {};
+    if (a->isInteger())
+        return { ctx.intAttr("axis") };
+    return ctx.intsAttr("axis");
+}
+
+int64_t scalarAxis(const KernelContext &ctx, size_t i, int64_t fallback)
+{
+    if (ctx.hasInput(i))
+        return ctx.inputAsInts(i).at(0);
+    return ctx.intAttr("axis", fallback);
 }
 
 std::vector<double> numbersAttr(const KernelContext &ctx, std::string_view name)
@@ -89,6 +111,12 @@ int64_t normalizeAxisOrScalar(int64_t axis, int64_t rank, std::string_view what)
     return normalizeAxis(axis, rank, what);
 }
 
+AxisSplit splitAtAxisChecked(const std::vector<int64_t> &shape, int64_t axis, std::string_view what)
+{
+    return splitAtAxis(
+        shape, normalizeAxisOrScalar(axis, int64_t(shape.size()), std::string(what) + " axis"));
+}
+
 bool wanted(const KernelContext &ctx, size_t i)
 {
     return i < ctx.numOutputs() && !ctx.outputType(i).isNull();
@@ -104,12 +132,13 @@ DataType declaredDtype(const KernelContext &ctx, size_t i)
 
 bool isChannelsLast(const std::string &format)
 {
-    return format == "NHWC" || format == "NDHWC" || format == "NLC";
+    return format == "NHWC" || format == "NDHWC" || format == "NLC" || format == "NWC";
 }
 
 bool isFloatingType(DataType d)
 {
-    return d == DataType::Float32 || d == DataType::Float64 || d == DataType::Float16 || d == DataType::BFloat16;
+    return d == DataType::Float32 || d == DataType::Float64 || d == DataType::Float16
+        || d == DataType::BFloat16;
 }
 
 bool isHalfType(DataType d)
@@ -142,8 +171,24 @@ std::vector<int64_t> binaryResultShape(const KernelContext &ctx, const Tensor &x
     try {
         return broadcastShapes(x.shape(), y.shape());
     } catch (const RuntimeError &e) {
-        throw RuntimeError(shortName(ctx) + ": " + e.what() + " (x " + x.describe() + ", y " + y.describe() + ")");
+        throw RuntimeError(
+            shortName(ctx) + ": " + e.what() + " (x " + x.describe() + ", y " + y.describe() + ")");
     }
+}
+
+BinaryGradShapes binaryGradShapes(
+    const KernelContext &ctx, const Tensor &x, const Tensor &y, const Tensor &grad)
+{
+    const int64_t axis = ctx.intAttr("axis", -1);
+    BinaryGradShapes b;
+    const size_t rank = std::max({ x.rank(), y.rank(), grad.rank() });
+    b.out = alignShape(grad.shape(), rank);
+    b.x = alignShape(x.shape(), rank, x.rank() < y.rank() ? axis : -1);
+    b.y = alignShape(y.shape(), rank, y.rank() < x.rank() ? axis : -1);
+    if (broadcastShapes(b.x, b.y) != b.out)
+        throw RuntimeError("out_grad " + grad.describe() + " is not the broadcast of x " + x.describe()
+            + " and y " + y.describe());
+    return b;
 }
 
 } // namespace ps::kernels

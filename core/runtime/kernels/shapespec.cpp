@@ -205,7 +205,8 @@ StridedView transposeView(const std::vector<int64_t> &input, const std::vector<i
     for (int64_t p : perm) {
         const size_t axis = size_t(kernels::normalizeAxis(p, int64_t(input.size()), "transpose perm entry"));
         if (seen[axis])
-            throw RuntimeError("transpose: perm " + shapeText(perm) + " repeats axis " + std::to_string(axis));
+            throw RuntimeError(
+                "transpose: perm " + shapeText(perm) + " repeats axis " + std::to_string(axis));
         seen[axis] = true;
         view.shape.push_back(input[axis]);
         view.strides.push_back(inStrides[axis]);
@@ -213,7 +214,8 @@ StridedView transposeView(const std::vector<int64_t> &input, const std::vector<i
     return view;
 }
 
-StridedView tileView(const std::vector<int64_t> &input, std::vector<int64_t> repeats, std::vector<int64_t> &outShape)
+StridedView tileView(
+    const std::vector<int64_t> &input, std::vector<int64_t> repeats, std::vector<int64_t> &outShape)
 {
     std::vector<int64_t> shape = input;
     const size_t rank = std::max(repeats.size(), shape.size());
@@ -232,7 +234,8 @@ StridedView tileView(const std::vector<int64_t> &input, std::vector<int64_t> rep
     return view;
 }
 
-StridedView expandView(const std::vector<int64_t> &input, std::vector<int64_t> shape, const std::string &describe)
+StridedView expandView(
+    const std::vector<int64_t> &input, std::vector<int64_t> shape, const std::string &describe)
 {
     if (shape.size() < input.size())
         throw RuntimeError("expand: shape " + shapeText(shape) + " has fewer dims than " + describe);
@@ -268,7 +271,8 @@ StridedView flipView(const std::vector<int64_t> &input, const std::vector<int64_
     return view;
 }
 
-std::vector<bool> reducedDims(const std::vector<int64_t> &axes, int64_t rank, bool reduceAll, std::string_view what)
+std::vector<bool> reducedDims(
+    const std::vector<int64_t> &axes, int64_t rank, bool reduceAll, std::string_view what)
 {
     std::vector<bool> reduced(size_t(rank), axes.empty() || reduceAll);
     if (reduceAll)
@@ -301,6 +305,23 @@ AxisSplit splitAtAxis(const std::vector<int64_t> &shape, int64_t axis)
     for (size_t i = size_t(axis) + 1; i < shape.size(); ++i)
         s.inner *= shape[i];
     return s;
+}
+
+ChannelView channelView(const std::vector<int64_t> &shape, bool channelsLast, std::string_view what)
+{
+    if (shape.size() < 2)
+        throw RuntimeError(std::string(what) + ": x must have at least 2 dims, got " + shapeText(shape));
+    ChannelView v;
+    if (channelsLast) {
+        v.channels = shape.back();
+        v.outer = v.channels == 0 ? 0 : numElementsOf(shape) / v.channels;
+    } else {
+        v.outer = shape[0];
+        v.channels = shape[1];
+        for (size_t i = 2; i < shape.size(); ++i)
+            v.inner *= shape[i];
+    }
+    return v;
 }
 
 } // namespace ps

@@ -19,7 +19,8 @@ std::vector<int64_t> broadcastShapes(const std::vector<int64_t> &a, const std::v
 /// Element strides of a contiguous tensor of `shape` read through `outShape` (right-aligned, 0 on
 /// the dims it broadcasts over); result size is outShape.size(). Throws RuntimeError "cannot
 /// broadcast S to O" when `shape` does not broadcast to it.
-std::vector<int64_t> broadcastStrides(const std::vector<int64_t> &shape, const std::vector<int64_t> &outShape);
+std::vector<int64_t> broadcastStrides(
+    const std::vector<int64_t> &shape, const std::vector<int64_t> &outShape);
 
 /// Row-major element strides of a contiguous tensor of `shape`.
 std::vector<int64_t> contiguousStrides(const std::vector<int64_t> &shape);
@@ -85,7 +86,8 @@ StridedView flipView(const std::vector<int64_t> &input, const std::vector<int64_
 
 /// Per dim of a rank-`rank` tensor: whether a reduction over `axes` reduces it (empty `axes` or
 /// `reduceAll`: all dims; a 0-d tensor accepts axis 0 and -1).
-std::vector<bool> reducedDims(const std::vector<int64_t> &axes, int64_t rank, bool reduceAll, std::string_view what);
+std::vector<bool> reducedDims(
+    const std::vector<int64_t> &axes, int64_t rank, bool reduceAll, std::string_view what);
 /// `shape` with the reduced dims set to 1.
 std::vector<int64_t> keptShape(const std::vector<int64_t> &shape, const std::vector<bool> &reduced);
 
@@ -97,5 +99,16 @@ struct AxisSplit
     int64_t inner = 1;
 };
 AxisSplit splitAtAxis(const std::vector<int64_t> &shape, int64_t axis);
+
+/// A tensor with a channel dim (batch/instance norm) seen as [outer, channels, inner]: channel c's
+/// elements are (o * channels + c) * inner + i. Channels-last puts the channels in the last dim.
+struct ChannelView
+{
+    int64_t outer = 1;
+    int64_t channels = 1;
+    int64_t inner = 1;
+};
+/// RuntimeError "WHAT: x must have at least 2 dims, got [5]" for a shorter shape.
+ChannelView channelView(const std::vector<int64_t> &shape, bool channelsLast, std::string_view what);
 
 } // namespace ps
