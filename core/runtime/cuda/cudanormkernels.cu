@@ -53,38 +53,45 @@ struct BatchNormParams
     double *mean, *var, *invStd, *a, *b, *newMean, *newVar;
 };
 
-/// Per channel (one block each): batch or running statistics, the affine a, b of the output,
-/// and the updated running statistics.
+/// Channel c's statistics, the affine a, b of the output and the updated running statistics.
+__device__ __forceinline__ void storeChannelStats(int64_t c, double m, double vr, const BatchNormParams &p)
+{
+    const double inv = 1.0 / sqrt(vr + p.epsilon);
+    p.mean[c] = m;
+    p.var[c] = vr;
+    p.invStd[c] = inv;
+    p.a[c] = inv * p.scale[c];
+    p.b[c] = p.bias[c] - m * inv * p.scale[c];
+    p.newMean[c] = p.globalStats ? p.runMean[c] : p.runMean[c] * p.momentum + m * (1.0 - p.momentum);
+    p.newVar[c] = p.globalStats ? p.runVar[c] : p.runVar[c] * p.momentum + vr * (1.0 - p.momentum);
+}
+
+/// Inference: a, b of every channel from the running statistics (no reduction).
+struct CoefficientsFromRunningStats
+{
+    BatchNormParams p;
+    __device__ void operator()(int64_t c) const { storeChannelStats(c, p.runMean[c], p.runVar[c], p); }
+};
+
+/// Per channel (one block each): the batch statistics of a training batch_norm.
 template<class T>
 __global__ void __launch_bounds__(kChannelBlock)
     batchNormStatsKernel(const T *x, ChannelView v, BatchNormParams p)
 {
     const int64_t c = blockIdx.x, count = v.outer * v.inner;
-    double m = p.runMean[c], vr = p.runVar[c];
-    if (!p.globalStats) {
-        double sum = 0;
-        for (int64_t k = threadIdx.x; k < count; k += blockDim.x)
-            sum += double(loadElement(x[channelElement(v, c, k)]));
-        sum = blockReduce(sum, SumOp {}, 0.0);
-        m = count > 0 ? sum / double(count) : 0.0;
-        double sq = 0;
-        for (int64_t k = threadIdx.x; k < count; k += blockDim.x) {
-            const double d = double(loadElement(x[channelElement(v, c, k)])) - m;
-            sq += d * d;
-        }
-        sq = blockReduce(sq, SumOp {}, 0.0);
-        vr = count > 0 ? sq / double(count) : 0.0;
+    double sum = 0;
+    for (int64_t k = threadIdx.x; k < count; k += blockDim.x)
+        sum += double(loadElement(x[channelElement(v, c, k)]));
+    sum = blockReduce(sum, SumOp {}, 0.0);
+    const double m = count > 0 ? sum / double(count) : 0.0;
+    double sq = 0;
+    for (int64_t k = threadIdx.x; k < count; k += blockDim.x) {
+        const double d = double(loadElement(x[channelElement(v, c, k)])) - m;
+        sq += d * d;
     }
-    if (threadIdx.x == 0) {
-        const double inv = 1.0 / sqrt(vr + p.epsilon);
-        p.mean[c] = m;
-        p.var[c] = vr;
-        p.invStd[c] = inv;
-        p.a[c] = inv * p.scale[c];
-        p.b[c] = p.bias[c] - m * inv * p.scale[c];
-        p.newMean[c] = p.globalStats ? p.runMean[c] : p.runMean[c] * p.momentum + m * (1.0 - p.momentum);
-        p.newVar[c] = p.globalStats ? p.runVar[c] : p.runVar[c] * p.momentum + vr * (1.0 - p.momentum);
-    }
+    sq = blockReduce(sq, SumOp {}, 0.0);
+    if (threadIdx.x == 0)
+        storeChannelStats(c, m, count > 0 ? sq / double(count) : 0.0, p);
 }
 
 template<class T>
@@ -138,9 +145,15 @@ void batchNormOp(KernelContext &ctx)
         using T = decltype(tag);
         if (c == 0)
             return;
-        launchKernel(&batchNormStatsKernel<T>, unsigned(c), kChannelBlock, 0, rt.stream,
-            static_cast<const T *>(x.rawData()), v, p);
-        checkLaunch("batch_norm statistics");
+        if (p.globalStats) {
+            // Inference: the running statistics give a, b per channel, no reduction (a block of
+            // kChannelBlock threads per channel would idle all but one).
+            launchFlat(rt, c, CoefficientsFromRunningStats { p }, "batch_norm coefficients");
+        } else {
+            launchKernel(&batchNormStatsKernel<T>, unsigned(c), kChannelBlock, 0, rt.stream,
+                static_cast<const T *>(x.rawData()), v, p);
+            checkLaunch("batch_norm statistics");
+        }
         affinePerChannel<T>(rt, x, out, v, p.a, p.b);
     });
     ctx.setOutput(0, out);
