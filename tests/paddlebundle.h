@@ -113,7 +113,8 @@ inline ps::ProgramDifference compareWithPaddle(const ps::Program &ours, const ps
 
 /// Printed lines, trimmed and sorted: kwarg lines come in Paddle's hash-map order, so texts are
 /// compared as multisets of lines (op order still shows in the value ids). Block-argument
-/// attributes (`^%arg_0 {stop_gradient:false}`) are blanked: the reader drops them.
+/// attributes (`^%arg_0 {stop_gradient:false}`) are blanked: PIRScope's own transforms do not
+/// set them on the block arguments they create (the reader and printer keep them since issue 9).
 inline QStringList sortedLines(const QString &text)
 {
     static const QRegularExpression argAttributes(QStringLiteral("\\{[^}]*\\}"));

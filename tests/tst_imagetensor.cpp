@@ -128,7 +128,7 @@ private slots:
 
         std::string why;
         QVERIFY(!Netpbm::read("/nonexistent/x.ppm", why));
-        QVERIFY(QString::fromStdString(why).contains("/nonexistent/x.ppm: cannot open"));
+        QVERIFY2(QString::fromStdString(why).contains("/nonexistent/x.ppm: does not exist"), why.c_str());
     }
 
     void imageFilesNeedADecoderBeyondNetpbm()
@@ -158,7 +158,7 @@ private slots:
         QVERIFY(ImageFile::read(fixture("rgb5x4.ppm").toStdString(), decoder, error));
         QCOMPARE(calls, 1);
         QVERIFY(!ImageFile::read(dir.filePath("missing.ppm").toStdString(), decoder, error));
-        QVERIFY(QString::fromStdString(error).contains("no such image file"));
+        QVERIFY2(QString::fromStdString(error).contains("missing.ppm: does not exist"), error.c_str());
     }
 
     void resizeIsHalfPixelBilinear()

@@ -1,6 +1,10 @@
+#include "core/runtime/allocator.h"
 #include "core/runtime/npyio.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
+#include <fstream>
+#include <sys/stat.h>
 
 using namespace ps;
 
@@ -131,10 +135,40 @@ private slots:
                                   << "no 'shape'";
         QTest::newRow("bad dim") << QByteArray::fromStdString(
             header("{'descr': '<f4', 'fortran_order': False, 'shape': (x,), }") + data)
-                                 << "bad dimension";
+                                 << "'x' is not a non-negative decimal integer";
         QTest::newRow("negative dim") << QByteArray::fromStdString(
             header("{'descr': '<f4', 'fortran_order': False, 'shape': (-2,), }") + data)
-                                      << "negative dimension";
+                                      << "'-2' is not a non-negative decimal integer";
+        // Issue 9: lenient parsing read (1.5, ...) as 1, (0x10, ...) as 0 and Maybe as C order.
+        QTest::newRow("fractional dim") << QByteArray::fromStdString(
+            header("{'descr': '<f4', 'fortran_order': False, 'shape': (1.5, 2), }") + data)
+                                        << "dimension 0: '1.5' is not a non-negative decimal integer";
+        QTest::newRow("hex dim") << QByteArray::fromStdString(
+            header("{'descr': '<f4', 'fortran_order': False, 'shape': (0x10,), }") + data)
+                                 << "'0x10' is not a non-negative decimal integer";
+        QTest::newRow("fortran maybe") << QByteArray::fromStdString(
+            header("{'descr': '<f4', 'fortran_order': Maybe, 'shape': (2,), }") + data)
+                                       << "'fortran_order': expected True or False, got 'Maybe'";
+        QTest::newRow("unknown key") << QByteArray::fromStdString(
+            header("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'extra': 1}") + data)
+                                     << "unknown key 'extra'";
+        QTest::newRow("duplicate key") << QByteArray::fromStdString(
+            header("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (2,), }") + data)
+                                       << "'descr' appears twice";
+        QTest::newRow("dim past int64") << QByteArray::fromStdString(
+            header("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }") + data)
+                                        << "dimension 0";
+        // 2^62 x 4 floats: the byte count leaves int64; it used to wrap to a 0-byte buffer.
+        QTest::newRow("bytes past int64") << QByteArray::fromStdString(
+            header("{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }") + data)
+                                          << "has more than 2^63 elements";
+        // A small file claiming 4.4 GB: refused from the size, nothing allocated.
+        QTest::newRow("claims 4.4 GB")
+            << QByteArray::fromStdString(
+                   header("{'descr': '<f4', 'fortran_order': False, 'shape': (1100000000,), }") + data)
+            << "8 bytes for float32[1100000000] (4400000000 bytes, 4.4 GB): the file is truncated";
+        QTest::newRow("trailing bytes") << QByteArray::fromStdString(header(f4) + data + "xyz")
+                                        << "3 bytes after the 8 bytes of float32[2]";
         QTest::newRow("short data") << QByteArray::fromStdString(header(f4) + std::string(5, '\0'))
                                     << "5 bytes for float32[2]";
     }
@@ -155,7 +189,43 @@ private slots:
     {
         std::string error;
         QVERIFY(!NpyIO::read("/nonexistent/file.npy", error).defined());
-        QVERIFY(QString::fromStdString(error).contains("cannot open"));
+        QVERIFY2(
+            QString::fromStdString(error).contains("/nonexistent/file.npy: does not exist"), error.c_str());
+    }
+
+    /// Issue 9: a 143-byte file whose header claims 4.4 GB used to allocate them first.
+    void hugeHeaderSmallFileReadsNothing()
+    {
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + "/huge.npy").toStdString();
+        {
+            std::ofstream out(path, std::ios::binary);
+            out << header("{'descr': '<f4', 'fortran_order': False, 'shape': (1100000000,), }")
+                << std::string(7, '\0');
+        }
+        const size_t before = cpuAllocator().bytesInUse();
+        std::string error;
+        QVERIFY(!NpyIO::read(path, error).defined());
+        QVERIFY2(QString::fromStdString(error).contains("the file is truncated"), error.c_str());
+        QCOMPARE(cpuAllocator().bytesInUse(), before);
+    }
+
+    /// A directory, a FIFO and /dev/zero are refused by what they are (no hang, no endless read).
+    void notRegularFiles()
+    {
+        QTemporaryDir dir;
+        const QString fifo = dir.path() + "/pipe.npy";
+        QVERIFY(::mkfifo(fifo.toLocal8Bit().constData(), 0600) == 0);
+        std::string error;
+        QVERIFY(!NpyIO::read(fifo.toStdString(), error).defined());
+        QVERIFY2(QString::fromStdString(error).contains("is a FIFO"), error.c_str());
+        QVERIFY(!NpyIO::read(dir.path().toStdString(), error).defined());
+        QVERIFY2(QString::fromStdString(error).contains("is a directory"), error.c_str());
+        const QString link = dir.path() + "/zero.npy";
+        QVERIFY(QFile::link(QStringLiteral("/dev/zero"), link));
+        QVERIFY(!NpyIO::read(link.toStdString(), error).defined());
+        QVERIFY2(
+            QString::fromStdString(error).contains("(-> /dev/zero): is a character device"), error.c_str());
     }
 };
 

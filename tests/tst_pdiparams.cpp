@@ -178,7 +178,43 @@ private slots:
     {
         std::string error;
         QVERIFY(Pdiparams::read("/nonexistent/x.pdiparams", error).empty());
-        QVERIFY(QString::fromStdString(error).contains("cannot open"));
+        QVERIFY2(QString::fromStdString(error).contains("/nonexistent/x.pdiparams: does not exist"),
+            error.c_str());
+    }
+
+    /// Issue 9: a parameter whose dims overflow (2^62 x 4) or claim more than the file holds is
+    /// refused at its TensorDesc before anything is allocated.
+    void hostileDims()
+    {
+        std::string desc;
+        auto varint = [&desc](uint64_t v) {
+            while (v >= 0x80) {
+                desc.push_back(char(uint8_t(v) | 0x80));
+                v >>= 7;
+            }
+            desc.push_back(char(v));
+        };
+        auto record = [&](std::vector<uint64_t> dims) {
+            desc.clear();
+            varint(1 << 3);
+            varint(5); // FP32
+            for (uint64_t d : dims) {
+                varint(2 << 3);
+                varint(d);
+            }
+            std::string out(16, '\0'); // LoDTensor version, LoD levels, tensor version
+            const int32_t size = int32_t(desc.size());
+            out.append(reinterpret_cast<const char *>(&size), 4);
+            return out + desc + std::string(16, '\0');
+        };
+        std::string error;
+        QVERIFY(Pdiparams::readBuffer(record({ uint64_t(1) << 62, 4 }), "huge.pdiparams", nullptr, error)
+                    .empty());
+        QVERIFY2(QString::fromStdString(error).contains("has more than 2^63 elements"), error.c_str());
+        QVERIFY(Pdiparams::readBuffer(record({ 1000000, 1000000 }), "big.pdiparams", nullptr, error).empty());
+        QVERIFY2(QString::fromStdString(error).contains(
+                     "truncated tensor data (4000000000000 bytes needed, 16 left)"),
+            error.c_str());
     }
 };
 

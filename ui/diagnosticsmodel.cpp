@@ -19,6 +19,14 @@ void DiagnosticsModel::setDiagnostics(const DiagnosticList &diagnostics)
     endResetModel();
 }
 
+void DiagnosticsModel::addDiagnostic(Diagnostic diagnostic)
+{
+    const int row = int(m_diagnostics.size());
+    beginInsertRows({}, row, row);
+    m_diagnostics.add(std::move(diagnostic));
+    endInsertRows();
+}
+
 int DiagnosticsModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_diagnostics.size());

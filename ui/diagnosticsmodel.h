@@ -6,8 +6,8 @@
 
 namespace ps {
 
-/// The diagnostics of the last load: severity, location ("file:line:col" or a JSON path) and
-/// message.
+/// The diagnostics of the last load, then those of the debug session: severity, location
+/// ("file:line:col" or a JSON path) and message.
 class DiagnosticsModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -18,6 +18,8 @@ public:
     explicit DiagnosticsModel(QObject *parent = nullptr);
 
     void setDiagnostics(const DiagnosticList &diagnostics);
+    /// Appends one row (a debug session's error or warning after the load's diagnostics).
+    void addDiagnostic(Diagnostic diagnostic);
     const DiagnosticList &diagnostics() const { return m_diagnostics; }
 
     int rowCount(const QModelIndex &parent = {}) const override;

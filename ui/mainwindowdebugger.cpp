@@ -9,6 +9,7 @@
 #include "ui/debugger/debugsession.h"
 #include "ui/debugger/graphmarks.h"
 #include "ui/debugger/valuesummary.h"
+#include "ui/diagnosticsmodel.h"
 #include "ui/graphscene.h"
 #include "ui/graphview.h"
 #include "ui/mainwindow.h"
@@ -65,8 +66,21 @@ MainWindowDebugger::MainWindowDebugger(MainWindow *window)
         [selection](Value value, const Operation *op) { selection->selectValue(value, op); });
     connect(m_actions, &DebuggerActions::message, this,
         [this](const QString &text) { m_window->statusBar()->showMessage(text, 4000); });
+    // A failed op or start (memory budget, malformed .npy or .pdiparams...) goes to the Problems
+    // panel as well as the status bar: the window stays usable and the message stays readable.
+    auto problem = [this](Diagnostic::Severity severity, const QString &text) {
+        m_window->statusBar()->showMessage(text, 8000);
+        Diagnostic d;
+        d.severity = severity;
+        d.location.file = m_session->target().programPath.toStdString();
+        d.message = text.toStdString();
+        m_window->diagnosticsModel()->addDiagnostic(std::move(d));
+        m_window->diagnosticsDock()->show();
+    };
     connect(m_session, &DebugSession::error, this,
-        [this](const QString &text) { m_window->statusBar()->showMessage(text, 8000); });
+        [problem](const QString &text) { problem(Diagnostic::Severity::Error, text); });
+    connect(m_session, &DebugSession::warning, this,
+        [problem](const QString &text) { problem(Diagnostic::Severity::Warning, text); });
     connect(m_session, &DebugSession::stoppedAt, this, &MainWindowDebugger::onStopped);
     connect(m_session, &DebugSession::stateChanged, this, [this] {
         if (!m_session->isActive())

@@ -1,6 +1,7 @@
 #include "benchtiming.h"
 #include "cliarguments.h"
 #include "commands.h"
+#include "core/io/inputfile.h"
 #include "core/io/programloader.h"
 #include "core/ir/program.h"
 #include "jsonstream.h"
@@ -17,12 +18,11 @@ namespace {
 int benchLoad(const CliArguments &cli)
 {
     const std::string path = cli.positional()[1];
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return cliError("cannot open " + path);
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    const std::string content = buffer.str();
+    std::string error;
+    const std::optional<std::string> read = ps::InputFile::readAll(path, ps::InputFile::kProgramLimit, error);
+    if (!read)
+        return cliError(error);
+    const std::string &content = *read;
     const double megabytes = double(content.size()) / 1e6;
 
     ps::LoadResult first = ps::loadProgramFromString(content, path);

@@ -229,20 +229,11 @@ int runBenchPipeline(const std::vector<std::string> &args)
     if (!cli.positional().empty())
         return cliError("usage: pirscope-cli bench pipeline [--ops N] [--kind mlp|transformer] [--json] "
                         "[--min-seconds S] [--dump-program FILE]");
-    size_t ops = 10000;
+    uint64_t ops = 10000;
     double minSeconds = 1.0;
-    try {
-        if (auto o = cli.option("ops")) {
-            const long long n = std::stoll(*o);
-            if (n < 1 || n > 10'000'000)
-                return cliError("--ops must be between 1 and 10000000");
-            ops = size_t(n);
-        }
-        if (auto s = cli.option("min-seconds"))
-            minSeconds = std::stod(*s);
-    } catch (const std::exception &) {
-        return cliError("--ops and --min-seconds take a number");
-    }
+    if (!cli.unsignedOption("ops", 1, 10'000'000, ops, error)
+        || !cli.numberOption("min-seconds", 0, 3600, minSeconds, error))
+        return cliError(error);
     const std::optional<SyntheticProgram::Kind> kind
         = SyntheticProgram::kindFromName(cli.option("kind").value_or("mlp"));
     if (!kind)

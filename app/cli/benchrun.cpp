@@ -33,14 +33,11 @@ int runBenchRun(const std::vector<std::string> &args)
     if (cli.positional().size() != 1)
         return cliError("usage: pirscope-cli bench run FILE|BUNDLE [--device cpu|cuda|cuda-sim] [--runs N] "
                         "[--shape NAME=DIMS]... [--json]");
-    int runs = 10;
+    uint64_t runs = 10;
     uint64_t seed = 0;
-    try {
-        runs = std::max(1, std::stoi(cli.option("runs").value_or("10")));
-        seed = std::stoull(cli.option("seed").value_or("0"));
-    } catch (const std::exception &) {
-        return cliError("--runs and --seed take numbers");
-    }
+    if (!cli.unsignedOption("runs", 1, 1'000'000, runs, error)
+        || !cli.unsignedOption("seed", 0, UINT64_MAX, seed, error))
+        return cliError(error);
     auto backend = makeBackend(cli.option("device").value_or("cpu"), error);
     if (!backend)
         return cliError(error);
@@ -64,7 +61,7 @@ int runBenchRun(const std::vector<std::string> &args)
     // op in one run would otherwise dominate the list on a busy machine.
     std::map<std::string, std::pair<double, size_t>> perOp;
     double restartSeconds = 0;
-    for (int i = 0; i <= runs; ++i) { // run 0 warms up
+    for (uint64_t i = 0; i <= runs; ++i) { // run 0 warms up
         if (i > 0) {
             const auto r0 = Clock::now();
             in.restart();

@@ -1,5 +1,7 @@
 #include "cliarguments.h"
 
+#include "core/io/numbertext.h"
+
 bool CliArguments::parse(const std::vector<std::string> &args, const std::set<std::string> &flags,
     const std::set<std::string> &valued, std::string &error)
 {
@@ -46,4 +48,36 @@ std::vector<std::string> CliArguments::options(const std::string &name) const
 {
     auto it = m_options.find(name);
     return it == m_options.end() ? std::vector<std::string>() : it->second;
+}
+
+bool CliArguments::unsignedOption(
+    const std::string &name, uint64_t min, uint64_t max, uint64_t &out, std::string &error) const
+{
+    const std::optional<std::string> text = option(name);
+    if (!text)
+        return true;
+    std::string why;
+    const std::optional<uint64_t> v = ps::NumberText::parseUnsigned(*text, min, max, why);
+    if (!v) {
+        error = "--" + name + ": " + why;
+        return false;
+    }
+    out = *v;
+    return true;
+}
+
+bool CliArguments::numberOption(
+    const std::string &name, double min, double max, double &out, std::string &error) const
+{
+    const std::optional<std::string> text = option(name);
+    if (!text)
+        return true;
+    std::string why;
+    const std::optional<double> v = ps::NumberText::parseFinite(*text, min, max, why);
+    if (!v) {
+        error = "--" + name + ": " + why;
+        return false;
+    }
+    out = *v;
+    return true;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -23,6 +24,12 @@ public:
     std::optional<std::string> option(const std::string &name) const;
     /// Every value given to `--name`, in order (for repeatable options).
     std::vector<std::string> options(const std::string &name) const;
+    /// `--name N` as an integer in [min, max] into `out` (left alone when the option is absent);
+    /// false with `error` ("--seed: expected a non-negative integer, got '12abc'") otherwise.
+    bool unsignedOption(
+        const std::string &name, uint64_t min, uint64_t max, uint64_t &out, std::string &error) const;
+    /// `--name X` as a finite number in [min, max] (no nan, inf, trailing text).
+    bool numberOption(const std::string &name, double min, double max, double &out, std::string &error) const;
 
 private:
     std::vector<std::string> m_positional;

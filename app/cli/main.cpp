@@ -1,4 +1,5 @@
 #include "commands.h"
+#include "globaloptions.h"
 
 #include <cstring>
 #include <exception>
@@ -54,6 +55,8 @@ int usage(std::ostream &out)
     for (const Command &c : kCommands)
         out << "  " << c.usage << "\n";
     out << "\nFILE is PIR JSON (paddle.jit.save) or PIR text (print(program), any generation).\n";
+    out << "Every command takes --max-memory SIZE (4G, 512M, 75%; default 75% of RAM): the host-memory "
+           "budget.\n";
     return 1;
 }
 
@@ -69,6 +72,8 @@ int main(int argc, char **argv)
         return 0;
     }
     std::vector<std::string> args(argv + 2, argv + argc);
+    if (std::string error; !applyGlobalOptions(args, error))
+        return cliError(error);
     for (const Command &c : kCommands) {
         if (name == c.name) {
             try {

@@ -10,8 +10,8 @@ class Interpreter;
 } // namespace ps
 
 /// An op named on the command line the way `--break` names one: ps::OpReference over the
-/// interpreter's segments (a position such as "0:5" or "bwd:3", or a regex searched in result
-/// names, printer ids and op names).
+/// interpreter's segments (a position such as "0:5" or "bwd:3", or an RE2 regex (NamePattern) searched in
+/// result names, printer ids and op names).
 class OpReference
 {
 public:

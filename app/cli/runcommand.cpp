@@ -1,5 +1,7 @@
 #include "cliarguments.h"
 #include "commands.h"
+#include "core/analysis/namepattern.h"
+#include "core/io/numbertext.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/runtime/backend.h"
@@ -190,12 +192,19 @@ int runRun(const std::vector<std::string> &args)
     if (cli.flag("check-nan"))
         in.breakpoints().addNanInf();
     if (auto b = cli.option("break")) {
-        if (auto position = ps::ProgramPosition::parse(*b)) {
+        std::string positionError;
+        if (auto position = ps::ProgramPosition::parse(*b, &positionError)) {
             if (!in.opAt(*position))
                 return cliError("--break " + *b + ": no op at " + position->toString());
             in.breakpoints().addOp(*position);
+        } else if (!positionError.empty()) {
+            return cliError("--break: " + positionError);
         } else if (in.breakpoints().addNameRegex(*b, error) < 0) {
             return cliError("--break: " + error);
+        } else if (const auto pattern = ps::NamePattern::compile(*b, error);
+                   pattern && in.opsMatching(*pattern, false).empty()) {
+            std::cerr << "warning: --break " << ps::NumberText::quote(*b)
+                      << ": no result name of any op matches it; the run will not stop there\n";
         }
     }
     for (const std::string &p : cli.options("provide"))

@@ -2,6 +2,7 @@
 
 #include "cliarguments.h"
 #include "commands.h"
+#include "core/io/numbertext.h"
 #include "core/ir/program.h"
 #include "core/runtime/backend.h"
 #include "core/session/debugsources.h"
@@ -100,18 +101,7 @@ void writeShapesJson(JsonStream &json, const std::vector<ps::InputShape> &shapes
 bool seedOption(const CliArguments &cli, uint64_t &seed, std::string &error)
 {
     seed = 0;
-    const auto s = cli.option("seed");
-    if (!s)
-        return true;
-    try {
-        size_t used = 0;
-        seed = std::stoull(*s, &used);
-        if (used == s->size() && !s->starts_with("-"))
-            return true;
-    } catch (const std::exception &) {
-    }
-    error = "--seed needs a non-negative integer, got '" + *s + "'";
-    return false;
+    return cli.unsignedOption("seed", 0, UINT64_MAX, seed, error);
 }
 
 bool applySourceOptions(const CliArguments &cli, ps::ProgramRunner::Options &options, std::string &error)
@@ -193,9 +183,19 @@ std::unique_ptr<ps::Backend> makeBackend(const std::string &device, std::string 
     if (device == "cpu")
         return ps::createCpuBackend();
     if (device == "cuda" || device.rfind("cuda:", 0) == 0) {
-        const int index = device.size() > 5 ? std::atoi(device.c_str() + 5) : 0;
+        uint64_t index = 0;
+        if (device.size() > 5) {
+            std::string why;
+            const std::optional<uint64_t> n
+                = ps::NumberText::parseUnsigned(std::string_view(device).substr(5), 1023, why);
+            if (!n) {
+                error = "--device " + device + ": the CUDA device index: " + why;
+                return nullptr;
+            }
+            index = *n;
+        }
         std::string reason;
-        auto backend = ps::createCudaBackend(index, reason);
+        auto backend = ps::createCudaBackend(int(index), reason);
         if (!backend)
             error = "--device " + device + ": " + reason;
         return backend;

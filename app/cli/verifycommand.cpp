@@ -200,16 +200,10 @@ int runVerify(const std::vector<std::string> &args)
         return cliError(kUsage);
     Tolerance tolerance;
     uint64_t seed = 0;
-    try {
-        if (auto r = cli.option("rtol"))
-            tolerance.rtol = std::stod(*r);
-        if (auto a = cli.option("atol"))
-            tolerance.atol = std::stod(*a);
-        if (auto s = cli.option("seed"))
-            seed = std::stoull(*s);
-    } catch (const std::exception &) {
-        return cliError("--rtol, --atol and --seed take numbers");
-    }
+    if (!cli.numberOption("rtol", 0, 1e6, tolerance.rtol, error)
+        || !cli.numberOption("atol", 0, 1e300, tolerance.atol, error)
+        || !cli.unsignedOption("seed", 0, UINT64_MAX, seed, error))
+        return cliError(error);
     const std::string path = cli.positional()[0];
     RunSource source;
     if (!loadRunSource(path, source, error))

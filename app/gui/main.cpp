@@ -1,5 +1,9 @@
+#include "core/io/memorybudget.h"
+#include "core/io/numbertext.h"
 #include "core/session/inputshapes.h"
 #include "ui/debugger/debugsession.h"
+#include "ui/debugger/memorylimitsetting.h"
+#include "ui/diagnosticsmodel.h"
 #include "ui/graphview.h"
 #include "ui/inspector/themecolors.h"
 #include "ui/mainwindow.h"
@@ -10,10 +14,22 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
-#include <cstdio>
+#include <chrono>
 #include <cstring>
+#include <iostream>
 #include <map>
 #include <memory>
+
+namespace {
+
+/// `error: message` on stderr; returns the exit status 1.
+int headlessError(const std::string &message)
+{
+    std::cerr << "error: " << message << std::endl;
+    return 1;
+}
+
+} // namespace
 
 int main(int argc, char *argv[])
 {
@@ -53,11 +69,33 @@ int main(int argc, char *argv[])
         QStringLiteral("name=dims"));
     QCommandLineOption dark(QStringLiteral("dark"),
         QStringLiteral("Dark colours (Fusion style with a dark palette) whatever the system's theme."));
-    parser.addOptions({ screenshot, view, mode, debugSteps, shape, dark });
+    QCommandLineOption maxMemory(QStringLiteral("max-memory"),
+        QStringLiteral("Host-memory budget for this run (4G, 512M, 50%; default: the debugger setting, else "
+                       "75% of RAM)."),
+        QStringLiteral("size"));
+    parser.addOptions({ screenshot, view, mode, debugSteps, shape, dark, maxMemory });
     parser.process(app);
     if (parser.isSet(dark)) {
         QApplication::setStyle(QStringLiteral("Fusion"));
         QApplication::setPalette(ps::ThemeColors::darkPalette());
+    }
+    ps::MemoryLimitSetting::restore();
+    if (parser.isSet(maxMemory)) {
+        std::string why;
+        const std::optional<uint64_t> bytes
+            = ps::MemoryBudget::parseSize(parser.value(maxMemory).toStdString(), why);
+        if (!bytes)
+            return headlessError("--max-memory: " + why);
+        ps::MemoryBudget::setLimit(*bytes);
+    }
+    uint64_t steps = 0;
+    if (parser.isSet(debugSteps)) {
+        std::string why;
+        const std::optional<uint64_t> n
+            = ps::NumberText::parseUnsigned(parser.value(debugSteps).toStdString(), 1000000, why);
+        if (!n)
+            return headlessError("--debug-steps: " + why);
+        steps = *n;
     }
     const bool split = parser.value(view) == QLatin1String("split");
     if (!split && parser.value(view) != QLatin1String("program"))
@@ -73,22 +111,38 @@ int main(int argc, char *argv[])
         window.resize(1600, 1000);
     if (!shotPath.isEmpty()) {
         auto grab = [&window, shotPath] {
-            QTimer::singleShot(100, &window,
-                [&window, shotPath] { QApplication::exit(window.grab().save(shotPath, "PNG") ? 0 : 1); });
+            QTimer::singleShot(100, &window, [&window, shotPath] {
+                if (window.grab().save(shotPath, "PNG"))
+                    QApplication::exit(0);
+                else
+                    QApplication::exit(headlessError("cannot write " + shotPath.toStdString()));
+            });
         };
+        // A headless run always ends: a failed debug session or layout exits non-zero with the
+        // reason, and a watchdog ends a run that waits for something that never comes.
+        ps::DebugSession *debugSession = window.debugger()->session();
+        QObject::connect(debugSession, &ps::DebugSession::error, &app, [steps](const QString &message) {
+            if (steps > 0)
+                QApplication::exit(headlessError("debug session: " + message.toStdString()));
+        });
+        QObject::connect(window.graphView(), &ps::GraphView::layoutFailed, &app,
+            [] { QApplication::exit(headlessError("the graph layout failed")); });
+        QTimer::singleShot(std::chrono::minutes(5), &app, [] {
+            QApplication::exit(headlessError(
+                "--screenshot: gave up after 5 minutes (layout or debug session never finished)"));
+        });
         // With --debug-steps the shot waits for the debugger: started (paused at the first op),
         // then stepped over n ops.
-        const int steps = parser.value(debugSteps).toInt();
         auto shoot = [&window, grab, steps, started = std::make_shared<bool>(false)] {
             if (*started)
                 return;
             *started = true;
-            if (steps <= 0) {
+            if (steps == 0) {
                 grab();
                 return;
             }
             ps::DebugSession *session = window.debugger()->session();
-            auto left = std::make_shared<int>(steps);
+            auto left = std::make_shared<int>(int(steps));
             QObject::connect(session, &ps::DebugSession::stoppedAt, &window, [session, left, grab] {
                 if (*left < 0)
                     return;
@@ -110,8 +164,6 @@ int main(int argc, char *argv[])
             });
         } else {
             QObject::connect(window.graphView(), &ps::GraphView::layoutFinished, &window, shoot);
-            QObject::connect(
-                window.graphView(), &ps::GraphView::layoutFailed, &app, [] { QApplication::exit(1); });
         }
     }
     window.show();
@@ -128,21 +180,20 @@ int main(int argc, char *argv[])
         for (const QString &text : parser.values(shape)) {
             std::string error;
             auto assignment = ps::InputShapes::parseAssignment(text.toStdString(), error);
-            if (!assignment) {
-                std::fprintf(stderr, "pirscope: --shape %s\n", error.c_str());
-                return 1;
-            }
+            if (!assignment)
+                return headlessError("--shape " + error);
             shapes[assignment->first] = assignment->second;
         }
         const QString error = window.debugger()->session()->setShapes(shapes);
-        if (!error.isEmpty()) {
-            std::fprintf(stderr, "pirscope: --shape %s\n", qPrintable(error));
-            return 1;
-        }
+        if (!error.isEmpty())
+            return headlessError("--shape " + error.toStdString());
     }
     if (split)
         window.showTab(ps::MainWindow::Tab::Split);
-    if (!shotPath.isEmpty() && !opened)
-        return 1;
+    if (!shotPath.isEmpty() && !opened) {
+        const ps::Diagnostic *first = window.diagnosticsModel()->diagnostics().firstError();
+        return headlessError("cannot open " + files.value(0).toStdString()
+            + (first ? ": " + first->toString() : std::string()));
+    }
     return app.exec();
 }

@@ -5,6 +5,7 @@
 #include "core/ir/program.h"
 #include "core/ir/region.h"
 
+#include <span>
 #include <sstream>
 #include <unordered_map>
 
@@ -127,7 +128,9 @@ private:
         return false;
     }
     bool compareOps(const Operation &a, const Operation &b, const std::string &where);
-    bool compareAttributes(const Operation &a, const Operation &b, const std::string &where);
+    /// Attribute lists compared as maps (order does not matter).
+    bool compareAttributes(
+        std::span<const NamedAttribute> a, std::span<const NamedAttribute> b, const std::string &where);
     void map(Value a, Value b) { m_values[a.impl()] = b.impl(); }
 
     std::string *m_difference;
@@ -145,6 +148,9 @@ bool Comparer::compareBlocks(const Block &a, const Block &b, const std::string &
             return differ(where,
                 "block argument " + std::to_string(i) + " type " + describeType(a.argument(i).type()) + " vs "
                     + describeType(b.argument(i).type()));
+        if (!compareAttributes(a.valueAttributes(a.argument(i)), b.valueAttributes(b.argument(i)),
+                (where.empty() ? "" : where + " ") + "block argument " + std::to_string(i)))
+            return false;
         map(a.argument(i), b.argument(i));
     }
     if (a.numKwargs() != b.numKwargs())
@@ -159,6 +165,9 @@ bool Comparer::compareBlocks(const Block &a, const Block &b, const std::string &
             return differ(where,
                 "kwarg '" + ka.keyword() + "' type " + describeType(ka.type()) + " vs "
                     + describeType(kb.type()));
+        if (!compareAttributes(a.valueAttributes(ka), b.valueAttributes(kb),
+                (where.empty() ? "" : where + " ") + "kwarg '" + ka.keyword() + "'"))
+            return false;
         map(ka, kb);
     }
     const size_t n = std::min(a.size(), b.size());
@@ -173,10 +182,17 @@ bool Comparer::compareBlocks(const Block &a, const Block &b, const std::string &
     return true;
 }
 
-bool Comparer::compareAttributes(const Operation &a, const Operation &b, const std::string &where)
+bool Comparer::compareAttributes(
+    std::span<const NamedAttribute> a, std::span<const NamedAttribute> b, const std::string &where)
 {
-    for (const NamedAttribute &na : a.attributes()) {
-        const Attribute *other = b.attribute(na.name);
+    auto find = [](std::span<const NamedAttribute> list, const std::string &name) -> const Attribute * {
+        for (const NamedAttribute &n : list)
+            if (n.name == name)
+                return &n.value;
+        return nullptr;
+    };
+    for (const NamedAttribute &na : a) {
+        const Attribute *other = find(b, na.name);
         if (!other)
             return differ(where, "attribute '" + na.name + "' missing in the second program");
         if (*other != na.value)
@@ -184,11 +200,11 @@ bool Comparer::compareAttributes(const Operation &a, const Operation &b, const s
                 "attribute '" + na.name + "' differs: " + describeAttribute(na.value) + " vs "
                     + describeAttribute(*other));
     }
-    for (const NamedAttribute &nb : b.attributes()) {
-        if (!a.attribute(nb.name))
+    for (const NamedAttribute &nb : b) {
+        if (!find(a, nb.name))
             return differ(where, "attribute '" + nb.name + "' missing in the first program");
     }
-    if (a.attributes().size() != b.attributes().size())
+    if (a.size() != b.size())
         return differ(where, "duplicate attribute names");
     return true;
 }
@@ -222,7 +238,7 @@ bool Comparer::compareOps(const Operation &a, const Operation &b, const std::str
                     + describeType(b.result(i).type()));
         map(a.result(i), b.result(i));
     }
-    if (!compareAttributes(a, b, where))
+    if (!compareAttributes(a.attributes(), b.attributes(), where))
         return false;
     if (a.numRegions() != b.numRegions())
         return differ(where,

@@ -240,6 +240,7 @@ void PirJsonProgramBuilder::readBlock(element e, Block &block)
             Type type = m_r.nullType();
             std::string_view key;
             bool hasKey = false;
+            std::vector<NamedAttribute> attributes;
             for (const auto field : arg) {
                 Scope fieldScope(m_r.path(), field.key);
                 if (isKey(field.key, "#")) {
@@ -249,6 +250,8 @@ void PirJsonProgramBuilder::readBlock(element e, Block &block)
                     m_r.readType(field.value, type);
                 } else if (isKey(field.key, "key") && keyword) {
                     hasKey = m_r.readString(field.value, key, "a keyword argument \"key\"");
+                } else if (isKey(field.key, "A")) {
+                    readNamedAttributes(field.value, attributes);
                 }
             }
             if (id == kNoId) {
@@ -269,6 +272,7 @@ void PirJsonProgramBuilder::readBlock(element e, Block &block)
             } else {
                 v = block.addArgument(type);
             }
+            block.setValueAttributes(v, std::move(attributes));
             defineValue(id, v);
         }
     }

@@ -1,6 +1,8 @@
 #include "core/io/pirjsonreader.h"
 
+#include "core/io/inputfile.h"
 #include "core/io/jsonsyntaxcheck.h"
+#include "core/io/paddedfile.h"
 #include "core/io/pirjsonelementreader.h"
 #include "core/io/pirjsonprogrambuilder.h"
 #include "core/io/pirjsonupgrader.h"
@@ -63,16 +65,15 @@ LoadResult PirJsonReader::readFile(const std::string &path)
 
 LoadResult PirJsonReader::readFile(const std::string &path, const Options &options)
 {
-    simdjson::padded_string content;
-    if (simdjson::padded_string::load(path).get(content) != simdjson::SUCCESS) {
+    std::string error;
+    std::optional<simdjson::padded_string> content = readPaddedFile(path, InputFile::kProgramLimit, error);
+    if (!content) {
         LoadResult result;
         result.format = LoadResult::Format::PirJson;
-        SourceLocation loc;
-        loc.file = path;
-        result.diagnostics.error(std::move(loc), "cannot read file");
+        InputFile::report(error, path, result.diagnostics);
         return result;
     }
-    return readPadded(content, path, options);
+    return readPadded(*content, path, options);
 }
 
 LoadResult PirJsonReader::readString(std::string_view json, const std::string &fileName)

@@ -56,6 +56,9 @@ private:
     void writeOp(const Operation &op);
     void writeParameterOp(const Operation &op);
     void writeNamedAttribute(std::string_view name, const Attribute &attr);
+    /// `"A": [...]` of a block argument with value attributes (PIRScope's addition; Paddle's
+    /// reader ignores the key, and nothing is written for arguments without attributes).
+    void writeValueAttributes(const Block &block, Value argument);
     void writeAttribute(const Attribute &attr);
     void writeType(Type type);
     /// Re-emits stored JSON text; false when `text` is not a JSON object.
@@ -112,6 +115,18 @@ void Writer::writeRegion(const Region &region)
     m_json.endObject();
 }
 
+void Writer::writeValueAttributes(const Block &block, Value argument)
+{
+    const std::vector<NamedAttribute> &attributes = block.valueAttributes(argument);
+    if (attributes.empty())
+        return;
+    m_json.key("A");
+    m_json.beginArray();
+    for (const NamedAttribute &a : attributes)
+        writeNamedAttribute(a.name, a.value);
+    m_json.endArray();
+}
+
 void Writer::writeBlock(const Block &block)
 {
     m_json.beginObject();
@@ -127,6 +142,7 @@ void Writer::writeBlock(const Block &block)
         m_json.integer(m_nextArgumentId--);
         m_json.key("TT");
         writeType(arg.type());
+        writeValueAttributes(block, arg);
         m_json.endObject();
     }
     m_json.endArray();
@@ -143,6 +159,7 @@ void Writer::writeBlock(const Block &block)
             writeType(kwarg.type());
             m_json.key("key");
             m_json.string(kwarg.keyword());
+            writeValueAttributes(block, kwarg);
             m_json.endObject();
         }
         m_json.endArray();

@@ -1,6 +1,7 @@
 #include "core/io/pirtextparser.h"
 
 #include "core/dialect/opregistry.h"
+#include "core/io/numbertext.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -163,7 +164,8 @@ void PirTextParser::parseBlockHeader(Block &block)
             m_cur.advance();
             while (m_cur.at(Kind::ValueId)) {
                 const Token nameTok = m_cur.take();
-                if (m_cur.at(Kind::LBrace) && !m_cur.tok().firstOnLine) {
+                const bool hasAttrs = m_cur.at(Kind::LBrace) && !m_cur.tok().firstOnLine;
+                if (hasAttrs) {
                     m_valueAttrs.clear();
                     m_attrs.parseMap(m_valueAttrs, nullptr, false);
                 }
@@ -174,7 +176,10 @@ void PirTextParser::parseBlockHeader(Block &block)
                 } else if (block.kwarg(name.substr(7))) {
                     m_cur.error(nameTok, "duplicate kwarg " + std::string(name));
                 } else {
-                    define(name, block.addKwarg(std::string(name.substr(7)), Type()), nameTok, nullptr);
+                    const Value kw = block.addKwarg(std::string(name.substr(7)), Type());
+                    if (hasAttrs)
+                        block.setValueAttributes(kw, m_valueAttrs);
+                    define(name, kw, nameTok, nullptr);
                 }
                 m_cur.accept(Kind::Comma);
             }
@@ -182,11 +187,13 @@ void PirTextParser::parseBlockHeader(Block &block)
         }
         while (m_cur.at(Kind::ValueId)) {
             const Token nameTok = m_cur.take();
+            const Value arg = block.addArgument(Type());
             if (m_cur.at(Kind::LBrace) && !m_cur.tok().firstOnLine) {
                 m_valueAttrs.clear();
                 m_attrs.parseMap(m_valueAttrs, nullptr, false);
+                block.setValueAttributes(arg, m_valueAttrs);
             }
-            define(nameTok.text(), block.addArgument(Type()), nameTok, nullptr);
+            define(nameTok.text(), arg, nameTok, nullptr);
             if (!m_cur.accept(Kind::Comma))
                 break;
         }
@@ -435,6 +442,9 @@ bool PirTextParser::parseOperand(Block &block, std::vector<Operand> &out)
     }
     bool pending = false;
     Value v = resolve(t, suffix, block, pending);
+    // The first use of a block argument that no header declared carries its attributes.
+    if (suffix && v && !v.isOpResult() && v.parentBlock()->valueAttributes(v).empty())
+        v.parentBlock()->setValueAttributes(v, m_valueAttrs);
     out.push_back({ v, t, pending });
     return true;
 }
@@ -486,7 +496,7 @@ bool PirTextParser::parseOneType(std::vector<Type> &types, std::vector<Token> &t
     std::string error;
     Type type = m_types.parse(text, error);
     if (!error.empty())
-        m_cur.error(t, error + " in type '" + std::string(text) + "'");
+        m_cur.error(t, error + " in type " + NumberText::quote(text, 80));
     types.push_back(type);
     toks.push_back(t);
     return true;

@@ -91,7 +91,7 @@ private:
     std::vector<Token> m_resultTypeToks;
     std::vector<Value> m_operandValues;
     std::vector<NamedAttribute> m_attrScratch;
-    std::vector<NamedAttribute> m_valueAttrs; ///< block-argument attributes (parsed, not kept)
+    std::vector<NamedAttribute> m_valueAttrs; ///< block-argument attributes being parsed
 };
 
 } // namespace ps

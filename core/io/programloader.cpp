@@ -1,11 +1,11 @@
 #include "core/io/programloader.h"
 
+#include "core/io/inputfile.h"
 #include "core/io/pirjsonreader.h"
 #include "core/io/pirtextreader.h"
 
 #include <cctype>
-#include <fstream>
-#include <sstream>
+#include <filesystem>
 
 namespace ps {
 
@@ -35,18 +35,18 @@ LoadResult loadProgramFromString(std::string_view content, const std::string &fi
 
 LoadResult loadProgram(const std::string &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        LoadResult result;
-        SourceLocation loc;
-        loc.file = path;
-        result.diagnostics.error(loc, "cannot open file");
-        return result;
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    const std::string content = buffer.str();
-    return loadProgramFromString(content, path);
+    std::string error;
+    const std::optional<std::string> content = InputFile::readAll(path, InputFile::kProgramLimit, error);
+    if (content)
+        return loadProgramFromString(*content, path);
+    LoadResult result;
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        error = path
+            + ": is a directory without a manifest.json: neither a program file (.json, .txt) nor a "
+              "trace bundle folder";
+    InputFile::report(error, path, result.diagnostics);
+    return result;
 }
 
 } // namespace ps

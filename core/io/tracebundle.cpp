@@ -1,6 +1,7 @@
 #include "core/io/tracebundle.h"
 
 #include "core/io/programloader.h"
+#include "core/io/tracebundlefiles.h"
 #include "core/io/tracebundlemanifest.h"
 
 #include <filesystem>
@@ -23,7 +24,19 @@ std::unique_ptr<TraceBundle> TraceBundle::open(const std::string &path, Diagnost
     std::unique_ptr<TraceBundle> bundle(new TraceBundle);
     bundle->m_manifest = manifest.string();
     bundle->m_dir = manifest.parent_path().empty() ? std::string(".") : manifest.parent_path().string();
-    if (!TraceBundleManifest::read(bundle->m_manifest, *bundle, diagnostics))
+    if (!TraceBundleManifest::read(bundle->m_manifest, *bundle, diagnostics)
+        || !TraceBundleFiles::check(*bundle, diagnostics))
+        return nullptr;
+    return bundle;
+}
+
+std::unique_ptr<TraceBundle> TraceBundle::fromManifestText(
+    std::string_view json, const std::string &manifestPath, DiagnosticList &diagnostics)
+{
+    std::unique_ptr<TraceBundle> bundle(new TraceBundle);
+    bundle->m_manifest = manifestPath;
+    bundle->m_dir = fs::path(manifestPath).parent_path().string();
+    if (!TraceBundleManifest::parse(json, manifestPath, *bundle, diagnostics))
         return nullptr;
     return bundle;
 }

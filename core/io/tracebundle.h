@@ -16,7 +16,8 @@ namespace ps {
 
 /// A trace bundle written by tools/export_paddle_trace.py (tools/README.md): a folder with a
 /// `manifest.json`, the origin program (`program.json`, `program.txt`), Paddle's own pipeline
-/// programs and reference tensors as `.npy`. open() reads and checks the manifest only; the
+/// programs and reference tensors as `.npy`. open() reads and checks the manifest and the headers of
+/// the `.npy` files it names (TraceBundleFiles: dtypes and shapes, where the runner reads them); the
 /// programs load on demand. File paths in the manifest are relative to dir(). io reads the
 /// bundle only; the pipeline built from it (roles, dy2static layer, Paddle's train program) is
 /// core/session's BundlePrograms.
@@ -81,6 +82,10 @@ public:
     /// missing or malformed; every problem is in `diagnostics`, naming the manifest and the JSON
     /// path (`.../manifest.json: at outputs[0].defined_by.op_index: error: ...`).
     static std::unique_ptr<TraceBundle> open(const std::string &path, DiagnosticList &diagnostics);
+    /// A bundle from manifest text alone (no file is read or checked; for the manifest fuzzer and
+    /// tests). Null with the problems in `diagnostics`.
+    static std::unique_ptr<TraceBundle> fromManifestText(
+        std::string_view json, const std::string &manifestPath, DiagnosticList &diagnostics);
     /// A folder holding manifest.json, or a file named manifest.json.
     static bool isBundlePath(const std::string &path);
 

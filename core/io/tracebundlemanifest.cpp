@@ -1,6 +1,10 @@
 #include "core/io/tracebundlemanifest.h"
 
+#include "core/io/inputfile.h"
 #include "core/io/jsonpath.h"
+#include "core/io/jsonsyntaxcheck.h"
+#include "core/io/numbertext.h"
+#include "core/io/paddedfile.h"
 #include "core/io/tracebundle.h"
 
 #include <charconv>
@@ -281,7 +285,7 @@ TraceBundle::OutputNode readNode(Reader &r, const object &o, size_t outputCount)
         });
     } else if (!kind.empty()) {
         JsonPath::Scope scope(r.path(), "kind");
-        r.error("unknown kind '" + kind + "' (tensor, constant, list, tuple, dict)");
+        r.error("unknown kind " + NumberText::quote(kind) + " (tensor, constant, list, tuple, dict)");
     }
     return node;
 }
@@ -290,12 +294,32 @@ TraceBundle::OutputNode readNode(Reader &r, const object &o, size_t outputCount)
 
 bool TraceBundleManifest::read(const std::string &file, TraceBundle &b, DiagnosticList &diagnostics)
 {
+    std::string readError;
+    const std::optional<simdjson::padded_string> content
+        = readPaddedFile(file, InputFile::kManifestLimit, readError);
+    if (!content) {
+        InputFile::report(readError, file, diagnostics);
+        return false;
+    }
+    return parse(std::string_view(content->data(), content->size()), file, b, diagnostics);
+}
+
+bool TraceBundleManifest::parse(
+    std::string_view json, const std::string &file, TraceBundle &b, DiagnosticList &diagnostics)
+{
+    const simdjson::padded_string content(json);
     simdjson::dom::parser parser;
     element root;
-    if (const auto code = parser.load(file).get(root); code != simdjson::SUCCESS) {
-        diagnostics.error(SourceLocation { file, 0, 0, {}, -1 },
-            code == simdjson::IO_ERROR ? "cannot read the file"
-                                       : std::string("not valid JSON: ") + simdjson::error_message(code));
+    if (const auto code = parser.parse(content).get(root); code != simdjson::SUCCESS) {
+        // simdjson's DOM parser gives no position: find it (error path only).
+        const std::string_view text = json;
+        SourceLocation at { file, 0, 0, {}, -1 };
+        std::string message = std::string("not valid JSON: ") + simdjson::error_message(code);
+        if (const std::optional<JsonSyntaxError> e = findJsonSyntaxError(text)) {
+            lineAndColumn(text, e->offset, at.line, at.column);
+            message = "not valid JSON: " + e->message;
+        }
+        diagnostics.error(std::move(at), std::move(message));
         return false;
     }
     Reader r(file, diagnostics);
@@ -316,7 +340,7 @@ bool TraceBundleManifest::read(const std::string &file, TraceBundle &b, Diagnost
             b.m_flavour = *f;
         } else {
             JsonPath::Scope scope(r.path(), "pipeline_flavour");
-            r.error("unknown flavour '" + flavour + "' (newest, 3.0, seed)");
+            r.error("unknown flavour " + NumberText::quote(flavour) + " (newest, 3.0, seed)");
         }
     }
     r.boolean(o, "training", b.m_training);
@@ -344,6 +368,12 @@ bool TraceBundleManifest::read(const std::string &file, TraceBundle &b, Diagnost
     }
     b.m_forwardRange = r.range(o, "forward_range");
     b.m_backwardRange = r.range(o, "backward_range");
+    if (b.m_forwardRange && b.m_backwardRange && b.m_backwardRange->begin < b.m_forwardRange->end) {
+        JsonPath::Scope scope(r.path(), "backward_range");
+        r.error("[" + std::to_string(b.m_backwardRange->begin) + ", " + std::to_string(b.m_backwardRange->end)
+            + "] starts before forward_range [" + std::to_string(b.m_forwardRange->begin) + ", "
+            + std::to_string(b.m_forwardRange->end) + "] ends: the ranges overlap or are swapped");
+    }
     if (std::optional<object> names = r.objectField(o, "train_names", false)) {
         JsonPath::Scope scope(r.path(), "train_names");
         const std::string &fake = b.m_fakeValueName;

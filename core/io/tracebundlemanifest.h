@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace ps {
 
@@ -15,6 +16,9 @@ class TraceBundleManifest
 public:
     /// False when the file cannot be read or parsed, or a field is malformed.
     static bool read(const std::string &file, TraceBundle &bundle, DiagnosticList &diagnostics);
+    /// The same on manifest text already in memory (`file` names it in diagnostics).
+    static bool parse(
+        std::string_view json, const std::string &file, TraceBundle &bundle, DiagnosticList &diagnostics);
 };
 
 } // namespace ps

@@ -1,6 +1,7 @@
 #include "core/ir/block.h"
 
 #include "core/ir/arena.h"
+#include "core/ir/irmapping.h"
 #include "core/ir/operation.h"
 #include "core/ir/region.h"
 
@@ -129,6 +130,9 @@ bool Block::eraseKwarg(std::string_view key)
 {
     for (auto it = m_kwargs.begin(); it != m_kwargs.end(); ++it) {
         if ((*it)->m_key == key) {
+            const size_t index = size_t(it - m_kwargs.begin());
+            if (index < m_kwargAttributes.size())
+                m_kwargAttributes.erase(m_kwargAttributes.begin() + long(index));
             (*it)->~ValueImpl();
             m_kwargs.erase(it);
             for (size_t i = 0; i < m_kwargs.size(); ++i)
@@ -136,6 +140,51 @@ bool Block::eraseKwarg(std::string_view key)
             return true;
         }
     }
+    return false;
+}
+
+const std::vector<NamedAttribute> &Block::valueAttributes(Value argument) const
+{
+    static const std::vector<NamedAttribute> kNone;
+    if (!argument || argument.isOpResult() || argument.parentBlock() != this)
+        return kNone;
+    const auto &list = argument.isKeywordArgument() ? m_kwargAttributes : m_argAttributes;
+    return argument.index() < list.size() ? list[argument.index()] : kNone;
+}
+
+void Block::setValueAttributes(Value argument, std::vector<NamedAttribute> attributes)
+{
+    if (!argument || argument.isOpResult() || argument.parentBlock() != this)
+        return;
+    auto &list = argument.isKeywordArgument() ? m_kwargAttributes : m_argAttributes;
+    if (list.size() <= argument.index()) {
+        if (attributes.empty())
+            return;
+        list.resize(argument.index() + 1);
+    }
+    list[argument.index()] = std::move(attributes);
+}
+
+void Block::copyArgumentsTo(Block &to, IrMapping &mapping) const
+{
+    for (size_t a = 0; a < numArguments(); ++a) {
+        const Value copy = to.addArgument(argument(a).type());
+        to.setValueAttributes(copy, valueAttributes(argument(a)));
+        mapping.map(argument(a), copy);
+    }
+    for (size_t k = 0; k < numKwargs(); ++k) {
+        const Value copy = to.addKwarg(kwargAt(k).keyword(), kwargAt(k).type());
+        to.setValueAttributes(copy, valueAttributes(kwargAt(k)));
+        mapping.map(kwargAt(k), copy);
+    }
+}
+
+bool Block::hasValueAttributes() const
+{
+    for (const auto *list : { &m_argAttributes, &m_kwargAttributes })
+        for (const auto &attributes : *list)
+            if (!attributes.empty())
+                return true;
     return false;
 }
 

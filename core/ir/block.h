@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/ir/attribute.h"
 #include "core/ir/value.h"
 
 #include <functional>
@@ -8,6 +9,7 @@
 
 namespace ps {
 
+class IrMapping;
 class Operation;
 class Program;
 class Region;
@@ -62,6 +64,17 @@ public:
     /// Removes the kwarg; it must have no uses. Returns false when absent.
     bool eraseKwarg(std::string_view key);
 
+    /// The value attributes of one of this block's arguments or kwargs (`stop_gradient`,
+    /// `persistable`: Paddle prints them at the value's first use, `%arg_0 {stop_gradient:false}`).
+    /// Empty for none and for values of other blocks.
+    const std::vector<NamedAttribute> &valueAttributes(Value argument) const;
+    /// Replaces them (in the given order); `argument` must be an argument or kwarg of this block.
+    void setValueAttributes(Value argument, std::vector<NamedAttribute> attributes);
+    /// Adds a copy of each argument and kwarg (type, keyword, attributes) to `to`, mapping each.
+    void copyArgumentsTo(Block &to, IrMapping &mapping) const;
+    /// Whether any argument or kwarg has attributes.
+    bool hasValueAttributes() const;
+
     /// Pre-order walk over every op of this block and its nested regions.
     void walk(const std::function<void(Operation *)> &fn) const;
 
@@ -70,6 +83,9 @@ private:
     std::vector<Operation *> m_ops;
     std::vector<ValueImpl *> m_args;
     std::vector<ValueImpl *> m_kwargs;
+    /// Parallel to m_args / m_kwargs; grown on first use only (most blocks have none).
+    std::vector<std::vector<NamedAttribute>> m_argAttributes;
+    std::vector<std::vector<NamedAttribute>> m_kwargAttributes;
 };
 
 } // namespace ps

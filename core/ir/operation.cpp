@@ -225,12 +225,7 @@ Operation *Operation::clone(Arena &arena, IrMapping &mapping) const
         for (size_t b = 0; b < region->numBlocks(); ++b) {
             const Block &oldBlock = region->block(b);
             Block &newBlock = newRegion.addBlock();
-            for (size_t a = 0; a < oldBlock.numArguments(); ++a)
-                mapping.map(oldBlock.argument(a), newBlock.addArgument(oldBlock.argument(a).type()));
-            for (size_t k = 0; k < oldBlock.numKwargs(); ++k) {
-                Value kw = oldBlock.kwargAt(k);
-                mapping.map(kw, newBlock.addKwarg(kw.keyword(), kw.type()));
-            }
+            oldBlock.copyArgumentsTo(newBlock, mapping);
             for (Operation *op : oldBlock.ops())
                 newBlock.push_back(op->clone(arena, mapping));
         }

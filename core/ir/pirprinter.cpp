@@ -17,7 +17,8 @@ namespace {
 constexpr size_t kFlushSize = 1 << 20;
 
 /// One print call: the output buffer plus the set of block arguments already shown (Paddle
-/// appends ` {attrs}` to a block argument the first time it prints it).
+/// appends ` {attrs}` to a block argument the first time it prints it: its value attributes,
+/// Block::valueAttributes, in their stored order).
 class Writer
 {
 public:
@@ -154,8 +155,19 @@ private:
     void value(Value v)
     {
         m_out += m_names.name(v);
-        if (v && !v.isOpResult() && m_shown.insert(v).second && m_gen != Generation::A)
-            m_out += " {}";
+        if (!v || v.isOpResult() || !m_shown.insert(v).second || m_gen == Generation::A)
+            return;
+        m_out += " {";
+        bool first = true;
+        for (const NamedAttribute &a : v.parentBlock()->valueAttributes(v)) {
+            if (!first)
+                m_out += ',';
+            first = false;
+            m_out += a.name;
+            m_out += ':';
+            PirTextFormat::appendAttribute(m_out, a.value, m_gen);
+        }
+        m_out += '}';
     }
 
     void attributes(const Operation &op)

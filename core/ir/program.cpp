@@ -53,12 +53,7 @@ std::unique_ptr<Program> Program::clone(IrMapping *mapping) const
     copy->trainable = trainable;
     Block &from = block();
     Block &to = copy->block();
-    for (size_t a = 0; a < from.numArguments(); ++a)
-        map.map(from.argument(a), to.addArgument(from.argument(a).type()));
-    for (size_t k = 0; k < from.numKwargs(); ++k) {
-        Value kw = from.kwargAt(k);
-        map.map(kw, to.addKwarg(kw.keyword(), kw.type()));
-    }
+    from.copyArgumentsTo(to, map);
     for (Operation *op : from.ops())
         to.push_back(op->clone(copy->arena(), map));
     return copy;

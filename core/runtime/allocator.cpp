@@ -1,5 +1,7 @@
 #include "core/runtime/allocator.h"
 
+#include "core/io/memorybudget.h"
+#include "core/ir/shapesize.h"
 #include "core/runtime/runtimeerror.h"
 
 #include <atomic>
@@ -15,16 +17,22 @@ public:
     Device device() const override { return Device::cpu(); }
     void *allocate(size_t bytes) override
     {
+        std::string error;
+        if (!MemoryBudget::reserve(bytes, error))
+            throw OutOfMemory(error, bytes);
         const size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
         void *p = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
-        if (!p)
-            throw OutOfMemory("host out of memory allocating " + std::to_string(bytes) + " bytes", bytes);
+        if (!p) {
+            MemoryBudget::release(bytes);
+            throw OutOfMemory("host out of memory allocating " + ShapeSize::formatBytes(bytes), bytes);
+        }
         m_inUse += bytes;
         return p;
     }
     void deallocate(void *ptr, size_t bytes) override
     {
         std::free(ptr);
+        MemoryBudget::release(bytes);
         m_inUse -= bytes;
     }
     size_t bytesInUse() const override { return m_inUse; }

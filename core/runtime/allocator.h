@@ -20,7 +20,8 @@ public:
 };
 
 /// Host memory, 64-byte aligned (one cache line, the widest SIMD load), zero-size requests return
-/// a non-null pointer.
+/// a non-null pointer. Every request is reserved in the MemoryBudget first: one past the limit
+/// throws OutOfMemory("needs N GB, limit M GB") before any memory is touched.
 Allocator &cpuAllocator();
 
 } // namespace ps

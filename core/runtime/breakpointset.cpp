@@ -1,12 +1,12 @@
 #include "core/runtime/breakpointset.h"
 
-#include <regex>
+#include "core/analysis/namepattern.h"
 
 namespace ps {
 
 struct BreakpointSet::Compiled
 {
-    std::regex regex;
+    NamePattern regex;
 };
 
 BreakpointSet::BreakpointSet() = default;
@@ -37,13 +37,10 @@ int BreakpointSet::addNanInf()
 
 int BreakpointSet::addNameRegex(const std::string &pattern, std::string &error)
 {
-    auto compiled = std::make_shared<Compiled>();
-    try {
-        compiled->regex = std::regex(pattern, std::regex::ECMAScript);
-    } catch (const std::regex_error &e) {
-        error = "invalid regular expression '" + pattern + "': " + e.what();
+    std::optional<NamePattern> regex = NamePattern::compile(pattern, error);
+    if (!regex)
         return -1;
-    }
+    auto compiled = std::make_shared<Compiled>(Compiled { std::move(*regex) });
     std::lock_guard lock(m_mutex);
     Breakpoint b;
     b.id = m_nextId++;
@@ -131,7 +128,7 @@ int BreakpointSet::matchName(std::string_view name) const
     for (size_t i = 0; i < m_items.size(); ++i) {
         const Breakpoint &b = m_items[i];
         if (b.enabled && b.kind == Breakpoint::Kind::NameRegex && m_regexes[i]
-            && std::regex_search(name.begin(), name.end(), m_regexes[i]->regex))
+            && m_regexes[i]->regex.search(name))
             return b.id;
     }
     return -1;

@@ -21,7 +21,7 @@ struct Breakpoint
     int id = 0;
     Kind kind = Kind::Op;
     ProgramPosition position;
-    /// ECMAScript regex, searched (not fully matched) in each result's names.
+    /// RE2 regex (NamePattern), searched (not fully matched) in each result's names.
     std::string pattern;
     bool enabled = true;
 };
@@ -37,7 +37,8 @@ public:
     /// Returns the new breakpoint's id.
     int addOp(const ProgramPosition &position);
     int addNanInf();
-    /// -1 with `error` set when `pattern` is not a valid regex.
+    /// -1 with `error` set when `pattern` is not a valid regex (or the build has no RE2:
+    /// NamePattern::kUnsupported).
     int addNameRegex(const std::string &pattern, std::string &error);
     bool remove(int id);
     bool setEnabled(int id, bool enabled);

@@ -1,5 +1,6 @@
 #include "core/runtime/imagefile.h"
 
+#include "core/io/inputfile.h"
 #include "core/runtime/netpbm.h"
 
 #include <algorithm>
@@ -36,11 +37,8 @@ bool ImageFile::isImagePath(const std::string &path)
 
 std::optional<Image> ImageFile::read(const std::string &path, const ImageDecoder &decoder, std::string &error)
 {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) {
-        error = path + ": no such image file";
+    if (!InputFile::open(path, error))
         return std::nullopt;
-    }
     if (isNetpbmPath(path))
         return Netpbm::read(path, error);
     if (!decoder) {

@@ -1,5 +1,6 @@
 #include "core/runtime/interpreter.h"
 
+#include "core/analysis/namepattern.h"
 #include "core/analysis/valuenames.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
@@ -171,6 +172,15 @@ const ValueNumbering *Interpreter::numberingOf(Value value) const
     const Program *program = block ? block->program() : nullptr;
     auto it = m_programSegments.find(program);
     return it == m_programSegments.end() ? nullptr : m_numberings[it->second].get();
+}
+
+std::vector<ProgramPosition> Interpreter::opsMatching(const NamePattern &pattern, bool opNames) const
+{
+    std::vector<ProgramPosition> out;
+    for (size_t s = 0; s < m_segments.size(); ++s)
+        for (const Operation *op : pattern.matchingOps(*m_segments[s].program, opNames))
+            out.push_back(ProgramPosition::of(op, s));
+    return out;
 }
 
 std::string Interpreter::valueLabel(Value value) const

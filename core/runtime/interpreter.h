@@ -23,6 +23,8 @@
 
 namespace ps {
 
+class NamePattern;
+
 class Backend;
 class Block;
 class Operation;
@@ -184,6 +186,8 @@ public:
     std::string valueLabel(Value value) const;
     /// The op at `position`, or nullptr.
     const Operation *opAt(const ProgramPosition &position) const;
+    /// NamePattern::matchingOps over every segment, as positions.
+    std::vector<ProgramPosition> opsMatching(const NamePattern &pattern, bool opNames) const;
 
     /// Sum of the records' deviceSeconds (kernel and builtin ops; control-flow ops excluded).
     double opSeconds() const;

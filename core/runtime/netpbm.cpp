@@ -1,8 +1,9 @@
 #include "core/runtime/netpbm.h"
 
+#include "core/io/inputfile.h"
+
 #include <cctype>
 #include <fstream>
-#include <sstream>
 
 namespace ps {
 namespace {
@@ -116,14 +117,10 @@ std::optional<Image> Netpbm::parse(std::string_view bytes, const std::string &na
 
 std::optional<Image> Netpbm::read(const std::string &path, std::string &error)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = path + ": cannot open the file";
+    const std::optional<std::string> bytes = InputFile::readAll(path, InputFile::kImageLimit, error);
+    if (!bytes)
         return std::nullopt;
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    return parse(buffer.str(), path, error);
+    return parse(*bytes, InputFile::displayName(path), error);
 }
 
 bool Netpbm::write(const std::string &path, const Image &image, std::string &error)

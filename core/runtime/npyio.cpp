@@ -1,60 +1,13 @@
 #include "core/runtime/npyio.h"
 
+#include "core/io/inputfile.h"
+#include "core/io/npyheader.h"
 #include "core/runtime/runtimeerror.h"
 
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
 namespace ps {
-namespace {
-
-struct DescrEntry
-{
-    const char *descr;
-    DataType dtype;
-};
-
-// '<' little-endian, '|' not applicable (one byte); '=' native is little-endian on our targets.
-constexpr DescrEntry kDescrs[]
-    = { { "f4", DataType::Float32 }, { "f8", DataType::Float64 }, { "f2", DataType::Float16 },
-          { "i1", DataType::Int8 }, { "u1", DataType::UInt8 }, { "i2", DataType::Int16 },
-          { "i4", DataType::Int32 }, { "i8", DataType::Int64 }, { "b1", DataType::Bool } };
-
-/// The value text after `'key':` in the header dict, up to the matching delimiter.
-bool headerField(const std::string &header, const char *key, std::string &out)
-{
-    const std::string needle = std::string("'") + key + "'";
-    size_t pos = header.find(needle);
-    if (pos == std::string::npos)
-        return false;
-    pos = header.find(':', pos + needle.size());
-    if (pos == std::string::npos)
-        return false;
-    ++pos;
-    while (pos < header.size() && header[pos] == ' ')
-        ++pos;
-    if (pos >= header.size())
-        return false;
-    size_t end;
-    if (header[pos] == '\'') {
-        end = header.find('\'', pos + 1);
-        if (end == std::string::npos)
-            return false;
-        out = header.substr(pos + 1, end - pos - 1);
-    } else if (header[pos] == '(') {
-        end = header.find(')', pos);
-        if (end == std::string::npos)
-            return false;
-        out = header.substr(pos + 1, end - pos - 1);
-    } else {
-        end = header.find_first_of(",}", pos);
-        out = header.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
-    }
-    return true;
-}
-
-} // namespace
 
 Tensor NpyIO::readBuffer(std::string_view bytes, const std::string &what, std::string &error)
 {
@@ -62,86 +15,47 @@ Tensor NpyIO::readBuffer(std::string_view bytes, const std::string &what, std::s
         error = what + ": " + message;
         return Tensor();
     };
-    if (bytes.size() < 10 || std::memcmp(bytes.data(), "\x93NUMPY", 6) != 0)
-        return fail("not a .npy file (no \\x93NUMPY magic)");
-    const int major = static_cast<unsigned char>(bytes[6]);
-    size_t headerLen, headerStart;
-    if (major == 1) {
-        headerLen = size_t(static_cast<unsigned char>(bytes[8]))
-            | size_t(static_cast<unsigned char>(bytes[9])) << 8;
-        headerStart = 10;
-    } else if (major == 2 || major == 3) {
-        if (bytes.size() < 12)
-            return fail("truncated header");
-        headerLen = 0;
-        for (int i = 3; i >= 0; --i)
-            headerLen = headerLen << 8 | static_cast<unsigned char>(bytes[8 + size_t(i)]);
-        headerStart = 12;
-    } else {
-        return fail("unsupported format version " + std::to_string(major));
+    std::string why;
+    const std::optional<NpyHeader> header = NpyHeader::parse(bytes, why);
+    if (!header || !header->checkFileSize(bytes.size(), why))
+        return fail(why);
+    try {
+        Tensor t = Tensor::empty(header->shape, header->dtype);
+        std::memcpy(t.rawData(), bytes.data() + header->dataOffset, t.byteSize());
+        return t;
+    } catch (const std::exception &e) {
+        return fail(std::string("data: ") + header->describe() + ": " + e.what());
     }
-    if (headerStart + headerLen > bytes.size())
-        return fail("header length " + std::to_string(headerLen) + " runs past the end of the file");
-    const std::string header(bytes.substr(headerStart, headerLen));
-    std::string descr, fortran, shapeText;
-    if (!headerField(header, "descr", descr))
-        return fail("header: no 'descr'");
-    if (!headerField(header, "fortran_order", fortran))
-        return fail("header: no 'fortran_order'");
-    if (!headerField(header, "shape", shapeText))
-        return fail("header: no 'shape'");
-    if (fortran.rfind("True", 0) == 0)
-        return fail("header: 'fortran_order': True is not supported (save with np.ascontiguousarray)");
-    if (descr.size() < 3 || (descr[0] != '<' && descr[0] != '|' && descr[0] != '='))
-        return fail("header: 'descr': '" + descr + "' is not a little-endian numeric type");
-    DataType dtype = DataType::Undefined;
-    for (const DescrEntry &e : kDescrs)
-        if (descr.substr(1) == e.descr)
-            dtype = e.dtype;
-    if (dtype == DataType::Undefined)
-        return fail("header: 'descr': '" + descr + "' is not supported");
-    std::vector<int64_t> shape;
-    std::stringstream dims(shapeText);
-    std::string item;
-    while (std::getline(dims, item, ',')) {
-        const size_t first = item.find_first_not_of(" L");
-        if (first == std::string::npos)
-            continue;
-        try {
-            shape.push_back(std::stoll(item.substr(first)));
-        } catch (const std::exception &) {
-            return fail("header: 'shape': bad dimension '" + item + "'");
-        }
-        if (shape.back() < 0)
-            return fail("header: 'shape': negative dimension");
-    }
-    Tensor t = Tensor::empty(shape, dtype);
-    const size_t dataStart = headerStart + headerLen;
-    if (bytes.size() - dataStart < t.byteSize())
-        return fail("data: " + std::to_string(bytes.size() - dataStart) + " bytes for " + t.describe() + " ("
-            + std::to_string(t.byteSize()) + " bytes)");
-    std::memcpy(t.rawData(), bytes.data() + dataStart, t.byteSize());
-    return t;
 }
 
 Tensor NpyIO::read(const std::string &path, std::string &error)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = path + ": cannot open";
+    std::optional<InputFile> file = InputFile::open(path, error);
+    if (!file)
+        return Tensor();
+    // The header first, then the data straight into the tensor: the file's size is checked
+    // against the header before anything is allocated.
+    std::string why;
+    const std::optional<NpyHeader> header = NpyHeader::read(*file, why);
+    Tensor t;
+    try {
+        if (header)
+            t = Tensor::empty(header->shape, header->dtype);
+    } catch (const std::exception &e) {
+        why = std::string("data: ") + header->describe() + ": " + e.what();
+    }
+    if (!t.defined()) {
+        error = InputFile::displayName(path) + ": " + why;
         return Tensor();
     }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    return readBuffer(buffer.str(), path, error);
+    if (!file->readAt(header->dataOffset, t.rawData(), t.byteSize(), error))
+        return Tensor();
+    return t;
 }
 
 std::string NpyIO::toBuffer(const Tensor &t)
 {
-    const char *descr = nullptr;
-    for (const DescrEntry &e : kDescrs)
-        if (e.dtype == t.dtype())
-            descr = e.descr;
+    const char *descr = NpyHeader::descrOf(t.dtype());
     if (!descr)
         throw RuntimeError("cannot write " + t.describe() + " as .npy");
     std::string shape = "(";

@@ -1,12 +1,12 @@
 #include "core/runtime/opreference.h"
 
+#include "core/analysis/namepattern.h"
 #include "core/analysis/valuenames.h"
+#include "core/io/numbertext.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/ir/valuenumbering.h"
-
-#include <regex>
 
 namespace ps {
 
@@ -21,15 +21,14 @@ std::string listed(const std::vector<std::string> &found)
     return s + (found.size() > 5 ? ", ..." : "");
 }
 
-std::optional<std::regex> compile(const std::string &text, std::string &error)
+std::optional<NamePattern> compile(const std::string &text, std::string &error)
 {
-    try {
-        return std::regex(text, std::regex::ECMAScript);
-    } catch (const std::regex_error &e) {
-        error
-            = "'" + text + "' is neither a position (0:5, bwd:3) nor a valid regular expression: " + e.what();
-        return std::nullopt;
-    }
+    std::string why;
+    std::optional<NamePattern> pattern = NamePattern::compile(text, why);
+    if (!pattern)
+        error = NumberText::quote(text)
+            + " is neither a position (0:5, bwd:3) nor a usable regular expression: " + why;
+    return pattern;
 }
 
 /// Every value a block defines: its arguments, keyword arguments and op results, nested
@@ -51,14 +50,19 @@ template<class Fn> void forEachValue(const Block &block, Fn &&fn)
 std::optional<ProgramPosition> OpReference::resolve(
     const std::vector<const Program *> &segments, const std::string &text, std::string &error)
 {
-    if (auto position = ProgramPosition::parse(text)) {
+    std::string positionError;
+    if (auto position = ProgramPosition::parse(text, &positionError)) {
         if (position->segment >= segments.size() || !position->resolve(*segments[position->segment])) {
             error = "no op at " + position->toString();
             return std::nullopt;
         }
         return position;
     }
-    const std::optional<std::regex> pattern = compile(text, error);
+    if (!positionError.empty()) {
+        error = positionError;
+        return std::nullopt;
+    }
+    const std::optional<NamePattern> pattern = compile(text, error);
     if (!pattern)
         return std::nullopt;
     std::vector<ProgramPosition> matches;
@@ -73,7 +77,7 @@ std::optional<ProgramPosition> OpReference::resolve(
                 names.push_back(numbering.name(op->result(i)));
             }
             for (const std::string &n : names) {
-                if (std::regex_search(n, *pattern)) {
+                if (pattern->search(n)) {
                     matches.push_back(ProgramPosition::of(op, s));
                     found.push_back(std::string(op->name()) + " at " + matches.back().toString());
                     break;
@@ -84,7 +88,7 @@ std::optional<ProgramPosition> OpReference::resolve(
     if (matches.size() == 1)
         return matches.front();
     if (matches.empty())
-        error = "no op or result name matches '" + text + "'";
+        error = "no op or result name matches " + NumberText::quote(text);
     else
         error = "'" + text + "' matches " + std::to_string(matches.size()) + " ops (" + listed(found)
             + "); name one by its position";
@@ -98,16 +102,16 @@ Value OpReference::resolveValue(const std::vector<const Program *> &segments, co
     std::vector<std::string> found;
     const bool byId = !text.empty() && text.front() == '%';
     std::string patternError;
-    const std::optional<std::regex> pattern = byId ? std::nullopt : compile(text, patternError);
+    const std::optional<NamePattern> pattern = byId ? std::nullopt : compile(text, patternError);
     if (byId || pattern) {
         for (size_t s = 0; s < segments.size(); ++s) {
             const ValueNumbering numbering(*segments[s]);
             forEachValue(segments[s]->block(), [&](Value v) {
                 const std::string id = numbering.name(v);
-                bool hit = byId ? id == text : std::regex_search(id, *pattern);
+                bool hit = byId ? id == text : pattern->search(id);
                 if (!byId)
                     for (const std::string &n : ValueNames::allNameStrings(v))
-                        hit = hit || std::regex_search(n, *pattern);
+                        hit = hit || pattern->search(n);
                 if (hit) {
                     matches.emplace_back(v, s);
                     found.push_back(id + " in segment " + std::to_string(s));

@@ -1,16 +1,16 @@
 #include "core/runtime/pdiparams.h"
 
+#include "core/io/inputfile.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/ir/shapesize.h"
 #include "core/ir/staticdims.h"
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <optional>
 #include <set>
-#include <sstream>
 
 namespace ps {
 namespace {
@@ -48,41 +48,69 @@ struct ParseError
     std::string message;
 };
 
+/// Reads the records from a buffer (readBuffer) or a file (read: tensor data goes straight into
+/// the tensors, so the file is never held whole in memory). Every length is checked against what
+/// is left before anything is read or allocated.
 class Cursor
 {
 public:
     explicit Cursor(std::string_view bytes)
         : m_bytes(bytes)
+        , m_size(bytes.size())
+    {
+    }
+    explicit Cursor(InputFile &file)
+        : m_file(&file)
+        , m_size(file.size())
     {
     }
     uint64_t offset() const { return m_pos; }
-    bool atEnd() const { return m_pos >= m_bytes.size(); }
-    size_t remaining() const { return m_bytes.size() - m_pos; }
+    bool atEnd() const { return m_pos >= m_size; }
+    uint64_t remaining() const { return m_size - m_pos; }
 
     template<class T> T read(const char *what)
     {
-        if (remaining() < sizeof(T))
-            throw ParseError { m_pos,
-                std::string("truncated ") + what + " (" + std::to_string(sizeof(T)) + " bytes needed, "
-                    + std::to_string(remaining()) + " left)" };
         T v;
-        std::memcpy(&v, m_bytes.data() + m_pos, sizeof(T));
-        m_pos += sizeof(T);
+        copyTo(&v, sizeof(T), what);
         return v;
     }
-    std::string_view bytes(uint64_t n, const char *what)
+    /// Small fields only (the TensorDesc, at most 1 MiB).
+    std::string bytes(uint64_t n, const char *what)
+    {
+        need(n, what);
+        std::string out(size_t(n), '\0');
+        copyTo(out.data(), n, what);
+        return out;
+    }
+    void skip(uint64_t n, const char *what)
+    {
+        need(n, what);
+        m_pos += n;
+    }
+    void copyTo(void *out, uint64_t n, const char *what)
+    {
+        need(n, what);
+        if (m_file) {
+            std::string error;
+            if (!m_file->readAt(m_pos, out, n, error))
+                throw ParseError { m_pos, error };
+        } else if (n) {
+            std::memcpy(out, m_bytes.data() + m_pos, size_t(n));
+        }
+        m_pos += n;
+    }
+    void need(uint64_t n, const char *what) const
     {
         if (remaining() < n)
             throw ParseError { m_pos,
                 std::string("truncated ") + what + " (" + std::to_string(n) + " bytes needed, "
                     + std::to_string(remaining()) + " left)" };
-        std::string_view out = m_bytes.substr(m_pos, n);
-        m_pos += n;
-        return out;
     }
 
 private:
     std::string_view m_bytes;
+    InputFile *m_file = nullptr;
+    uint64_t m_size = 0;
     uint64_t m_pos = 0;
 };
 
@@ -141,6 +169,8 @@ void parseDesc(std::string_view desc, uint64_t base, DataType &dtype, std::vecto
     for (int64_t d : dims)
         if (d < 0)
             throw ParseError { base, "negative dimension in " + shapeText(dims) };
+    if (dims.size() > 64)
+        throw ParseError { base, std::to_string(dims.size()) + " dims (at most 64)" };
 }
 
 Pdiparams::Entry parseTensor(Cursor &c)
@@ -157,7 +187,7 @@ Pdiparams::Entry parseTensor(Cursor &c)
         throw ParseError { levelsAt, "implausible LoD level count " + std::to_string(levels) };
     for (uint64_t i = 0; i < levels; ++i) {
         const auto size = c.read<uint64_t>("LoD level size");
-        c.bytes(size, "LoD level");
+        c.skip(size, "LoD level");
     }
     const uint64_t tensorVersionAt = c.offset();
     const auto tensorVersion = c.read<uint32_t>("tensor version");
@@ -168,15 +198,22 @@ Pdiparams::Entry parseTensor(Cursor &c)
     if (descSize < 0 || descSize > (1 << 20))
         throw ParseError { descSizeAt, "implausible TensorDesc size " + std::to_string(descSize) };
     const uint64_t descAt = c.offset();
-    const std::string_view desc = c.bytes(uint64_t(descSize), "TensorDesc");
+    const std::string desc = c.bytes(uint64_t(descSize), "TensorDesc");
     DataType dtype = DataType::Undefined;
     std::vector<int64_t> dims;
     parseDesc(desc, descAt, dtype, dims);
-    const uint64_t bytes = uint64_t(numElementsOf(dims)) * byteSize(dtype);
-    const std::string_view data = c.bytes(bytes, "tensor data");
-    e.tensor = Tensor::empty(dims, dtype);
-    if (bytes)
-        std::memcpy(e.tensor.rawData(), data.data(), bytes);
+    const std::optional<uint64_t> bytes = ShapeSize::bytes(dims, dtype);
+    if (!bytes)
+        throw ParseError { descAt, "TensorDesc: " + ShapeSize::whyInvalid(dims, dtype) };
+    const uint64_t dataAt = c.offset();
+    c.need(*bytes, "tensor data");
+    try {
+        e.tensor = Tensor::empty(dims, dtype);
+    } catch (const std::exception &ex) {
+        throw ParseError { dataAt,
+            std::string(phiName(dtype)) + ShapeSize::shapeText(dims) + ": " + ex.what() };
+    }
+    c.copyTo(e.tensor.rawData(), *bytes, "tensor data");
     return e;
 }
 
@@ -198,11 +235,13 @@ template<class T> void put(std::string &out, T v)
 
 } // namespace
 
-std::vector<Pdiparams::Entry> Pdiparams::readBuffer(std::string_view bytes, const std::string &what,
-    const std::vector<std::string> *sortedNames, std::string &error)
+namespace {
+
+std::vector<Pdiparams::Entry> readRecords(
+    Cursor &c, const std::string &what, const std::vector<std::string> *sortedNames, std::string &error)
 {
+    using Entry = Pdiparams::Entry;
     std::vector<Entry> out;
-    Cursor c(bytes);
     auto label = [&](size_t index) {
         std::string s = "tensor #" + std::to_string(index);
         if (sortedNames && index < sortedNames->size())
@@ -225,7 +264,7 @@ std::vector<Pdiparams::Entry> Pdiparams::readBuffer(std::string_view bytes, cons
         return {};
     }
     if (sortedNames && out.size() != sortedNames->size()) {
-        error = what + ": byte " + std::to_string(bytes.size()) + ": the file holds "
+        error = what + ": byte " + std::to_string(c.offset()) + ": the file holds "
             + std::to_string(out.size()) + " tensors, the program has " + std::to_string(sortedNames->size())
             + " parameters (first missing: '" + (*sortedNames)[out.size()] + "')";
         return {};
@@ -233,29 +272,34 @@ std::vector<Pdiparams::Entry> Pdiparams::readBuffer(std::string_view bytes, cons
     return out;
 }
 
+std::vector<Pdiparams::Entry> readFile(
+    const std::string &path, const std::vector<std::string> *sortedNames, std::string &error)
+{
+    std::optional<InputFile> file = InputFile::open(path, error);
+    if (!file)
+        return {};
+    Cursor c(*file);
+    return readRecords(c, InputFile::displayName(path), sortedNames, error);
+}
+
+} // namespace
+
+std::vector<Pdiparams::Entry> Pdiparams::readBuffer(std::string_view bytes, const std::string &what,
+    const std::vector<std::string> *sortedNames, std::string &error)
+{
+    Cursor c(bytes);
+    return readRecords(c, what, sortedNames, error);
+}
+
 std::vector<Pdiparams::Entry> Pdiparams::read(const std::string &path, std::string &error)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = path + ": cannot open";
-        return {};
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    return readBuffer(buffer.str(), path, nullptr, error);
+    return readFile(path, nullptr, error);
 }
 
 std::vector<Pdiparams::Entry> Pdiparams::read(
     const std::string &path, const std::vector<std::string> &sortedNames, std::string &error)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = path + ": cannot open";
-        return {};
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    return readBuffer(buffer.str(), path, &sortedNames, error);
+    return readFile(path, &sortedNames, error);
 }
 
 std::vector<std::string> Pdiparams::parameterNames(const Program &program)

@@ -30,8 +30,11 @@ struct ProgramPosition
 
     /// "0:5", "1:5/1:2" (segment, then op[/region:op...]).
     std::string toString() const;
-    /// Parses toString()'s form; also "5" (segment 0) and "bwd:3"/"fwd:3".
-    static std::optional<ProgramPosition> parse(std::string_view text);
+    /// Parses toString()'s form; also "5" (segment 0) and "bwd:3"/"fwd:3". nullopt when `text` is
+    /// not a position; when it is written like one (digits, ':' and '/' only, after an optional
+    /// fwd:/bwd:) but malformed or out of range, `error` (when given) says why, so a caller that
+    /// falls back to a regex can report it instead.
+    static std::optional<ProgramPosition> parse(std::string_view text, std::string *error = nullptr);
 
     /// The op at this path in `program`, or nullptr when the path leaves the program.
     const Operation *resolve(const Program &program) const;

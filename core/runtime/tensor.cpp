@@ -1,5 +1,6 @@
 #include "core/runtime/tensor.h"
 
+#include "core/ir/shapesize.h"
 #include "core/runtime/allocator.h"
 #include "core/runtime/dtypedispatch.h"
 #include "core/runtime/runtimeerror.h"
@@ -10,28 +11,28 @@ namespace ps {
 
 int64_t numElementsOf(const std::vector<int64_t> &shape)
 {
-    int64_t n = 1;
-    for (int64_t d : shape)
-        n *= d;
-    return n;
+    if (const std::optional<int64_t> n = ShapeSize::product(shape))
+        return *n;
+    throw RuntimeError("the shape " + shapeText(shape) + " has more than 2^63 elements");
 }
 
 std::string shapeText(const std::vector<int64_t> &shape)
 {
-    std::string s = "[";
-    for (size_t i = 0; i < shape.size(); ++i)
-        s += (i ? ", " : "") + std::to_string(shape[i]);
-    return s + "]";
+    return ShapeSize::shapeText(shape);
+}
+
+size_t checkedByteSize(const std::vector<int64_t> &shape, DataType dtype)
+{
+    if (const std::optional<uint64_t> bytes = ShapeSize::bytes(shape, dtype))
+        return size_t(*bytes);
+    throw RuntimeError("cannot allocate a tensor: " + ShapeSize::whyInvalid(shape, dtype));
 }
 
 Tensor::Tensor(std::vector<int64_t> shape, DataType dtype, Allocator &allocator)
     : m_shape(std::move(shape))
     , m_dtype(dtype)
 {
-    for (int64_t d : m_shape)
-        if (d < 0)
-            throw RuntimeError("cannot allocate a tensor of shape " + shapeText(m_shape));
-    m_storage = std::make_shared<Storage>(allocator, size_t(numElementsOf(m_shape)) * ps::byteSize(dtype));
+    m_storage = std::make_shared<Storage>(allocator, checkedByteSize(m_shape, dtype));
 }
 
 Tensor::Tensor(
@@ -41,7 +42,9 @@ Tensor::Tensor(
     , m_dtype(dtype)
     , m_byteOffset(byteOffset)
 {
-    if (m_storage && m_byteOffset + byteSize() > m_storage->bytes())
+    if (m_storage
+        && (m_byteOffset > m_storage->bytes()
+            || checkedByteSize(m_shape, dtype) > m_storage->bytes() - m_byteOffset))
         throw RuntimeError("a view of " + describe() + " at byte " + std::to_string(m_byteOffset)
             + " does not fit its storage of " + std::to_string(m_storage->bytes()) + " bytes");
 }
@@ -99,8 +102,8 @@ Tensor Tensor::reshaped(std::vector<int64_t> shape) const
     for (size_t i = 0; i < shape.size(); ++i) {
         if (shape[i] == -1 && inferred < 0)
             inferred = int(i);
-        else
-            known *= shape[i];
+        else if (__builtin_mul_overflow(known, shape[i], &known))
+            throw RuntimeError("cannot reshape " + describe() + " to " + shapeText(shape));
     }
     if (inferred >= 0 && known != 0 && numElements() % known == 0)
         shape[size_t(inferred)] = numElements() / known;

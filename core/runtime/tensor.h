@@ -22,6 +22,7 @@ class Tensor
 public:
     Tensor() = default;
     /// Allocates numElements * byteSize(dtype) bytes from `allocator`; contents uninitialised.
+    /// Throws RuntimeError for a negative dim or a size past int64, OutOfMemory past the budget.
     Tensor(std::vector<int64_t> shape, DataType dtype, Allocator &allocator);
     /// A view of `storage` from `byteOffset` (no copy); the storage must be large enough.
     Tensor(
@@ -71,9 +72,13 @@ private:
     size_t m_byteOffset = 0;
 };
 
-/// "[2, 3]".
+/// "[2, 3]" (a long shape is cut: ShapeSize::shapeText).
 std::string shapeText(const std::vector<int64_t> &shape);
-/// Product of dims (1 for an empty shape).
+/// Product of dims (1 for an empty shape; -1 dims keep their sign). Throws RuntimeError when the
+/// product leaves int64 (ShapeSize::product).
 int64_t numElementsOf(const std::vector<int64_t> &shape);
+/// The bytes of a `dtype` tensor of `shape`; throws RuntimeError naming the shape when a dim is
+/// negative or the size leaves int64 (ShapeSize::bytes).
+size_t checkedByteSize(const std::vector<int64_t> &shape, DataType dtype);
 
 } // namespace ps

@@ -217,27 +217,31 @@ Tensor TensorSource::get(const std::string &name, Type type, bool trainable, std
         if (d < 0)
             d = m_dynamicDim;
     const DataType dtype = type.dtype();
-    const int64_t n = numElementsOf(shape);
-    std::vector<double> values(
-        size_t(n), kind == Kind::Ones || (kind == Kind::Random && !trainable) ? 1.0 : 0.0);
-    if (kind == Kind::Random && trainable) {
-        std::mt19937_64 generator(m_seed ^ fnv1a(name));
-        if (isFloatingPoint(dtype)) {
-            std::normal_distribution<double> normal(0.0, 1.0);
-            for (double &v : values)
-                v = normal(generator) * 0.02;
-        } else {
-            std::uniform_int_distribution<int> small(0, dtype == DataType::Bool ? 1 : 2);
-            for (double &v : values)
-                v = small(generator);
-        }
-    }
+    Tensor t;
     try {
-        return Tensor::fromDoubles(shape, dtype, values);
+        t = Tensor::empty(shape, dtype);
+        const double constant = kind == Kind::Ones || (kind == Kind::Random && !trainable) ? 1.0 : 0.0;
+        const bool randomValues = kind == Kind::Random && trainable;
+        std::mt19937_64 generator(m_seed ^ fnv1a(name));
+        std::normal_distribution<double> normal(0.0, 1.0);
+        std::uniform_int_distribution<int> small(0, dtype == DataType::Bool ? 1 : 2);
+        const bool floating = isFloatingPoint(dtype);
+        dispatchDtype(dtype, "TensorSource", [&](auto tag) {
+            using T = decltype(tag);
+            T *out = t.data<T>();
+            const int64_t n = t.numElements();
+            for (int64_t i = 0; i < n; ++i) {
+                const double v = !randomValues ? constant
+                    : floating                 ? normal(generator) * 0.02
+                                               : double(small(generator));
+                out[i] = convertElement<T>(v);
+            }
+        });
     } catch (const std::exception &e) {
-        error = "'" + name + "': " + e.what();
+        error = "'" + name + "' (" + std::string(phiName(dtype)) + shapeText(shape) + "): " + e.what();
         return {};
     }
+    return t;
 }
 
 } // namespace ps

@@ -162,6 +162,19 @@ std::optional<RunnableProgram> BundlePrograms::paddleTrainProgram(
     diagnostics.append(loaded.diagnostics);
     if (!loaded.ok())
         return std::nullopt;
+    const size_t ops = loaded.program->block().size();
+    bool inBounds = true;
+    for (auto [range, key] : { std::pair { bundle.forwardRange(), "forward_range" },
+             { bundle.backwardRange(), "backward_range" } }) {
+        if (range && range->end > ops) {
+            diagnostics.error(SourceLocation { bundle.manifestPath(), 0, 0, key, -1 },
+                "[" + std::to_string(range->begin) + ", " + std::to_string(range->end)
+                    + "] runs past the end of train_program.txt (" + std::to_string(ops) + " top-level ops)");
+            inBounds = false;
+        }
+    }
+    if (!inBounds)
+        return std::nullopt;
     return paddleTrainProgram(bundle, std::move(loaded.program), flavour.value_or(bundle.flavour()));
 }
 

@@ -3,6 +3,7 @@
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace ps {
@@ -28,12 +29,20 @@ std::optional<bool> resultFlag(Value value)
     return std::nullopt;
 }
 
-/// The flag of a block argument, or nullopt.
+/// The flag of a block argument or kwarg: its own `stop_gradient` attribute, else (a program read
+/// from JSON, which does not keep block-argument attributes) for a while body's argument what
+/// WhileOp::Build gives it; nullopt otherwise.
 std::optional<bool> argumentFlag(Value value)
 {
     Block *block = value.parentBlock();
-    Operation *parent = block ? block->parentOp() : nullptr;
-    if (!parent || parent->name() != "pd_op.while" || value.index() + 1 >= parent->numOperands())
+    if (!block)
+        return std::nullopt;
+    for (const NamedAttribute &a : block->valueAttributes(value))
+        if (a.name == "stop_gradient" && a.value.kind() == Attribute::Kind::Bool)
+            return a.value.asBool();
+    Operation *parent = block->parentOp();
+    if (!parent || parent->name() != "pd_op.while" || !value.isBlockArgument()
+        || value.index() + 1 >= parent->numOperands())
         return std::nullopt;
     return explicitFlag(parent->operand(value.index() + 1)).value_or(false);
 }
@@ -44,9 +53,7 @@ std::optional<bool> explicitFlag(Value value)
         return std::nullopt;
     if (value.isOpResult())
         return resultFlag(value);
-    if (value.isBlockArgument())
-        return argumentFlag(value);
-    return std::nullopt;
+    return argumentFlag(value);
 }
 
 } // namespace
@@ -73,9 +80,22 @@ bool hasExplicitFalseStopGradient(Value value)
 
 void setValueStopGradient(Value value, bool flag)
 {
-    Operation *op = value.definingOp();
-    if (!op)
+    if (value.isNull())
         return;
+    Operation *op = value.definingOp();
+    if (!op) {
+        // A block argument or kwarg: its own attribute, as Paddle's Value::set_attribute.
+        Block *block = value.parentBlock();
+        std::vector<NamedAttribute> attributes = block->valueAttributes(value);
+        auto it = std::find_if(attributes.begin(), attributes.end(),
+            [](const NamedAttribute &a) { return a.name == "stop_gradient"; });
+        if (it == attributes.end())
+            attributes.push_back({ "stop_gradient", Attribute::boolean(flag) });
+        else
+            it->value = Attribute::boolean(flag);
+        block->setValueAttributes(value, std::move(attributes));
+        return;
+    }
     std::vector<Attribute> elements;
     if (const Attribute *a = op->attribute("stop_gradient"); a && a->kind() == Attribute::Kind::Array)
         elements = a->asArray();

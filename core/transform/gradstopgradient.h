@@ -7,9 +7,10 @@
 namespace ps {
 
 // Paddle keeps a value's stop_gradient flag in the `stop_gradient` array attribute of its
-// defining op (one Bool per result) and in block-argument attributes. The PIR text format drops
-// block-argument attributes and the attributes of pd_op.while, so those are re-derived the way
-// WhileOp::Build sets them: from the while operand (an explicit flag, false when it has none).
+// defining op (one Bool per result) and in block-argument attributes (Block::valueAttributes).
+// PIR JSON drops block-argument attributes and the PIR text drops the attributes of pd_op.while,
+// so where they are missing they are re-derived the way WhileOp::Build sets them: from the while
+// operand (an explicit flag, false when it has none).
 
 /// Python's `value.stop_gradient`: true unless an explicit false is recorded (null values: true).
 bool valueStopGradient(Value value);
@@ -21,8 +22,9 @@ std::optional<bool> explicitStopGradient(Value value);
 /// PassStopGradientsDefaultly looks for in an op's operands).
 bool hasExplicitFalseStopGradient(Value value);
 
-/// `value.stop_gradient = flag` for op results: sets the element of the defining op's
-/// stop_gradient array, growing the array with null entries as Paddle does. No-op otherwise.
+/// `value.stop_gradient = flag`: for an op result sets the element of the defining op's
+/// stop_gradient array, growing the array with null entries as Paddle does; for a block argument
+/// or kwarg its `stop_gradient` attribute. No-op for a null value.
 void setValueStopGradient(Value value, bool flag);
 
 } // namespace ps

@@ -67,10 +67,11 @@ bool whileRule(GradOpBuilder &b, const VjpCall &call, VjpResult &result, Diagnos
         flags.push_back(Attribute::boolean(explicitStopGradient(operands[i]).value_or(false)));
     }
     Operation *grad = b.createPlain(
-        "pd_op.while", operands, types, { { "stop_gradient", Attribute::array(std::move(flags)) } }, 1);
+        "pd_op.while", operands, types, { { "stop_gradient", Attribute::array(flags) } }, 1);
+    // WhileOp::Build: each body argument carries its operand's flag (false when it has none).
     Block &body = grad->region(0).addBlock();
-    for (const Type &t : types)
-        body.addArgument(t);
+    for (size_t i = 0; i < types.size(); ++i)
+        setValueStopGradient(body.addArgument(types[i]), flags[i].asBool());
     setValueStopGradient(cond, true);
     result.assign(call.inputs.size(), {});
     unsigned j = 0;

@@ -113,6 +113,9 @@ public:
     bool toggleBreakpointAt(const Operation *op);
     /// The id of the op breakpoint at `position`, or -1.
     int breakpointAt(const ProgramPosition &position) const;
+    /// A breakpoint after any op writing a value whose name `pattern` (an RE2 regex, NamePattern)
+    /// is found in; -1 with `error` when it does not compile. When no op of the target writes
+    /// such a name it is still added, and warning() says so.
     int addNameBreakpoint(const QString &pattern, QString *error = nullptr);
     bool removeBreakpoint(int id);
     bool setBreakpointEnabled(int id, bool enabled);
@@ -187,6 +190,8 @@ signals:
     void recordsReset();
     /// A failed op ("pd_op.foo at 0:12 (results %5): message; operands: ...") or a failed start.
     void error(const QString &message);
+    /// Something the user should know that stops nothing (a breakpoint that matches no op).
+    void warning(const QString &message);
     void valuesChanged();
     void breakpointsChanged();
     void devicesChanged();

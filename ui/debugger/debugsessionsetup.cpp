@@ -1,5 +1,7 @@
 // DebugSession: what to debug, the device and sources, and the breakpoints.
 
+#include "core/analysis/namepattern.h"
+#include "core/io/numbertext.h"
 #include "core/io/tracebundle.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
@@ -11,7 +13,6 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <algorithm>
-#include <regex>
 
 namespace ps {
 
@@ -275,17 +276,25 @@ bool DebugSession::toggleBreakpointAt(const Operation *op)
 
 int DebugSession::addNameBreakpoint(const QString &pattern, QString *error)
 {
-    try {
-        std::regex check(pattern.toStdString(), std::regex::ECMAScript);
-    } catch (const std::regex_error &e) {
+    std::string why;
+    const std::optional<NamePattern> compiled = NamePattern::compile(pattern.toStdString(), why);
+    if (!compiled) {
         if (error)
-            *error = tr("invalid regular expression: %1").arg(QString::fromLatin1(e.what()));
+            *error = QString::fromStdString(why);
         return -1;
     }
     DebugBreakpoint b;
     b.kind = DebugBreakpoint::Kind::NameRegex;
     b.pattern = pattern.toStdString();
-    return addBreakpoint(b);
+    const int id = addBreakpoint(b);
+    size_t matches = 0;
+    for (const Program *p : m_target.programs())
+        matches += p ? compiled->matchingOps(*p, false).size() : 0;
+    if (m_target.valid() && matches == 0)
+        emit warning(
+            tr("Breakpoint %1: no op writes a value whose name matches it; the session will not stop there")
+                .arg(QString::fromStdString(NumberText::quote(pattern.toStdString()))));
+    return id;
 }
 
 bool DebugSession::removeBreakpoint(int id)

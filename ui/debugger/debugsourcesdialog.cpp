@@ -1,8 +1,10 @@
 #include "ui/debugger/debugsourcesdialog.h"
 
+#include "core/io/memorybudget.h"
 #include "ui/debugger/debugsession.h"
 #include "ui/inspector/dialogdirectory.h"
 #include "ui/inspector/themecolors.h"
+#include "ui/debugger/memorylimitsetting.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -51,6 +53,7 @@ DebugSourcesDialog::DebugSourcesDialog(const DebugSession *session, QWidget *par
     , m_paramsPath(new QLineEdit(this))
     , m_paramsBrowse(new QToolButton(this))
     , m_seed(new QSpinBox(this))
+    , m_memoryLimit(new QLineEdit(this))
     , m_error(new QLabel(this))
 {
     setWindowTitle(tr("Inputs and Parameters"));
@@ -68,6 +71,14 @@ DebugSourcesDialog::DebugSourcesDialog(const DebugSession *session, QWidget *par
            "then normalised per channel with mean (0.485, 0.456, 0.406) and std (0.229, 0.224, 0.225)"));
     m_seed->setRange(0, std::numeric_limits<int>::max());
     m_seed->setToolTip(tr("Seed of the random inputs and parameters"));
+    m_memoryLimit->setObjectName(QStringLiteral("memoryLimit"));
+    m_memoryLimit->setClearButtonEnabled(true);
+    m_memoryLimit->setPlaceholderText(MemoryLimitSetting::defaultText());
+    m_memoryLimit->setText(MemoryLimitSetting::stored());
+    m_memoryLimit->setToolTip(
+        tr("Most host memory the tensors of a session may take (4G, 512M, 50%); an op or file that needs "
+           "more stops with an error instead of exhausting the machine. Now: %1")
+            .arg(MemoryLimitSetting::currentText()));
     m_error->setObjectName(QStringLiteral("sourcesError"));
     m_error->setWordWrap(true);
     m_error->setStyleSheet(QStringLiteral("color: %1").arg(ThemeColors::css(ThemeColors::current().error)));
@@ -80,6 +91,7 @@ DebugSourcesDialog::DebugSourcesDialog(const DebugSession *session, QWidget *par
     form->addRow(tr("Parameters:"), m_params);
     form->addRow(QString(), pathRow(m_paramsPath, m_paramsBrowse, this));
     form->addRow(tr("Random seed:"), m_seed);
+    form->addRow(tr("Memory limit:"), m_memoryLimit);
     buildShapeRows(form);
 
     auto *note = new QLabel(tr("Applied when the next session starts; a running session ends."), this);
@@ -98,7 +110,7 @@ DebugSourcesDialog::DebugSourcesDialog(const DebugSession *session, QWidget *par
     // An error speaks of what was refused: it goes as soon as the user changes anything.
     for (QComboBox *combo : { m_inputs, m_params })
         connect(combo, &QComboBox::currentIndexChanged, m_error, &QLabel::hide);
-    for (QLineEdit *edit : { m_inputsPath, m_paramsPath })
+    for (QLineEdit *edit : { m_inputsPath, m_paramsPath, m_memoryLimit })
         connect(edit, &QLineEdit::textEdited, m_error, &QLabel::hide);
     for (const ShapeRow &row : m_shapeRows) {
         connect(row.edit, &QLineEdit::textEdited, m_error, &QLabel::hide);
@@ -201,6 +213,10 @@ QString DebugSourcesDialog::validate() const
                         QString::fromStdString(InputShapes::dimsText(shape.declared)),
                         QString::fromStdString(InputShapes::example(shape).substr(shape.name.size() + 1)));
     }
+    std::string why;
+    if (error.isEmpty() && !m_memoryLimit->text().trimmed().isEmpty()
+        && !MemoryBudget::parseSize(m_memoryLimit->text().trimmed().toStdString(), why))
+        error = tr("Memory limit: %1").arg(QString::fromStdString(why));
     return error;
 }
 
@@ -208,7 +224,7 @@ void DebugSourcesDialog::accept()
 {
     const QString error = validate();
     showError(error);
-    if (error.isEmpty())
+    if (error.isEmpty() && MemoryLimitSetting::apply(m_memoryLimit->text()))
         QDialog::accept();
 }
 

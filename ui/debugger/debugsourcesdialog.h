@@ -21,12 +21,13 @@ class DebugSession;
 
 /// Chooses where the next debug session takes its inputs (bundle .npy, random with a seed,
 /// zeros, ones, a .npy folder, an image file) and parameters (bundle .npy, the .pdiparams next to
-/// the program, a chosen .pdiparams file or .npy folder, random), and the shape of each input
-/// with dynamic dims: one field per such input, showing the default (the `.yml` beside the
-/// program, batch 1) and where it comes from, empty where there is none. Kinds the target cannot
-/// offer are listed disabled with the reason. OK checks that the chosen paths exist and that every
-/// input the choice generates has a shape; what is inside the files is checked when the session
-/// starts (errors go to the debugger's status).
+/// the program, a chosen .pdiparams file or .npy folder, random), the shape of each input with
+/// dynamic dims (one field per such input, showing the default: the `.yml` beside the program,
+/// batch 1, and where it comes from, empty where there is none) and the host-memory limit (a
+/// setting kept across runs). Kinds the target cannot offer are listed disabled with the reason.
+/// OK checks that the chosen paths exist, that every input the choice generates has a shape and
+/// that the limit is a size, and applies the limit; what is inside the files is checked when the
+/// session starts (errors go to the Problems panel).
 class DebugSourcesDialog : public QDialog
 {
     Q_OBJECT
@@ -51,6 +52,8 @@ public:
     QLineEdit *shapeEdit(const QString &name) const;
     /// Says that `inputs` need a shape (the start was refused) and focuses the first field.
     void askForShapes(const QStringList &inputs);
+    /// The host-memory limit (MemoryLimitSetting): empty for the default.
+    QLineEdit *memoryLimitEdit() const { return m_memoryLimit; }
 
     void accept() override;
 
@@ -79,6 +82,7 @@ private:
     QLineEdit *m_paramsPath;
     QToolButton *m_paramsBrowse;
     QSpinBox *m_seed;
+    QLineEdit *m_memoryLimit;
     QLabel *m_error;
     struct ShapeRow
     {

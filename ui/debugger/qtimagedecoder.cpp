@@ -1,5 +1,8 @@
 #include "ui/debugger/qtimagedecoder.h"
 
+#include "core/io/inputfile.h"
+
+#include <QBuffer>
 #include <QImage>
 #include <QImageReader>
 #include <cstring>
@@ -8,7 +11,14 @@ namespace ps {
 
 std::optional<Image> QtImageDecoder::decode(const std::string &path, std::string &error)
 {
-    QImageReader reader(QString::fromStdString(path));
+    // Through InputFile like every reader: a FIFO or a device is refused, the size is bounded.
+    const std::optional<std::string> bytes = InputFile::readAll(path, InputFile::kImageLimit, error);
+    if (!bytes)
+        return std::nullopt;
+    QByteArray data = QByteArray::fromRawData(bytes->data(), qsizetype(bytes->size()));
+    QBuffer buffer(&data);
+    buffer.open(QIODevice::ReadOnly);
+    QImageReader reader(&buffer);
     QImage image = reader.read();
     if (image.isNull()) {
         error = path + ": cannot decode the image: " + reader.errorString().toStdString();

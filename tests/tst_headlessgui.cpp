@@ -1,0 +1,151 @@
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+const QString kExample = QStringLiteral(PIRSCOPE_SOURCE_DIR "/resources/examples/lenet_bn.json");
+const QString kExampleParams = QStringLiteral(PIRSCOPE_SOURCE_DIR "/resources/examples/lenet_bn.pdiparams");
+const QString kBundle = QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/pruned_param");
+
+struct GuiRun
+{
+    bool finished = false;
+    int exitCode = -1;
+    QProcess::ExitStatus status = QProcess::CrashExit;
+    QString err;
+    qint64 ms = 0;
+};
+
+/// `pirscope ARGS --screenshot DIR/shot.png`, offscreen; killed after 2 minutes.
+GuiRun runGui(QStringList args, const QString &dir)
+{
+    args << QStringLiteral("--screenshot") << dir + QStringLiteral("/shot.png");
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    // A settings file of its own: the memory limit the user may have set does not apply.
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir + QStringLiteral("/config"));
+    p.setProcessEnvironment(env);
+    QElapsedTimer timer;
+    timer.start();
+    p.start(QStringLiteral(PIRSCOPE_GUI_PATH), args);
+    GuiRun r;
+    r.finished = p.waitForFinished(120000);
+    if (!r.finished) {
+        p.kill();
+        p.waitForFinished();
+    }
+    r.ms = timer.elapsed();
+    r.exitCode = p.exitCode();
+    r.status = p.exitStatus();
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QString write(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    if (f.open(QIODevice::WriteOnly))
+        f.write(bytes);
+    return path;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+/// Issue 9: `pirscope FILE --screenshot out.png` always ends, non-zero with `error: ...` on
+/// stderr when the file does not load or the debug session (--debug-steps) cannot start or fails;
+/// it used to hang for ever or exit 1 silently.
+class TestHeadlessGui : public QObject
+{
+    Q_OBJECT
+
+private:
+    void expectError(const QStringList &args, const QString &dir, const QString &expected)
+    {
+        const GuiRun r = runGui(args, dir);
+        QVERIFY2(r.finished, "pirscope --screenshot did not exit within 2 minutes");
+        QCOMPARE(r.status, QProcess::NormalExit);
+        QVERIFY2(r.exitCode != 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("error: ")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+        QVERIFY(!QFile::exists(dir + QStringLiteral("/shot.png")));
+        qDebug("%s: exit %d after %lld ms", qPrintable(expected), r.exitCode, r.ms);
+    }
+
+private slots:
+    void malformedFile()
+    {
+        QTemporaryDir dir;
+        const QString bad = write(dir.path() + "/bad.json", "{\"program\": [1, 2");
+        expectError({ bad }, dir.path(), QStringLiteral("cannot open ") + bad);
+    }
+
+    void directoryWithoutManifest()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("empty")));
+        expectError({ dir.path() + "/empty" }, dir.path(), QStringLiteral("is a directory without a manifest.json"));
+    }
+
+    void truncatedPdiparamsBesideTheProgram()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(kExample, dir.path() + "/lenet_bn.json"));
+        const QByteArray params = readAll(kExampleParams);
+        QVERIFY(params.size() > 1000);
+        write(dir.path() + "/lenet_bn.pdiparams", params.left(params.size() / 2));
+        expectError({ dir.path() + "/lenet_bn.json", "--debug-steps", "2" }, dir.path(),
+            QStringLiteral("error: debug session: "));
+    }
+
+    void emptyNpyInABundle()
+    {
+        QTemporaryDir dir;
+        const QString bundle = dir.path() + "/bundle";
+        QCOMPARE(QProcess::execute(QStringLiteral("cp"), { QStringLiteral("-r"), kBundle, bundle }), 0);
+        write(bundle + "/inputs/_jst.0.x.0.npy", QByteArray());
+        expectError({ bundle, "--debug-steps", "1" }, dir.path(), QStringLiteral("_jst.0.x.0.npy"));
+    }
+
+    void opPastTheMemoryLimit()
+    {
+        QTemporaryDir dir;
+        const QString program = write(dir.path() + "/full.txt",
+            "{\n    (%0) = \"pd_op.full\" () "
+            "{dtype:float32,place:Place(cpu),shape:[1000000,1000000],value:1.5} : () -> "
+            "tensor<1000000x1000000xf32>\n"
+            "    () = \"builtin.shadow_output\" (%0) {output_name:\"out\"} : (tensor<1000000x1000000xf32>) -> "
+            "\n}\n");
+        expectError({ program, "--debug-steps", "1", "--max-memory", "1G" }, dir.path(),
+            QStringLiteral("needs 4.0 TB, limit 1.0 GB"));
+    }
+
+    void badOptionValues()
+    {
+        QTemporaryDir dir;
+        expectError({ kExample, "--max-memory", "lots" }, dir.path(), QStringLiteral("--max-memory: "));
+        expectError({ kExample, "--debug-steps", "-3" }, dir.path(), QStringLiteral("--debug-steps: "));
+    }
+
+    void goodRunStillShoots()
+    {
+        QTemporaryDir dir;
+        const GuiRun r = runGui({ kExample, "--debug-steps", "2" }, dir.path());
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(QFile::exists(dir.path() + "/shot.png"));
+        qDebug("lenet_bn with 2 debug steps: %lld ms", r.ms);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHeadlessGui)
+#include "tst_headlessgui.moc"

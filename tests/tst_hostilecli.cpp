@@ -1,0 +1,236 @@
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <functional>
+#include <sys/stat.h>
+
+namespace {
+
+struct CliRun
+{
+    int exitCode = -1;
+    QProcess::ExitStatus status = QProcess::CrashExit;
+    QString err;
+    qint64 ms = 0;
+};
+
+CliRun runCli(const QStringList &args)
+{
+    QProcess p;
+    QElapsedTimer timer;
+    timer.start();
+    p.start(QStringLiteral(PIRSCOPE_CLI_PATH), args);
+    CliRun r;
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.ms = timer.elapsed();
+    r.exitCode = p.exitCode();
+    r.status = p.exitStatus();
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QString write(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    if (f.open(QIODevice::WriteOnly))
+        f.write(bytes);
+    return path;
+}
+
+QString fullProgram(const QString &dir, const QString &shape, const QString &type)
+{
+    return write(dir + "/full.txt",
+        ("{\n    (%0) = \"pd_op.full\" () {dtype:float32,place:Place(cpu),shape:[" + shape
+            + "],value:1.5} : () -> tensor<" + type
+            + "xf32>\n"
+              "    (%1) = \"pd_op.relu\" (%0) {} : (tensor<"
+            + type + "xf32>) -> tensor<" + type
+            + "xf32>\n"
+              "    () = \"builtin.shadow_output\" (%1) {output_name:\"out\"} : (tensor<"
+            + type + "xf32>) -> \n}\n")
+            .toUtf8());
+}
+
+/// A copy of a fixture bundle whose manifest.json `edit` changes.
+QString bundleCopy(const QString &dir, const std::function<void(QJsonObject &)> &edit)
+{
+    const QString from = QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/pruned_param");
+    const QString to = dir + "/bundle";
+    QProcess::execute(QStringLiteral("cp"), { QStringLiteral("-r"), from, to });
+    QFile f(to + "/manifest.json");
+    f.open(QIODevice::ReadOnly);
+    QJsonObject manifest = QJsonDocument::fromJson(f.readAll()).object();
+    f.close();
+    edit(manifest);
+    write(to + "/manifest.json", QJsonDocument(manifest).toJson());
+    return to;
+}
+
+} // namespace
+
+/// Issue 9 end to end: every hostile input class gives `error: ...` naming the file, field or op,
+/// exit status 1 (never a signal, never a hang), within seconds, with memory bounded.
+class TestHostileCli : public QObject
+{
+    Q_OBJECT
+
+private:
+    void expectError(const QStringList &args, const QString &expected, int exitCode = 1)
+    {
+        const CliRun r = runCli(args);
+        QCOMPARE(r.status, QProcess::NormalExit);
+        QVERIFY2(r.exitCode == exitCode, qPrintable(QString::number(r.exitCode) + ": " + r.err));
+        QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+        qDebug("%s: %lld ms", qPrintable(args.join(' ').left(80)), r.ms);
+    }
+
+private slots:
+    void shapeOverflowIsAnErrorNotACrash()
+    {
+        QTemporaryDir dir;
+        const QString program = fullProgram(dir.path(), "4611686018427387904,4", "4611686018427387904x4");
+        expectError({ "run", program }, "pd_op.full at 0:0");
+        expectError({ "run", program }, "has more than 2^63 elements");
+    }
+
+    void oversizedAllocationNamesOpAndLimit()
+    {
+        QTemporaryDir dir;
+        const QString program = fullProgram(dir.path(), "1000000,1000000", "1000000x1000000");
+        expectError({ "run", program, "--max-memory", "1G" },
+            "pd_op.full at 0:0 (results %0): needs 4.0 TB, limit 1.0 GB");
+        expectError({ "run", program }, "needs 4.0 TB, limit");
+        expectError({ "run", program, "--max-memory", "lots" }, "--max-memory: expected a size");
+    }
+
+    void notRegularFiles()
+    {
+        QTemporaryDir dir;
+        expectError({ "info", "/dev/zero" }, "/dev/zero: is a character device");
+        const QString fifo = dir.path() + "/pipe.json";
+        QVERIFY(::mkfifo(fifo.toLocal8Bit().constData(), 0600) == 0);
+        expectError({ "info", fifo }, "is a FIFO");
+        QVERIFY(QDir(dir.path()).mkdir("folder"));
+        expectError({ "info", dir.path() + "/folder" }, "is a directory without a manifest.json");
+        const QString loop = dir.path() + "/loop.json";
+        QVERIFY(QFile::link(loop, loop));
+        expectError({ "info", loop }, "is a symlink loop");
+        // A bundle input that is a symlink to /dev/zero.
+        const QString bundle = bundleCopy(dir.path(), [](QJsonObject &) {});
+        QFile::remove(bundle + "/inputs/_jst.0.x.0.npy");
+        QVERIFY(QFile::link(QStringLiteral("/dev/zero"), bundle + "/inputs/_jst.0.x.0.npy"));
+        expectError({ "run", bundle }, "(-> /dev/zero): is a character device");
+    }
+
+    void strictNumericOptions_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expected");
+        const QString program = QStringLiteral(PIRSCOPE_SOURCE_DIR "/resources/examples/lenet_bn.json");
+        QTest::newRow("seed -1") << QStringList { "run", program, "--seed", "-1" }
+                                 << "--seed: expected a non-negative integer, got '-1'";
+        QTest::newRow("seed 12abc") << QStringList { "run", program, "--seed", "12abc" } << "got '12abc'";
+        QTest::newRow("runs 0") << QStringList { "bench", "run", program, "--runs", "0" }
+                                << "--runs: '0' is out of range";
+        QTest::newRow("rtol nan") << QStringList { "verify", program, "--rtol", "nan" }
+                                  << "--rtol: expected a finite number, got 'nan'";
+        QTest::newRow("atol -1") << QStringList { "verify", program, "--atol", "-1" }
+                                 << "--atol: '-1' is out of range";
+        QTest::newRow("break overflow")
+            << QStringList { "run", program, "--break", "0:99999999999999999999999" }
+            << "--break: '0:99999999999999999999999' is not a valid position";
+        QTest::newRow("ops") << QStringList { "bench", "pipeline", "--ops", "1e3" }
+                             << "--ops: expected an integer of at least 1";
+        QTest::newRow("device index")
+            << QStringList { "run", program, "--device", "cuda:x" } << "the CUDA device index";
+    }
+    void strictNumericOptions()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        expectError(args, expected);
+    }
+
+    void breakpointsUseRe2AndWarn()
+    {
+        const QString program = QStringLiteral(PIRSCOPE_SOURCE_DIR "/resources/examples/lenet_bn.json");
+        const CliRun none = runCli({ "run", program, "--break", "no_such_name" });
+        QCOMPARE(none.exitCode, 0);
+        QVERIFY2(none.err.contains("warning: --break 'no_such_name': no result name of any op matches it"),
+            qPrintable(none.err));
+        const CliRun pathological = runCli({ "run", program, "--break", "(a+)+$" });
+        QCOMPARE(pathological.status, QProcess::NormalExit);
+        QVERIFY2(pathological.exitCode == 0 || pathological.exitCode == 2, qPrintable(pathological.err));
+        qDebug("--break (a+)+$: %lld ms", pathological.ms);
+    }
+
+    void manifestRangesAndFilesAreChecked()
+    {
+        QTemporaryDir dir;
+        const QString overlap = bundleCopy(dir.path(), [](QJsonObject &m) {
+            m["backward_range"] = QJsonArray { 5, 17 };
+        });
+        expectError({ "verify", overlap },
+            "at backward_range: error: [5, 17] starts before forward_range [0, 11] ends");
+        QDir(overlap).removeRecursively();
+        const QString past = bundleCopy(dir.path(), [](QJsonObject &m) {
+            m["backward_range"] = QJsonArray { 14, 170 };
+        });
+        expectError({ "verify", past }, "runs past the end of train_program.txt");
+        QDir(past).removeRecursively();
+        const QString shape = bundleCopy(dir.path(), [](QJsonObject &m) {
+            QJsonArray inputs = m["inputs"].toArray();
+            QJsonObject first = inputs[0].toObject();
+            first["shape"] = QJsonArray { 4, 3 };
+            inputs[0] = first;
+            m["inputs"] = inputs;
+        });
+        expectError({ "verify", shape },
+            "at inputs[0].shape: error: [4, 3], but inputs/_jst.0.x.0.npy holds float32[2, 3]");
+        QDir(shape).removeRecursively();
+        const QString badNumber = bundleCopy(dir.path(), [](QJsonObject &m) {
+            m["forward_range"] = QJsonArray { 0, -11 };
+        });
+        expectError({ "verify", badNumber }, "at forward_range[1]: error: expected a non-negative integer");
+        QDir(badNumber).removeRecursively();
+        // A number JSON cannot hold: the error has a line and column, not just "not valid JSON".
+        const QString huge = bundleCopy(dir.path(), [](QJsonObject &) {});
+        QFile f(huge + "/manifest.json");
+        f.open(QIODevice::ReadOnly);
+        QByteArray text = f.readAll();
+        f.close();
+        text.replace("\"seed\": 2024", "\"seed\": 1e999");
+        write(huge + "/manifest.json", text);
+        expectError({ "verify", huge }, "manifest.json:");
+        expectError({ "verify", huge }, "not valid JSON");
+    }
+
+    void provideWithLyingNpy()
+    {
+        QTemporaryDir dir;
+        const QString program = fullProgram(dir.path(), "2,3", "2x3");
+        std::string h = "{'descr': '<f4', 'fortran_order': False, 'shape': (1100000000, 1), }";
+        h.append((64 - (10 + h.size() + 1) % 64) % 64, ' ');
+        h += '\n';
+        QByteArray npy("\x93NUMPY\x01\x00", 8);
+        npy += char(h.size() & 0xff);
+        npy += char(h.size() >> 8);
+        npy += QByteArray::fromStdString(h);
+        npy += QByteArray(64, '\0');
+        const QString file = write(dir.path() + "/lie.npy", npy);
+        expectError({ "run", program, "--provide", "0:0=" + file }, "the file is truncated");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHostileCli)
+#include "tst_hostilecli.moc"
