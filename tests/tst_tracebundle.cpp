@@ -8,6 +8,7 @@
 #include "core/transform/partialprogram.h"
 #include "core/transform/programroles.h"
 
+#include <QDir>
 #include <QtTest>
 
 using namespace ps;
@@ -240,12 +241,22 @@ private slots:
             QSKIP("golden bundle missing");
         QTemporaryDir dir;
         QVERIFY(QFile::copy(src + "/program.txt", dir.filePath(QStringLiteral("program.txt"))));
+        // open() checks the .npy files the manifest names: the inputs and parameters go along,
+        // the first input under the name the runner reads for 'nope'.
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("inputs"))
+            && QDir(dir.path()).mkpath(QStringLiteral("params")));
+        for (const QString &sub : { QStringLiteral("inputs"), QStringLiteral("params") })
+            for (const QString &name : QDir(src + "/" + sub).entryList(QDir::Files))
+                QVERIFY(QFile::copy(src + "/" + sub + "/" + name, dir.filePath(sub + "/" + name)));
         QFile in(src + "/manifest.json");
         QVERIFY(in.open(QIODevice::ReadOnly));
         QJsonObject m = QJsonDocument::fromJson(in.readAll()).object();
         QJsonArray inputs = m.value("inputs").toArray();
         QJsonObject first = inputs.at(0).toObject();
+        QVERIFY(QFile::rename(
+            dir.filePath(first.value("file").toString()), dir.filePath(QStringLiteral("inputs/nope.npy"))));
         first.insert("name", "nope");
+        first.insert("file", "inputs/nope.npy");
         inputs.replace(0, first);
         m.insert("inputs", inputs);
         QJsonArray outputs = m.value("outputs").toArray();

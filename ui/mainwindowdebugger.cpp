@@ -72,7 +72,7 @@ MainWindowDebugger::MainWindowDebugger(MainWindow *window)
         m_window->statusBar()->showMessage(text, 8000);
         Diagnostic d;
         d.severity = severity;
-        d.location.file = m_session->target().programPath.toStdString();
+        d.location.file = m_session->target().programPath;
         d.message = text.toStdString();
         m_window->diagnosticsModel()->addDiagnostic(std::move(d));
         m_window->diagnosticsDock()->show();

@@ -10,6 +10,23 @@
 namespace ps {
 namespace {
 
+/// An output's declared shape is its static type in the program (dynamic dims -1), and Paddle
+/// saves a 0-D result (a loss) as a [1] array: a file matches a declared shape of the same rank
+/// whose static dims are equal, or holds one element where the declared shape has one.
+bool compatible(const std::vector<int64_t> &declared, const std::vector<int64_t> &file)
+{
+    const std::optional<int64_t> declaredCount = ShapeSize::elements(declared);
+    const std::optional<int64_t> fileCount = ShapeSize::elements(file);
+    if (declaredCount == 1 && fileCount == 1)
+        return true;
+    if (declared.size() != file.size())
+        return false;
+    for (size_t i = 0; i < declared.size(); ++i)
+        if (declared[i] >= 0 && declared[i] != file[i])
+            return false;
+    return true;
+}
+
 class Checker
 {
 public:
@@ -26,9 +43,11 @@ public:
         m_ok = false;
     }
 
-    /// `relative` (the manifest's `field` at `where`) against the declared dtype and shape.
+    /// `relative` (the manifest's `field` at `where`) against the declared dtype and shape:
+    /// equal shapes when `exact` (inputs and parameters: the exporter writes the arrays' own
+    /// shapes), compatible ones otherwise (see compatible()).
     void file(const std::string &where, const char *field, const std::string &relative,
-        const std::string &dtype, const std::vector<int64_t> &shape, bool required)
+        const std::string &dtype, const std::vector<int64_t> &shape, bool required, bool exact)
     {
         if (relative.empty())
             return;
@@ -53,7 +72,7 @@ public:
         }
         if (!dtype.empty() && dtype != phiName(header->dtype))
             error(where + ".dtype", "'" + dtype + "', but " + relative + " holds " + header->describe());
-        else if (shape != header->shape)
+        else if (exact ? shape != header->shape : !compatible(shape, header->shape))
             error(where + ".shape",
                 ShapeSize::shapeText(shape) + ", but " + relative + " holds " + header->describe());
     }
@@ -89,13 +108,13 @@ bool TraceBundleFiles::check(const TraceBundle &bundle, DiagnosticList &diagnost
         for (size_t i = 0; i < tensors->size(); ++i) {
             const TraceBundle::Tensor &t = (*tensors)[i];
             c.runnerFile(at(list, i), t, dir);
-            c.file(at(list, i), "file", t.file, t.dtype, t.shape, true);
-            c.file(at(list, i), "grad_file", t.gradFile, t.dtype, t.shape, false);
+            c.file(at(list, i), "file", t.file, t.dtype, t.shape, true, true);
+            c.file(at(list, i), "grad_file", t.gradFile, t.dtype, t.shape, false, true);
         }
     }
     const auto &outputs = bundle.outputs();
     for (size_t i = 0; i < outputs.size(); ++i)
-        c.file(at("outputs", i), "file", outputs[i].file, outputs[i].dtype, outputs[i].shape, false);
+        c.file(at("outputs", i), "file", outputs[i].file, outputs[i].dtype, outputs[i].shape, false, false);
     for (const auto &[index, file] : bundle.outputGradFiles()) {
         const std::string where = "backward.output_grads";
         if (index >= outputs.size())
@@ -104,7 +123,7 @@ bool TraceBundleFiles::check(const TraceBundle &bundle, DiagnosticList &diagnost
                     + " outputs)");
         else
             c.file(where, std::to_string(index).c_str(), file, outputs[index].dtype, outputs[index].shape,
-                false);
+                false, false);
     }
     return c.ok();
 }
