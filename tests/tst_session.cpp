@@ -14,6 +14,7 @@
 #include "dynamicinputs.h"
 
 #include <QtTest>
+#include <sys/stat.h>
 
 using namespace ps;
 
@@ -151,6 +152,20 @@ private slots:
         DiagnosticList d;
         QVERIFY(!YamlReader::parse(deep, "deep.yml", d));
         QVERIFY(d.firstError()->message.find("nesting deeper than") != std::string::npos);
+    }
+
+    void yamlFromSpecialFilesIsRefused()
+    {
+        // A .yml is read through InputFile: a FIFO or a device is named and refused at once.
+        QTemporaryDir dir;
+        const std::string fifo = dir.filePath(QStringLiteral("x.yml")).toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        for (const std::string &path : { fifo, std::string("/dev/zero") }) {
+            DiagnosticList d;
+            QVERIFY(!YamlReader::read(path, d));
+            QVERIFY2(d.toString().find(path) != std::string::npos, d.toString().c_str());
+            QVERIFY2(d.toString().find("not a regular file") != std::string::npos, d.toString().c_str());
+        }
     }
 
     void inferenceConfigShapes()

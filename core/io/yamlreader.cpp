@@ -1,8 +1,8 @@
 #include "core/io/yamlreader.h"
 
-#include <fstream>
+#include "core/io/inputfile.h"
+
 #include <map>
-#include <sstream>
 
 namespace ps {
 namespace {
@@ -515,14 +515,14 @@ std::optional<YamlNode> YamlReader::parse(
 
 std::optional<YamlNode> YamlReader::read(const std::string &path, DiagnosticList &diagnostics)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        diagnostics.error(SourceLocation { path, 0, 0, {}, -1 }, "cannot read the file");
+    // Through InputFile: a .yml beside a program may be a FIFO, a device or a huge file.
+    std::string error;
+    std::optional<std::string> bytes = InputFile::readAll(path, InputFile::kManifestLimit, error);
+    if (!bytes) {
+        InputFile::report(error, path, diagnostics);
         return std::nullopt;
     }
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    return parse(bytes.str(), path, diagnostics);
+    return parse(*bytes, path, diagnostics);
 }
 
 } // namespace ps
