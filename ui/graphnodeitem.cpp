@@ -77,6 +77,7 @@ void GraphNodeItem::setMarks(const NodeMarks &marks)
     m_visual.marks = marks;
     const QString lines = marksText();
     const QString tip = lines.isEmpty() ? m_toolTip : m_toolTip + QLatin1Char('\n') + lines;
+    setOpacity(marks.faded ? 0.22 : 1.0);
     setToolTip(tip);
     update();
 }
@@ -100,6 +101,19 @@ QString GraphNodeItem::marksText() const
     if (marks.breakpoint)
         lines << (marks.breakpointDisabled ? QObject::tr("breakpoint (disabled)")
                                            : QObject::tr("breakpoint"));
+    switch (marks.change) {
+    case NodeMarks::Change::Removed:
+        lines << QObject::tr("removed by the pass");
+        break;
+    case NodeMarks::Change::Added:
+        lines << QObject::tr("added by the pass");
+        break;
+    case NodeMarks::Change::Changed:
+        lines << QObject::tr("changed by the pass (name, attributes or types)");
+        break;
+    default:
+        break;
+    }
     return lines.join(QLatin1Char('\n'));
 }
 

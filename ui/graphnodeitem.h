@@ -47,7 +47,12 @@ public:
 
     /// Debugger marks: a green frame for the current op, a red dot for a breakpoint, a red frame
     /// for a failed op, an orange frame for NaN/Inf, a time badge and tooltip line once executed.
+    /// Pass-diff marks: a tinted fill, a frame and a corner badge (− + ~) in changeColor(); a
+    /// faded node is drawn at low opacity.
     void setMarks(const NodeMarks &marks);
+    /// Red for removed, green for added, amber for changed; invalid for None and Kept
+    /// (GraphStyle::changeColor).
+    static QColor changeColor(NodeMarks::Change change) { return GraphStyle::changeColor(change); }
     const NodeMarks &marks() const { return m_visual.marks; }
     /// The marks as tooltip lines ("executed: 0.120 ms", "breakpoint"); empty without marks.
     QString marksText() const;

@@ -310,6 +310,21 @@ void GraphScene::applyOpMarks()
                 continue;
             item->setMarks(shown);
             m_marked.push_back(item);
+            if (marks.change == NodeMarks::Change::None && !marks.faded)
+                continue;
+            // What a pass did to a shared value's producer shows on every ghost of it.
+            const auto [from, to] = m_model->ghostsOfOp.equal_range(op);
+            for (auto it = from; it != to; ++it) {
+                GraphNodeItem *ghost
+                    = size_t(it->second) < m_nodeItems.size() ? m_nodeItems[size_t(it->second)] : nullptr;
+                if (!ghost || ghost == item)
+                    continue;
+                NodeMarks chip;
+                chip.change = marks.change;
+                chip.faded = marks.faded;
+                ghost->setMarks(chip);
+                m_marked.push_back(ghost);
+            }
         } else if (GraphGroupItem *group = collapsedGroupOf(node)) {
             NodeMarks &m = inside[group];
             m.current = m.current || marks.current;

@@ -13,9 +13,11 @@
 #include "ui/inspector/dialogdirectory.h"
 #include "ui/inspector/elidedlabel.h"
 #include "ui/mainwindowdebugger.h"
+#include "ui/mainwindowpasses.h"
 #include "ui/oplistpanel.h"
 #include "ui/passlistmodel.h"
 #include "ui/passpanel.h"
+#include "ui/passview.h"
 #include "ui/pipelinerunner.h"
 #include "ui/programattributesmodel.h"
 #include "ui/programdocument.h"
@@ -185,6 +187,8 @@ MainWindow::MainWindow(QWidget *parent)
     m_debugger = new MainWindowDebugger(this);
     m_help = new HelpMenu(this);
     connectStartPage();
+    m_passes = new MainWindowPasses(this);
+    m_tabs->addTab(m_passes->view(), tr("Passes"));
 
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray()))
@@ -315,8 +319,16 @@ void MainWindow::createActions()
 
 bool MainWindow::openFile(const QString &path)
 {
+    if (MainWindowPasses::isPassLog(path))
+        return m_passes->openLog(path);
     DiagnosticList diagnostics;
     std::shared_ptr<const PipelineSource> source = ProgramOpener::open(path, diagnostics);
+    return adoptSource(std::move(source), diagnostics, path);
+}
+
+bool MainWindow::adoptSource(
+    std::shared_ptr<const PipelineSource> source, const DiagnosticList &diagnostics, const QString &path)
+{
     m_diagnostics->setDiagnostics(diagnostics);
     if (!source) {
         failLoad(path, diagnostics);
@@ -370,6 +382,8 @@ void MainWindow::setDocument(
     m_selection->clear();
     m_document = std::move(document);
     m_source = std::move(source);
+    m_programResult.reset();
+    m_tabs->setTabText(0, tr("Program"));
     m_snapshot.reset();
     m_central->setCurrentWidget(m_tabs);
     m_activeSide = ProgramSide::Origin;
@@ -485,18 +499,37 @@ bool MainWindow::isTraining() const
 
 void MainWindow::showTab(Tab tab)
 {
-    m_tabs->setCurrentIndex(tab == Tab::Program ? 0 : 1);
+    m_tabs->setCurrentIndex(int(tab));
 }
 
 MainWindow::Tab MainWindow::currentTab() const
 {
-    return m_tabs->currentIndex() == 0 ? Tab::Program : Tab::Split;
+    return Tab(qBound(0, m_tabs->currentIndex(), 2));
+}
+
+void MainWindow::showProgramResult(std::shared_ptr<const ProgramDocument> result)
+{
+    if (result == m_programResult || !m_document)
+        return;
+    m_programResult = std::move(result);
+    const std::shared_ptr<const ProgramDocument> shown = documentOf(ProgramSide::Origin);
+    m_tabs->setTabText(0, m_programResult ? tr("Program (after passes)") : tr("Program"));
+    m_graphView->showGraph(shown->graph());
+    if (m_activeSide == ProgramSide::Origin) {
+        m_opList->setDocument(shown);
+        m_properties->setDocument(shown);
+    }
+    if (m_namesPicker->side() == ProgramSide::Origin)
+        m_nameMap->setDocument(shown);
+    if (m_inplacePicker->side() == ProgramSide::Origin)
+        m_inplace->setDocument(shown);
+    emit programShown();
 }
 
 std::shared_ptr<const ProgramDocument> MainWindow::documentOf(ProgramSide side) const
 {
     if (side == ProgramSide::Origin || !m_snapshot)
-        return side == ProgramSide::Origin ? m_document : nullptr;
+        return side != ProgramSide::Origin ? nullptr : m_programResult ? m_programResult : m_document;
     return side == ProgramSide::Forward ? m_snapshot->forward : m_snapshot->backward;
 }
 
@@ -582,8 +615,8 @@ void MainWindow::openDialog()
 {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open PIR Program or Trace Bundle"),
         DialogDirectory::get(QStringLiteral("programs")),
-        tr("PIR programs and trace bundles (*.json *.txt);;Trace bundle manifests (manifest.json);;All files "
-           "(*)"));
+        tr("PIR programs, trace bundles and Paddle pass logs (*.json *.txt *.log);;Trace bundle manifests "
+           "(manifest.json);;All files (*)"));
     if (path.isEmpty())
         return;
     DialogDirectory::remember(QStringLiteral("programs"), path);

@@ -23,6 +23,7 @@ class GraphView;
 class HelpMenu;
 class InplaceGroupsModel;
 class MainWindowDebugger;
+class MainWindowPasses;
 class OpListPanel;
 class Operation;
 class PassPanel;
@@ -50,7 +51,7 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 
 public:
-    enum class Tab { Program, Split };
+    enum class Tab { Program, Split, Passes };
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -59,6 +60,13 @@ public:
     /// manifest.json). Returns false, keeping the current document, when it has errors; they
     /// are listed in the Problems dock.
     bool openFile(const QString &path);
+    /// Makes `source` (opened from `path`) the window's program, listing `diagnostics`; with a
+    /// null source it keeps the current program and reports the failure (as openFile does).
+    bool adoptSource(
+        std::shared_ptr<const PipelineSource> source, const DiagnosticList &diagnostics, const QString &path);
+    /// Shows `result` (the program after the passes the user switched) on the Program tab and
+    /// in the panels of the origin side; null shows the loaded program again.
+    void showProgramResult(std::shared_ptr<const ProgramDocument> result);
     /// Opens the first bundled example (":/.../examples/*.json"); false when none is bundled.
     bool openDefaultExample();
     /// The first bundled example's resource path, or empty.
@@ -117,6 +125,8 @@ public:
     HelpMenu *helpMenu() const { return m_help; }
     /// The Debug menu, toolbar and dock with their session.
     MainWindowDebugger *debugger() const { return m_debugger; }
+    /// The Passes tab: the pass timeline and its diffs.
+    MainWindowPasses *passes() const { return m_passes; }
     /// The program the op list and properties show.
     ProgramSide activeSide() const { return m_activeSide; }
     QStringList recentFiles() const;
@@ -127,6 +137,8 @@ signals:
     void loadFailed(const QString &message);
     /// A pipeline snapshot was shown (after a new document, a mode switch or a pass switch).
     void pipelineChanged();
+    /// The Program tab switched between the loaded program and the passes' result.
+    void programShown();
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
@@ -165,6 +177,8 @@ private:
     void exportDialog(bool svg);
 
     std::shared_ptr<const ProgramDocument> m_document;
+    /// The passes' result the Program tab shows instead of m_document; null: m_document.
+    std::shared_ptr<const ProgramDocument> m_programResult;
     std::shared_ptr<const PipelineSource> m_source;
     std::shared_ptr<const PipelineSnapshot> m_snapshot;
     DiagnosticList m_loadDiagnostics;
@@ -199,6 +213,7 @@ private:
     ElidedLabel *m_layoutStatus;
     MainWindowDebugger *m_debugger = nullptr;
     HelpMenu *m_help = nullptr;
+    MainWindowPasses *m_passes = nullptr;
 };
 
 } // namespace ps

@@ -98,6 +98,7 @@ MainWindowDebugger::MainWindowDebugger(MainWindow *window)
         m_panel, &DebuggerPanel::opActivated, this, [this](const Operation *op) { m_window->selectOp(op); });
 
     connect(window, &MainWindow::documentChanged, this, [this] { updateTarget(true); });
+    connect(window, &MainWindow::programShown, this, [this] { updateTarget(true); });
     connect(window, &MainWindow::pipelineChanged, this, [this] {
         // A pipeline being debugged was replaced (mode or pass switch): its programs are gone
         // from the views.
@@ -126,7 +127,8 @@ void MainWindowDebugger::updateTarget(bool force)
 {
     if (m_session->isActive() && !force)
         return;
-    const std::shared_ptr<const ProgramDocument> document = m_window->document();
+    // The Program tab's program: the loaded one, or the result of the passes the user switched.
+    const std::shared_ptr<const ProgramDocument> document = m_window->documentOf(ProgramSide::Origin);
     const std::shared_ptr<const PipelineSource> source = m_window->pipelineSource();
     const std::shared_ptr<const PipelineSnapshot> snapshot = m_window->snapshot();
     const std::shared_ptr<const TraceBundle> bundle = source ? source->bundle : nullptr;

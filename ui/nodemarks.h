@@ -7,9 +7,14 @@ namespace ps {
 class Operation;
 
 /// What a debugger shows on one op's node: the op it is paused at, a breakpoint, a failure, a
-/// NaN/Inf result and the time of its latest execution.
+/// NaN/Inf result and the time of its latest execution; and what a pass did to the op (the pass
+/// view's graph diff).
 struct NodeMarks
 {
+    /// What a pass did to the op: removed ops are drawn red, added ones green, changed ones
+    /// amber; None (the default) draws the op as usual.
+    enum class Change : unsigned char { None, Kept, Changed, Removed, Added };
+
     bool current = false;
     bool breakpoint = false;
     /// The breakpoint exists but is switched off (drawn hollow).
@@ -19,8 +24,15 @@ struct NodeMarks
     /// Wall time of the latest execution in milliseconds; negative when not executed.
     double milliseconds = -1;
     double deviceMilliseconds = -1;
+    Change change = Change::None;
+    /// Drawn faint: not part of the program shown (a removed op in the picture after the pass).
+    bool faded = false;
 
-    bool empty() const { return !current && !breakpoint && !error && !nonFinite && milliseconds < 0; }
+    bool empty() const
+    {
+        return !current && !breakpoint && !error && !nonFinite && milliseconds < 0 && change == Change::None
+            && !faded;
+    }
     friend bool operator==(const NodeMarks &, const NodeMarks &) = default;
 };
 

@@ -10,6 +10,7 @@ namespace ps {
 struct PassListModel::Node
 {
     QString text[ColumnCount];
+    QString toolTip; ///< pass rows: what the Changes column abbreviates
     QString name; ///< pass rows: the Paddle name
     QString alias;
     bool checkable = false;
@@ -36,7 +37,8 @@ QString qs(const std::string &s)
     return QString::fromStdString(s);
 }
 
-/// "forward −3 ops, backward unchanged".
+/// "fwd −3 +1, bwd =": per program the ops removed and added (= unchanged), short enough for a
+/// narrow dock; the tooltip and the child rows spell it out.
 QString summary(const std::vector<const PassStep *> &steps)
 {
     if (steps.empty())
@@ -44,13 +46,19 @@ QString summary(const std::vector<const PassStep *> &steps)
     QStringList parts;
     for (const PassStep *step : steps) {
         const PassRecord *r = &step->record;
-        const long delta = long(r->opsAfter) - long(r->opsBefore);
-        parts << (r->changed() ? PassListModel::tr("%1 %2 ops")
-                                     .arg(qs(r->target))
-                                     .arg(delta > 0      ? QStringLiteral("+%1").arg(delta)
-                                             : delta < 0 ? QStringLiteral("\u2212%1").arg(-delta)
-                                                         : QStringLiteral("\u00b10"))
-                               : PassListModel::tr("%1 unchanged").arg(qs(r->target)));
+        QString target = qs(r->target);
+        if (target == QLatin1String("forward"))
+            target = PassListModel::tr("fwd");
+        else if (target == QLatin1String("backward"))
+            target = PassListModel::tr("bwd");
+        QStringList change;
+        if (!r->removedOps.empty())
+            change << QStringLiteral("\u2212%1").arg(r->removedOps.size());
+        if (!r->addedOps.empty())
+            change << QStringLiteral("+%1").arg(r->addedOps.size());
+        if (change.isEmpty())
+            change << (r->changed() ? QStringLiteral("~") : QStringLiteral("="));
+        parts << target + QLatin1Char(' ') + change.join(QLatin1Char(' '));
     }
     return parts.join(QStringLiteral(", "));
 }
@@ -89,6 +97,15 @@ void PassListModel::setPasses(const std::vector<PassInfo> &passes, const std::ve
             if (step.record.pass == p.name)
                 steps.push_back(&step);
         pass->text[ChangeColumn] = p.enabled ? summary(steps) : tr("off");
+        QStringList details;
+        for (const PassStep *step : steps)
+            details << tr("%1: %2 \u2192 %3 ops, %4 removed, %5 added")
+                           .arg(qs(step->record.target))
+                           .arg(step->record.opsBefore)
+                           .arg(step->record.opsAfter)
+                           .arg(step->record.removedOps.size())
+                           .arg(step->record.addedOps.size());
+        pass->toolTip = details.join(QLatin1Char('\n'));
         for (const PassStep *step : steps) {
             const PassRecord *r = &step->record;
             Node *run = pass->add();
@@ -159,8 +176,9 @@ QVariant PassListModel::data(const QModelIndex &index, int role) const
     const Node *n = nodeOf(index);
     switch (role) {
     case Qt::DisplayRole:
-    case Qt::ToolTipRole:
         return n->text[index.column()];
+    case Qt::ToolTipRole:
+        return n->toolTip.isEmpty() || index.column() != ChangeColumn ? n->text[index.column()] : n->toolTip;
     case Qt::CheckStateRole:
         if (n->checkable && index.column() == PassColumn)
             return n->checked ? Qt::Checked : Qt::Unchecked;

@@ -95,6 +95,8 @@ int runBench(const std::vector<std::string> &args)
         return runBenchOpen({ args.begin() + 1, args.end() });
     if (!args.empty() && args[0] == "layout")
         return runBenchLayout({ args.begin() + 1, args.end() });
+    if (!args.empty() && args[0] == "passlog")
+        return runBenchPassLog({ args.begin() + 1, args.end() });
     CliArguments cli;
     std::string error;
     if (!cli.parse(args, { "json" }, {}, error))

@@ -24,6 +24,7 @@ int runSplit(const std::vector<std::string> &args);
 int runCompare(const std::vector<std::string> &args);
 int runPasses(const std::vector<std::string> &args);
 int runRun(const std::vector<std::string> &args);
+int runPassLog(const std::vector<std::string> &args);
 /// `bench pipeline ...` and `bench run ...`: the arguments after the bench subcommand.
 int runBenchPipeline(const std::vector<std::string> &args);
 int runBenchRun(const std::vector<std::string> &args);
@@ -32,6 +33,7 @@ int runBenchOpen(const std::vector<std::string> &args);
 /// without them they report which build they need).
 int runRender(const std::vector<std::string> &args);
 int runBenchLayout(const std::vector<std::string> &args);
+int runBenchPassLog(const std::vector<std::string> &args);
 
 /// Loads `path`, printing every diagnostic to stderr; nullptr (after an `error:` line) when the
 /// program could not be read.

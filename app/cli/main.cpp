@@ -32,7 +32,8 @@ const Command kCommands[] = {
         "  bench pipeline [--ops N]      backward + split of a generated training program\n"
         "  bench run FILE|BUNDLE         interpreter time per op and per run\n"
         "  bench open FILE|BUNDLE        open and build the pipeline, as the GUI does\n"
-        "  bench layout FILE|--ops N     graph layout: first view, whole graph (GUI build)" },
+        "  bench layout FILE|--ops N     graph layout: first view, whole graph (GUI build)\n"
+        "  bench passlog [LOG] [--mb N]  open a (generated) pass log against reading it" },
     { "render", runRender,
         "render FILE --out G.svg|G.png  the whole graph as a picture [--layer NAME] [--select OP] (GUI "
         "build)" },
@@ -43,6 +44,8 @@ const Command kCommands[] = {
     { "passes", runPasses,
         "passes FILE [--pipeline NAME] [--enable a,b] [--check-numerics] [--json]  what each pass changes "
         "(--list)" },
+    { "passlog", runPassLog,
+        "passlog LOG|DIR [--json] [--step N [--print diff|before|after]]  a Paddle pass log as steps" },
     { "run", runRun,
         "run FILE|BUNDLE [--device cpu|cuda] [--inputs DIR] [--params FILE|DIR] [--shape NAME=DIMS] [--dump "
         "DIR] "

@@ -8,6 +8,10 @@
 #include "ui/inspector/themecolors.h"
 #include "ui/mainwindow.h"
 #include "ui/mainwindowdebugger.h"
+#include "ui/mainwindowpasses.h"
+#include "ui/passdiffview.h"
+#include "ui/passtimelinerunner.h"
+#include "ui/passview.h"
 #include "ui/pipelinerunner.h"
 #include "ui/splitview.h"
 
@@ -49,13 +53,17 @@ int main(int argc, char *argv[])
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("PATH"),
         QStringLiteral(
-            "PIR program (.json or .txt), or trace bundle (its folder or manifest.json), to open"));
+            "PIR program (.json or .txt), trace bundle (its folder or manifest.json), Paddle pass log "
+            "(FLAGS_print_ir) or folder of per-pass dumps, to open"));
     QCommandLineOption screenshot(QStringLiteral("screenshot"),
         QStringLiteral("Save the window to <png> once the graphs are laid out, then exit."),
         QStringLiteral("png"));
     QCommandLineOption view(QStringLiteral("view"),
-        QStringLiteral("Tab to show: program (the origin program) or split (forward, cut, backward)."),
-        QStringLiteral("program|split"), QStringLiteral("program"));
+        QStringLiteral("Tab to show: program (the origin program), split (forward, cut, backward) or passes "
+                       "(the pass timeline and a step's diff)."),
+        QStringLiteral("program|split|passes"), QStringLiteral("program"));
+    QCommandLineOption passStep(QStringLiteral("step"),
+        QStringLiteral("With --view passes (or a pass log): the step to show, from 1."), QStringLiteral("n"));
     QCommandLineOption mode(QStringLiteral("mode"),
         QStringLiteral("Pipeline to show: train or infer (default: the bundle's mode; infer for a program)."),
         QStringLiteral("train|infer"));
@@ -73,7 +81,7 @@ int main(int argc, char *argv[])
         QStringLiteral("Host-memory budget for this run (4G, 512M, 50%; default: the debugger setting, else "
                        "75% of RAM)."),
         QStringLiteral("size"));
-    parser.addOptions({ screenshot, view, mode, debugSteps, shape, dark, maxMemory });
+    parser.addOptions({ screenshot, view, mode, debugSteps, shape, dark, maxMemory, passStep });
     parser.process(app);
     if (parser.isSet(dark)) {
         QApplication::setStyle(QStringLiteral("Fusion"));
@@ -98,8 +106,12 @@ int main(int argc, char *argv[])
         steps = *n;
     }
     const bool split = parser.value(view) == QLatin1String("split");
-    if (!split && parser.value(view) != QLatin1String("program"))
+    bool passes = parser.value(view) == QLatin1String("passes");
+    if (!split && !passes && parser.value(view) != QLatin1String("program"))
         parser.showHelp(1);
+    const QStringList files = parser.positionalArguments();
+    passes = passes || (!files.isEmpty() && ps::MainWindowPasses::isPassLog(files.first()));
+    const int wantedStep = parser.isSet(passStep) ? parser.value(passStep).toInt() - 1 : 0;
     if (parser.isSet(mode) && parser.value(mode) != QLatin1String("train")
         && parser.value(mode) != QLatin1String("infer"))
         parser.showHelp(1);
@@ -156,7 +168,20 @@ int main(int argc, char *argv[])
             });
             session->stepOver();
         };
-        if (split) {
+        if (passes) {
+            // The shot waits for the chosen step's diff graph.
+            ps::PassView *passView = window.passes()->view();
+            QObject::connect(passView->graphDiff()->graphView(), &ps::GraphView::layoutFinished, &window,
+                [passView, shoot, wantedStep] {
+                    if (passView->shownStep() == wantedStep)
+                        shoot();
+                });
+            QObject::connect(
+                passView, &ps::PassView::stepShown, &window, [passView, grab, wantedStep](int step) {
+                    if (step == wantedStep && !passView->graphDiff()->diffGraph())
+                        grab(); // a step without a diff shows its message
+                });
+        } else if (split) {
             // The split graphs are laid out once the pipeline snapshot of the chosen mode is in.
             QObject::connect(window.splitView(), &ps::SplitView::layoutsFinished, &window, [&window, shoot] {
                 if (window.snapshot() && !window.pipelineRunner()->isBusy())
@@ -168,8 +193,12 @@ int main(int argc, char *argv[])
     }
     window.show();
 
+    if (passes) {
+        // PIRScope's own pipeline arrives later than the window: select the step then.
+        QObject::connect(window.passes()->runner(), &ps::PassTimelineRunner::timelineReady, &window,
+            [&window, wantedStep] { window.passes()->view()->setCurrentStep(wantedStep); });
+    }
     // Without a file the window shows its start page; a screenshot shows the bundled example.
-    const QStringList files = parser.positionalArguments();
     const bool opened = !files.isEmpty() ? window.openFile(files.first())
         : !shotPath.isEmpty()            ? window.openDefaultExample()
                                          : false;
@@ -190,6 +219,10 @@ int main(int argc, char *argv[])
     }
     if (split)
         window.showTab(ps::MainWindow::Tab::Split);
+    if (passes) {
+        window.showTab(ps::MainWindow::Tab::Passes);
+        window.passes()->view()->setCurrentStep(wantedStep);
+    }
     if (!shotPath.isEmpty() && !opened) {
         const ps::Diagnostic *first = window.diagnosticsModel()->diagnostics().firstError();
         return headlessError("cannot open " + files.value(0).toStdString()

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/analysis/opdiff.h"
+
 #include <string>
 #include <vector>
 
@@ -27,12 +29,19 @@ struct ProgramDifference
     std::string toString(const std::string &nameA = "A", const std::string &nameB = "B") const;
 };
 
-/// Wraps programsEqual (core/analysis/programequality.h) into a ProgramDifference. Cost of
-/// programsEqual plus printing the two differing ops.
+/// Differences between two programs: the first structural one (compare) and all op-level ones
+/// (ops).
 class ProgramDiff
 {
 public:
+    /// Wraps programsEqual (core/analysis/programequality.h) into a ProgramDifference. Cost of
+    /// programsEqual plus printing the two differing ops.
     static ProgramDifference compare(const Program &a, const Program &b);
+    /// Every op kept, changed, removed or added between `before` and `after`, with the removed
+    /// ops each added op replaces. Ops are paired by OpMatcher (keys when given, one per op in
+    /// walk order, else structure). O(ops + operands). The result points into both programs.
+    static OpDiff ops(const Program &before, const Program &after, const OpKeys *keysBefore = nullptr,
+        const OpKeys *keysAfter = nullptr);
 };
 
 } // namespace ps

@@ -77,9 +77,30 @@ std::string shortAttributeText(const Attribute &a)
     }
 }
 
-/// Display title of an op: dialect dropped for the standard dialects.
+/// The Paddle op a kernel-dialect op (after pd_op_to_kernel_pass) was lowered from ("pd_op.conv2d"
+/// for `conv2d(phi_kernel)` or `onednn_kernel.phi_kernel`), or empty for other ops.
+std::string_view loweredFrom(const Operation &op)
+{
+    const Attribute *kernel = op.attribute("kernel_name");
+    const Attribute *name = op.attribute("op_name");
+    if (!kernel || !name || name->kind() != Attribute::Kind::String)
+        return {};
+    return name->asString();
+}
+
+/// Display title of an op: dialect dropped for the standard dialects; a kernel-dialect op is
+/// titled by its kernel and the kind of kernel ("conv2d [phi]", "fused_conv2d [onednn_kernel]").
 std::string opTitle(const Operation &op)
 {
+    if (!loweredFrom(op).empty()) {
+        const std::string_view n = op.name();
+        const size_t paren = n.find('(');
+        std::string kind(
+            paren != std::string_view::npos ? n.substr(paren + 1, n.size() - paren - 2) : op.dialect());
+        if (kind.ends_with("_kernel") && paren != std::string_view::npos)
+            kind.resize(kind.size() - 7);
+        return op.stringAttribute("kernel_name") + " [" + kind + "]";
+    }
     std::string_view d = op.dialect();
     if (d == "pd_op" || d == "builtin" || d == "cf")
         return std::string(op.shortName());
@@ -356,7 +377,9 @@ GraphModel GraphBuilder::build(const Block &block) const
 
 NodeKind GraphBuilder::kindOf(const Operation &op)
 {
-    std::string_view n = op.name();
+    std::string_view n = loweredFrom(op);
+    if (n.empty())
+        n = op.name();
     if (endsWith(n, "_grad") || endsWith(n, "_grad_"))
         return NodeKind::Grad;
     if (n == "builtin.parameter" || n == "builtin.get_parameter")
@@ -394,8 +417,14 @@ std::string GraphBuilder::shapeText(Type type)
         return "array<" + std::string(irName(type.dtype())) + ">";
     case Type::Kind::Vector:
         return "vec[" + std::to_string(type.elements().size()) + "]";
-    default:
-        return type.text();
+    default: {
+        // The kernel dialect's allocated tensors: "cpu_tensor<2x3xf32>" → "2x3xf32 cpu".
+        const std::string &text = type.text();
+        const size_t open = text.find("_tensor<");
+        if (open != std::string::npos && text.back() == '>' && text.find('<') == open + 7)
+            return text.substr(open + 8, text.size() - open - 9) + " " + text.substr(0, open);
+        return text;
+    }
     }
 }
 

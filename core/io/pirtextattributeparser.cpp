@@ -261,6 +261,10 @@ Attribute PirTextAttributeParser::parseValue(const Context &ctx, int depth)
     case Kind::NullType:
         m_cur.advance();
         return Attribute::type(Type());
+    case Kind::Less:
+        // The kernel dialect's KernelAttribute (after pd_op_to_kernel_pass):
+        // `kernel_key:<backend:CPU|layout:NCHW|dtype:float32>`, kept verbatim (printed back as is).
+        return takeUnknown("", false, {});
     case Kind::End:
     case Kind::Comma:
     case Kind::RBrace:

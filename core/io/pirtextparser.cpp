@@ -8,6 +8,7 @@
 #include "core/ir/region.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <iterator>
 
@@ -24,12 +25,14 @@ bool sameType(Type a, Type b)
 
 } // namespace
 
-PirTextParser::PirTextParser(std::string_view text, std::string fileName)
+PirTextParser::PirTextParser(
+    std::string_view text, std::string fileName, std::unordered_map<const Operation *, int64_t> *opIds)
     : m_text(text)
     , m_cur(text, std::move(fileName), m_result.diagnostics)
     , m_attrs(m_cur, m_types)
     , m_generation(detectGeneration(text))
     , m_values(text.size() / 8 + 1024)
+    , m_opIds(opIds)
 {
 }
 
@@ -246,10 +249,15 @@ void PirTextParser::parseOp(Block &block, int depth)
         m_cur.warning(nameTok, "missing '=' after the result list");
     m_cur.advance();
 
+    int64_t paddleId = -1;
     if (m_cur.at(Kind::LBracket) && m_cur.peek().isIdent("id")) {
         m_cur.advance();
         m_cur.advance();
-        if (!m_cur.accept(Kind::Colon) || !m_cur.accept(Kind::Number) || !m_cur.accept(Kind::RBracket))
+        if (!m_cur.accept(Kind::Colon) || !m_cur.at(Kind::Number))
+            return fail("expected '[id:N]'");
+        const std::string_view digits = m_cur.take().text();
+        std::from_chars(digits.data(), digits.data() + digits.size(), paddleId);
+        if (!m_cur.accept(Kind::RBracket))
             return fail("expected '[id:N]'");
     }
     if (!m_cur.at(Kind::LParen))
@@ -325,6 +333,8 @@ void PirTextParser::parseOp(Block &block, int depth)
     Operation *op
         = Operation::create(m_program->arena(), opName, m_operandValues, m_resultTypes, std::move(attrs));
     block.push_back(op);
+    if (paddleId >= 0 && m_opIds)
+        m_opIds->emplace(op, paddleId);
     for (size_t i = 0; i < numResults; ++i)
         define(m_resultNames[i].text(), op->result(unsigned(i)), m_resultNames[i],
             i < m_resultTypeToks.size() ? &m_resultTypeToks[i] : nullptr);

@@ -10,6 +10,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace ps {
@@ -30,7 +31,9 @@ class Operation;
 class PirTextParser
 {
 public:
-    PirTextParser(std::string_view text, std::string fileName);
+    /// `opIds`, when given, receives the `[id:N]` of every op that has one.
+    PirTextParser(std::string_view text, std::string fileName,
+        std::unordered_map<const Operation *, int64_t> *opIds = nullptr);
     LoadResult parse();
 
     /// Guesses the print generation from the first 256 KiB (prefix spellings).
@@ -73,6 +76,7 @@ private:
 
     std::string_view m_text;
     LoadResult m_result;
+    std::unordered_map<const Operation *, int64_t> *m_opIds = nullptr;
     PirTextCursor m_cur;
     PirTextTypeParser m_types;
     PirTextAttributeParser m_attrs;

@@ -24,6 +24,12 @@ LoadResult PirTextReader::readString(std::string_view text, const std::string &f
     return parser.parse();
 }
 
+LoadResult PirTextReader::readString(std::string_view text, const std::string &fileName, OpIdMap &opIds)
+{
+    PirTextParser parser(text, fileName, &opIds);
+    return parser.parse();
+}
+
 Generation PirTextReader::detectGeneration(std::string_view text)
 {
     return PirTextParser::detectGeneration(text);

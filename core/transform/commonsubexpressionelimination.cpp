@@ -2,6 +2,7 @@
 
 #include "core/analysis/inplacegroups.h"
 #include "core/dialect/opregistry.h"
+#include "core/ir/attributehash.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -9,7 +10,6 @@
 #include "core/transform/deadcodeelimination.h"
 
 #include <algorithm>
-#include <bit>
 #include <functional>
 #include <string>
 #include <unordered_map>
@@ -18,11 +18,6 @@
 namespace ps {
 
 namespace {
-
-size_t combine(size_t seed, size_t value)
-{
-    return seed ^ (value + 0x9e3779b9 + (seed << 6) + (seed >> 2));
-}
 
 bool isCommutative(std::string_view name)
 {
@@ -85,56 +80,6 @@ std::vector<std::string> declaredAttributes(const Operation *op)
             names.push_back(a.name);
     std::sort(names.begin(), names.end());
     return names;
-}
-
-size_t hashAttribute(const Attribute &a)
-{
-    using K = Attribute::Kind;
-    size_t h = size_t(a.kind());
-    switch (a.kind()) {
-    case K::Null:
-        break;
-    case K::Bool:
-    case K::Int32:
-    case K::Int64:
-    case K::Index:
-        h = combine(h, size_t(a.asInt()));
-        break;
-    case K::Float:
-    case K::Double:
-    case K::Scalar:
-        h = combine(h, std::bit_cast<uint64_t>(a.asDouble()));
-        break;
-    case K::String:
-    case K::TensorName:
-    case K::DataLayout:
-    case K::Unknown:
-        h = combine(h, std::hash<std::string>()(a.asString()));
-        break;
-    case K::Array:
-        for (const Attribute &e : a.asArray())
-            h = combine(h, hashAttribute(e));
-        break;
-    case K::IntArray:
-        for (int64_t v : a.asIntArray())
-            h = combine(h, size_t(v));
-        break;
-    case K::TypeAttr:
-        h = combine(h, std::hash<const void *>()(a.asType().impl()));
-        break;
-    case K::DataTypeAttr:
-        h = combine(h, size_t(a.asDataType()));
-        break;
-    case K::PlaceAttr:
-        h = combine(h, combine(size_t(a.asPlace().type), size_t(a.asPlace().deviceId)));
-        break;
-    case K::Complex64:
-    case K::Complex128:
-        h = combine(h, std::bit_cast<uint64_t>(a.asComplex().real()));
-        h = combine(h, std::bit_cast<uint64_t>(a.asComplex().imag()));
-        break;
-    }
-    return h;
 }
 
 /// Value of the `stop_gradient` attribute for `v` as Paddle's PassStopGradientsDefaultly reads
@@ -205,7 +150,7 @@ private:
         if (!isTerminateValue(v)) {
             auto it = m_entries.find(v.definingOp());
             if (it != m_entries.end())
-                return combine(it->second.hash, v.index());
+                return hashCombine(it->second.hash, v.index());
         }
         return std::hash<const void *>()(v.impl());
     }
@@ -223,12 +168,12 @@ private:
     {
         size_t h = 0;
         for (const Value &v : orderedOperands(op))
-            h = combine(h, valueHash(v));
-        h = combine(h, std::hash<std::string_view>()(op->name()));
+            h = hashCombine(h, valueHash(v));
+        h = hashCombine(h, std::hash<std::string_view>()(op->name()));
         for (const std::string &name : declaredAttributes(op)) {
-            h = combine(h, std::hash<std::string>()(name));
+            h = hashCombine(h, std::hash<std::string>()(name));
             const Attribute *a = op->attribute(name);
-            h = combine(h, a ? hashAttribute(*a) : 0);
+            h = hashCombine(h, a ? hashAttribute(*a) : 0);
         }
         return h;
     }

@@ -168,7 +168,22 @@ bool GraphStyle::drawFittedText(QPainter *painter, const QRectF &rect, const QSt
     return true;
 }
 
-void GraphStyle::paintMarks(QPainter *painter, const QRectF &rect, const NodeMarks &marks, qreal lod) const
+QColor GraphStyle::changeColor(NodeMarks::Change change)
+{
+    switch (change) {
+    case NodeMarks::Change::Removed:
+        return QColor(0xc6, 0x28, 0x28);
+    case NodeMarks::Change::Added:
+        return QColor(0x2e, 0x8b, 0x3e);
+    case NodeMarks::Change::Changed:
+        return QColor(0xd9, 0x8a, 0x00);
+    default:
+        return QColor();
+    }
+}
+
+void GraphStyle::paintMarks(
+    QPainter *painter, const QRectF &rect, const NodeMarks &marks, qreal lod, bool ghost) const
 {
     if (marks.empty())
         return;
@@ -181,6 +196,27 @@ void GraphStyle::paintMarks(QPainter *painter, const QRectF &rect, const NodeMar
         painter->setPen(pen);
         painter->drawRoundedRect(rect.adjusted(-inset, -inset, inset, inset), radius + inset, radius + inset);
     };
+    if (const QColor c = changeColor(marks.change); c.isValid()) {
+        frame(c, ghost ? 1.5 : 2.5, ghost ? 0.5 : 1.5);
+        if (!ghost && lod >= kDetailLod) {
+            // A corner badge says it without colour: − removed, + added, ~ changed.
+            const QString sign = marks.change == NodeMarks::Change::Removed ? QStringLiteral("\u2212")
+                : marks.change == NodeMarks::Change::Added                  ? QStringLiteral("+")
+                                                                            : QStringLiteral("~");
+            const qreal r = qMin<qreal>(6.5, rect.height() / 3);
+            const QPointF centre(rect.left() + 1, rect.top() + 1);
+            painter->setPen(Qt::NoPen);
+            painter->setBrush(c);
+            painter->drawEllipse(centre, r, r);
+            QFont badge = m_nodeFont;
+            badge.setBold(true);
+            badge.setPixelSize(qMax(6, int(r * 1.6)));
+            painter->setFont(badge);
+            painter->setPen(Qt::white);
+            painter->drawText(QRectF(centre.x() - r, centre.y() - r, 2 * r, 2 * r), Qt::AlignCenter, sign);
+            painter->setBrush(Qt::NoBrush);
+        }
+    }
     if (marks.nonFinite)
         frame(QColor(0xf0, 0x8c, 0x00), 2.5, 1.5);
     if (marks.error)
@@ -232,6 +268,8 @@ void GraphStyle::paintNode(QPainter *painter, const NodeVisual &n, qreal lod) co
         QColor flat = emphasised ? outline : fill;
         if (n.marks.current || n.marks.error || n.marks.breakpoint)
             flat = n.marks.current ? QColor(0x1f, 0x8a, 0x3a) : QColor(0xd0, 0x1f, 0x1f);
+        else if (const QColor c = changeColor(n.marks.change); c.isValid())
+            flat = c;
         painter->fillRect(n.rect, flat);
         return;
     }
@@ -240,10 +278,16 @@ void GraphStyle::paintNode(QPainter *painter, const NodeVisual &n, qreal lod) co
         pen.setStyle(Qt::DashLine);
     pen.setCosmetic(lod < 1 && !emphasised);
     painter->setPen(pen);
-    painter->setBrush(fill);
+    QColor tinted = fill;
+    if (const QColor c = changeColor(n.marks.change); c.isValid()) {
+        // Tint the kind's colour towards the change's, so both stay readable.
+        tinted = QColor((fill.red() * 3 + c.red()) / 4, (fill.green() * 3 + c.green()) / 4,
+            (fill.blue() * 3 + c.blue()) / 4);
+    }
+    painter->setBrush(tinted);
     const qreal radius = qMin<qreal>(6, n.rect.height() / 4);
     painter->drawRoundedRect(n.rect, radius, radius);
-    paintMarks(painter, n.rect, n.marks, lod);
+    paintMarks(painter, n.rect, n.marks, lod, n.ghost);
     if (n.lines.isEmpty())
         return;
     painter->setPen(textColor());

@@ -94,6 +94,9 @@ public:
     QColor matchColor() const;
 
     void paintNode(QPainter *painter, const NodeVisual &node, qreal lod) const;
+    /// What a pass did to an op (NodeMarks::change): red removed, green added, amber changed;
+    /// invalid for None and Kept.
+    static QColor changeColor(NodeMarks::Change change);
     void paintGroup(QPainter *painter, const GroupVisual &group, qreal lod) const;
     void paintEdge(QPainter *painter, const EdgeVisual &edge, qreal lod) const;
     void paintCluster(QPainter *painter, const QRectF &rect, const QString &label, qreal lod) const;
@@ -119,7 +122,8 @@ private:
     /// and never below kMinTextPixels on screen; false when it would be too small to read.
     bool drawFittedText(QPainter *painter, const QRectF &rect, const QString &text, QFont font, qreal lod,
         qreal maxScale, int flags) const;
-    void paintMarks(QPainter *painter, const QRectF &rect, const NodeMarks &marks, qreal lod) const;
+    void paintMarks(
+        QPainter *painter, const QRectF &rect, const NodeMarks &marks, qreal lod, bool ghost = false) const;
 
     bool m_dark;
     QFont m_nodeFont;

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "core/transform/passtimeline.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace ps {
+
+class Pass;
+class PassManager;
+class Program;
+
+/// Checks one pass numerically: runs `before` and `after` on the same inputs (passes' numeric
+/// check plugs in here). Return nullopt to leave the step without a result.
+using PassNumericCheck = std::function<std::optional<NumericCheck>(
+    const Program &before, const Program &after, const Pass &pass)>;
+
+struct PassTimelineOptions
+{
+    std::string target = "program"; ///< what the passes run on, shown per step
+    PassNumericCheck numericCheck; ///< empty: no numeric check
+};
+
+/// Builds a PassTimeline while passes run on a program in place: a copy of the program after
+/// each pass that changed it (an unchanged program is shared with the step before, so a
+/// pipeline of 40 passes of which 5 match keeps 6 copies), and stable op keys: every op of the
+/// live program gets a key the first time it is seen, so an op a pass kept has the same key
+/// before and after it and the diff needs no guessing. Costs one program copy per changing pass
+/// plus a walk per pass.
+class PassTimelineRecorder
+{
+public:
+    explicit PassTimelineRecorder(std::string target = "program");
+
+    /// Starts with `program`, the program the passes will change in place.
+    void begin(const Program &program);
+    /// Starts from an earlier snapshot whose keys carry over; returns the live copy to run the
+    /// next passes on (owned by the recorder).
+    Program &beginFrom(std::shared_ptr<const ProgramSnapshot> snapshot);
+    /// Records that `pass` ran on the program given to begin() (or returned by beginFrom()).
+    void passRan(std::string_view pass, const Program &program, double seconds, long rewrites,
+        std::optional<NumericCheck> numerics = std::nullopt);
+    /// Records a pass that is listed but switched off: before and after are the same.
+    void passSkipped(std::string_view pass);
+    /// The program as of the latest step.
+    std::shared_ptr<const ProgramSnapshot> current() const { return m_current; }
+    std::vector<PassTimelineStep> takeSteps() { return std::move(m_steps); }
+
+    /// Runs the passes of `pm` in order on a copy of `input`: enabled passes run and are timed,
+    /// disabled ones are listed as switched off.
+    static std::shared_ptr<PassTimeline> run(
+        PassManager &pm, const Program &input, const PassTimelineOptions &options = {});
+    /// Like run(), but steps before `fromStep` are taken from `previous` (built by run() over
+    /// the same pass list, with the same passes switched on up to there) and the passes from
+    /// `fromStep` on run from that step's program before: what toggling a pass recomputes.
+    static std::shared_ptr<PassTimeline> rerun(PassManager &pm, const PassTimeline &previous, size_t fromStep,
+        const PassTimelineOptions &options = {});
+
+private:
+    OpKeys keysOf(const Program &program);
+    bool unchangedSince(const Program &program) const;
+    void runFrom(PassManager &pm, Program &program, size_t firstPass, const PassTimelineOptions &options);
+
+    std::string m_target;
+    std::unordered_map<const Operation *, uint64_t> m_keyOf;
+    uint64_t m_nextKey = 1;
+    std::shared_ptr<const ProgramSnapshot> m_current;
+    std::vector<PassTimelineStep> m_steps;
+    std::unique_ptr<Program> m_live;
+};
+
+} // namespace ps

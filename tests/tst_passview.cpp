@@ -1,0 +1,312 @@
+#include "core/io/paddlepasslog.h"
+#include "core/ir/block.h"
+#include "core/ir/operation.h"
+#include "core/ir/program.h"
+#include "core/transform/passtimeline.h"
+#include "ui/graphedgeitem.h"
+#include "ui/graphnodeitem.h"
+#include "ui/graphscene.h"
+#include "ui/graphview.h"
+#include "ui/mainwindow.h"
+#include "ui/mainwindowpasses.h"
+#include "ui/passdiffview.h"
+#include "ui/passlistmodel.h"
+#include "ui/passpanel.h"
+#include "ui/passtextdiffview.h"
+#include "ui/passtimelinemodel.h"
+#include "ui/passtimelinerunner.h"
+#include "ui/passview.h"
+#include "ui/pipelinerunner.h"
+#include "ui/programdocument.h"
+#include "passprograms.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSlider>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QtTest>
+
+using namespace ps;
+
+namespace {
+
+QString logPath(const char *name)
+{
+    return QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle_logs/") + QLatin1String(name);
+}
+
+std::shared_ptr<PassTimeline> logTimeline(const char *name)
+{
+    DiagnosticList d;
+    auto index = PaddlePassLog::index(logPath(name).toStdString(), d);
+    return index ? PassTimeline::fromLog(index) : nullptr;
+}
+
+int stepNamed(const PassTimeline &t, const std::string &pass)
+{
+    for (size_t i = 0; i < t.size(); ++i)
+        if (t.step(i).pass == pass)
+            return int(i);
+    return -1;
+}
+
+/// Shows `step` and waits until its diff is on screen and laid out.
+bool showStep(PassView &view, int step)
+{
+    QSignalSpy laidOut(view.graphDiff()->graphView(), &GraphView::layoutFinished);
+    view.setCurrentStep(step);
+    if (!QTest::qWaitFor([&] { return view.shownStep() == step; }, 30000))
+        return false;
+    if (!view.graphDiff()->diffGraph())
+        return true; // a message, no graph
+    return QTest::qWaitFor(
+        [&] { return !laidOut.isEmpty() && !view.graphDiff()->graphView()->isLayoutRunning(); }, 60000);
+}
+
+GraphNodeItem *nodeOf(PassDiffView &view, std::string_view opName)
+{
+    for (GraphNodeItem *item : view.graphView()->graphScene()->nodeItems())
+        if (item && !item->isGhost() && item->op() && item->op()->name() == opName)
+            return item;
+    return nullptr;
+}
+
+/// Writes passprograms::kRedundant to `dir` and returns its path.
+QString writeRedundant(const QTemporaryDir &dir)
+{
+    const QString path = dir.filePath(QStringLiteral("redundant.txt"));
+    QFile file(path);
+    if (file.open(QIODevice::WriteOnly))
+        file.write(passprograms::kRedundant);
+    return path;
+}
+
+} // namespace
+
+class TestPassView : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        if (!QFile::exists(logPath("conv_gpu_passes.log")))
+            QSKIP("tests/fixtures/paddle_logs is missing");
+    }
+
+    void timelineTableAndSlider()
+    {
+        const auto timeline = logTimeline("conv_gpu_passes.log");
+        QVERIFY(timeline && timeline->size() > 5);
+        PassView view;
+        view.resize(1000, 700);
+        view.show();
+        view.setTimeline(timeline, false);
+        QCOMPARE(view.model()->rowCount(), int(timeline->size()));
+        QCOMPARE(view.slider()->maximum(), int(timeline->size()) - 1);
+        QVERIFY(!(view.model()->flags(view.model()->index(0, PassTimelineModel::PassColumn))
+            & Qt::ItemIsUserCheckable));
+        // The slider moves the selection, and the selection the slider.
+        view.slider()->setValue(3);
+        QCOMPARE(view.currentStep(), 3);
+        QCOMPARE(view.table()->currentIndex().row(), 3);
+        view.table()->setCurrentIndex(view.model()->index(5, 1));
+        QCOMPARE(view.slider()->value(), 5);
+        // Every step's counts are filled in, off the UI thread.
+        QSignalSpy finished(&view, &PassView::countsFinished);
+        QVERIFY(finished.wait(60000) || finished.count() == 1);
+        const int fuse = stepNamed(*timeline, "conv2d_add_act_fuse_pass");
+        QVERIFY(fuse >= 0);
+        const QString changes = view.model()->index(fuse, PassTimelineModel::ChangesColumn).data().toString();
+        QVERIFY2(changes.contains(QStringLiteral("+1")), qPrintable(changes));
+        QCOMPARE(view.model()->index(0, PassTimelineModel::ChangesColumn).data().toString(),
+            QStringLiteral("no change"));
+        // Paddle's match statistics are in the tooltip.
+        const int add = stepNamed(*timeline, "conv2d_add_fuse_pass");
+        QVERIFY(view.model()
+                    ->index(add, PassTimelineModel::PassColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("detected")));
+    }
+
+    void graphDiffMarksAndModes()
+    {
+        const auto timeline = logTimeline("conv_gpu_passes.log");
+        PassView view;
+        view.resize(1200, 800);
+        view.show();
+        view.setTimeline(timeline, false);
+        const int fuse = stepNamed(*timeline, "conv2d_add_act_fuse_pass");
+        QVERIFY(showStep(view, fuse));
+        PassDiffView &diff = *view.graphDiff();
+        QVERIFY(diff.diffGraph());
+        // conv2d + add + relu became one fused_conv2d_add_act: red, red, red and green.
+        GraphNodeItem *fused = nodeOf(diff, "pd_op.fused_conv2d_add_act");
+        GraphNodeItem *relu = nodeOf(diff, "pd_op.relu");
+        QVERIFY(fused && relu);
+        QCOMPARE(fused->marks().change, NodeMarks::Change::Added);
+        QCOMPARE(relu->marks().change, NodeMarks::Change::Removed);
+        QVERIFY(fused->lines().last().contains(QStringLiteral("relu")));
+        QVERIFY(view.stepLabel()->text().contains(QStringLiteral("conv2d_add_act_fuse_pass")));
+        // The three pictures share one layout: nothing moves, the other side's ops fade.
+        const QRectF fusedRect = fused->sceneBoundingRect();
+        const QRectF reluRect = relu->sceneBoundingRect();
+        diff.setMode(PassDiffView::Mode::After);
+        QVERIFY(relu->marks().faded);
+        QVERIFY(relu->opacity() < 0.5);
+        QVERIFY(!fused->marks().faded);
+        QCOMPARE(fused->marks().change, NodeMarks::Change::None);
+        diff.setMode(PassDiffView::Mode::Before);
+        QVERIFY(fused->marks().faded && !relu->marks().faded);
+        QCOMPARE(fused->sceneBoundingRect(), fusedRect);
+        QCOMPARE(relu->sceneBoundingRect(), reluRect);
+        int fadedEdges = 0;
+        for (GraphEdgeItem *e : diff.graphView()->graphScene()->edgeItems())
+            fadedEdges += e && e->opacity() < 0.5;
+        QVERIFY(fadedEdges > 0);
+        diff.setMode(PassDiffView::Mode::Diff);
+        QVERIFY(!relu->marks().faded);
+        // Selecting the fused op highlights the ops it was made from.
+        diff.selectOp(fused->op());
+        QVERIFY(relu->isHighlighted());
+        QVERIFY(diff.selectionText().contains(QStringLiteral("made from")));
+        QVERIFY(diff.selectionText().contains(QStringLiteral("pd_op.relu")));
+        // And the text diff shows the same step.
+        const QString text = view.textDiff()->text();
+        QVERIFY(text.contains(QStringLiteral("- ")));
+        QVERIFY(text.contains(QStringLiteral("+ ")));
+        QVERIFY(text.contains(QStringLiteral("fused_conv2d_add_act")));
+        view.textDiff()->setChangesOnly(false);
+        QVERIFY(view.textDiff()->text().contains(QStringLiteral("builtin.parameter")));
+    }
+
+    void stepWithoutProgramBefore()
+    {
+        // dy2static prints only the program after its first pass.
+        const auto timeline = logTimeline("dy2static_train.log");
+        QVERIFY(timeline);
+        PassView view;
+        view.show();
+        view.setTimeline(timeline, false);
+        QVERIFY(!timeline->step(0).before);
+        QVERIFY(showStep(view, 0));
+        QVERIFY(!view.graphDiff()->diffGraph());
+        QVERIFY(view.textDiff()->text().contains(QStringLiteral("does not show the program before")));
+        QCOMPARE(view.model()->index(0, PassTimelineModel::ChangesColumn).data().toString(),
+            QStringLiteral("\u2014"));
+    }
+
+    void openLogInMainWindow()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(MainWindowPasses::isPassLog(logPath("conv_infer_cpu.log")));
+        QVERIFY(
+            !MainWindowPasses::isPassLog(QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/lenet/program.txt")));
+        QVERIFY(w.openFile(logPath("conv_infer_cpu.log")));
+        QCOMPARE(w.currentTab(), MainWindow::Tab::Passes);
+        PassView *view = w.passes()->view();
+        QVERIFY(view->timeline() && view->timeline()->logIndex());
+        QVERIFY(w.passes()->logTimeline());
+        // The window's program is the log's first one.
+        QCOMPARE(w.document()->program().numOpsTotal(), view->timeline()->input()->opCount());
+        QVERIFY(QTest::qWaitFor([&] { return view->shownStep() == 0; }, 30000));
+        // A folder of per-pass dumps opens the same way.
+        QVERIFY(w.openFile(logPath("perpass_dir")));
+        QVERIFY(view->timeline()->logIndex());
+        QCOMPARE(view->timeline()->size(), size_t(5));
+        // A plain program afterwards brings PIRScope's own passes back.
+        QTemporaryDir dir;
+        const QString program = writeRedundant(dir);
+        QVERIFY(w.openFile(program));
+        QVERIFY(!w.passes()->logTimeline());
+        QVERIFY(QTest::qWaitFor([&] { return view->timeline() && !view->timeline()->logIndex(); }, 30000));
+    }
+
+    void switchingAPassRecomputesDownstream()
+    {
+        QTemporaryDir dir;
+        const QString program = writeRedundant(dir);
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(w.openFile(program));
+        PassTimelineRunner *runner = w.passes()->runner();
+        PassView *view = w.passes()->view();
+        QVERIFY(QTest::qWaitFor([&] { return runner->current() && !runner->isBusy(); }, 30000));
+        const auto first = runner->current();
+        QCOMPARE(view->timeline(), first);
+        QCOMPARE(first->size(), size_t(2)); // dce (off), cse (on)
+        // Nothing switched yet: the Program tab shows the program as loaded.
+        QCOMPARE(w.documentOf(ProgramSide::Origin), w.document());
+        QVERIFY(view->model()->flags(view->model()->index(1, PassTimelineModel::PassColumn))
+            & Qt::ItemIsUserCheckable);
+
+        // Switch CSE (step 2) off in the pass view: only step 2 is recomputed.
+        QSignalSpy ready(runner, &PassTimelineRunner::timelineReady);
+        QVERIFY(view->model()->setData(
+            view->model()->index(1, PassTimelineModel::PassColumn), Qt::Unchecked, Qt::CheckStateRole));
+        QVERIFY(ready.wait(30000));
+        QCOMPARE(runner->lastRunFrom(), size_t(1));
+        const auto second = runner->current();
+        QCOMPARE(second->step(0).after, first->step(0).after);
+        QVERIFY(!second->step(1).enabled);
+        QCOMPARE(view->timeline(), second);
+        // The split pipeline follows the same switch.
+        QVERIFY(QTest::qWaitFor([&] { return !w.pipelineRunner()->isBusy(); }, 30000));
+        QCOMPARE(w.pipelineRunner()->passSwitches().at("common_subexpression_elimination_pass"), false);
+
+        // Switch DCE on from the Passes dock: everything is recomputed, the Program tab shows
+        // the result (the exp is gone).
+        PassListModel *dock = w.passPanel()->model();
+        QVERIFY(QTest::qWaitFor([&] { return dock->passRow(QStringLiteral("dce")) >= 0; }, 30000));
+        QVERIFY(dock->setData(dock->index(dock->passRow(QStringLiteral("dce")), PassListModel::PassColumn),
+            Qt::Checked, Qt::CheckStateRole));
+        QVERIFY(ready.wait(30000));
+        QCOMPARE(runner->lastRunFrom(), size_t(0));
+        QVERIFY(runner->resultDocument());
+        QCOMPARE(w.documentOf(ProgramSide::Origin), runner->resultDocument());
+        QCOMPARE(w.documentOf(ProgramSide::Origin)->program().block().size(), size_t(7));
+        auto *tabs = w.findChild<QTabWidget *>(QStringLiteral("centralTabs"));
+        QCOMPARE(tabs->tabText(0), QStringLiteral("Program (after passes)"));
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return w.graphView()->graphScene()->model()
+                    == w.documentOf(ProgramSide::Origin)->graph().get();
+            },
+            30000));
+        // Back to the defaults that change nothing... CSE on again: the result changes again.
+        QVERIFY(dock->setData(dock->index(dock->passRow(QStringLiteral("dce")), PassListModel::PassColumn),
+            Qt::Unchecked, Qt::CheckStateRole));
+        QVERIFY(ready.wait(30000));
+        QCOMPARE(w.documentOf(ProgramSide::Origin), w.document());
+        QCOMPARE(tabs->tabText(0), QStringLiteral("Program"));
+    }
+
+    void passesDockChangesColumnIsNotCut()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(w.openFile(QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/lenet")));
+        QTreeView *tree = w.passPanel()->view();
+        QVERIFY(QTest::qWaitFor(
+            [&] { return !w.pipelineRunner()->isBusy() && w.passPanel()->model()->rowCount() > 0; }, 60000));
+        for (int row = 0; row < w.passPanel()->model()->rowCount(); ++row) {
+            const QString text
+                = w.passPanel()->model()->index(row, PassListModel::ChangeColumn).data().toString();
+            QVERIFY2(tree->header()->sectionSize(PassListModel::ChangeColumn)
+                    >= tree->fontMetrics().horizontalAdvance(text),
+                qPrintable(text));
+        }
+    }
+};
+
+QTEST_MAIN(TestPassView)
+#include "tst_passview.moc"

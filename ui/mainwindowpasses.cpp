@@ -1,0 +1,101 @@
+#include "ui/mainwindowpasses.h"
+
+#include "core/io/paddlepasslog.h"
+#include "core/io/passdumpfolder.h"
+#include "core/io/tracebundle.h"
+#include "core/ir/program.h"
+#include "ui/mainwindow.h"
+#include "ui/passlistmodel.h"
+#include "ui/passpanel.h"
+#include "ui/passtimelinerunner.h"
+#include "ui/passview.h"
+#include "ui/pipelinerunner.h"
+#include "ui/pipelinesource.h"
+#include "ui/programdocument.h"
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+
+namespace ps {
+
+MainWindowPasses::MainWindowPasses(MainWindow *window)
+    : QObject(window)
+    , m_window(window)
+    , m_view(new PassView(window))
+    , m_runner(new PassTimelineRunner(this))
+{
+    connect(m_runner, &PassTimelineRunner::busyChanged, m_view, &PassView::setBusy);
+    connect(m_runner, &PassTimelineRunner::timelineReady, this,
+        [this](std::shared_ptr<const PassTimeline> timeline, std::shared_ptr<const ProgramDocument> result) {
+            if (m_log)
+                return;
+            m_view->setTimeline(timeline, true);
+            // Once the user switches passes the Program tab follows them.
+            m_window->showProgramResult(m_runner->switchedByUser() ? result : nullptr);
+        });
+    connect(m_view, &PassView::passToggled, this, &MainWindowPasses::switchPass);
+    connect(m_window->passPanel()->model(), &PassListModel::passToggled, this,
+        [this](const QString &name, bool on) { m_runner->setPassEnabled(name.toStdString(), on); });
+    connect(m_window, &MainWindow::documentChanged, this, &MainWindowPasses::onDocumentChanged);
+}
+
+bool MainWindowPasses::isPassLog(const QString &path)
+{
+    if (path.startsWith(QLatin1Char(':')))
+        return false;
+    const std::string p = path.toStdString();
+    if (QFileInfo(path).isDir())
+        return !TraceBundle::isBundlePath(p) && PassDumpFolder::isDumpFolder(p);
+    return PaddlePassLog::looksLikeLogFile(p);
+}
+
+void MainWindowPasses::switchPass(const QString &name, bool enabled)
+{
+    // Both pipelines follow one set of switches: the split programs' and the Program tab's.
+    m_window->pipelineRunner()->setPassEnabled(name.toStdString(), enabled);
+    m_runner->setPassEnabled(name.toStdString(), enabled);
+}
+
+void MainWindowPasses::onDocumentChanged()
+{
+    if (m_openingLog)
+        return;
+    m_log.reset();
+    const std::shared_ptr<const ProgramDocument> doc = m_window->document();
+    m_runner->setInput(doc ? doc->sharedProgram() : nullptr, doc ? doc->path() : QString());
+}
+
+bool MainWindowPasses::openLog(const QString &path)
+{
+    QElapsedTimer timer;
+    timer.start();
+    DiagnosticList diagnostics;
+    const std::string p = path.toStdString();
+    std::shared_ptr<const PassLogIndex> index = QFileInfo(path).isDir()
+        ? PassDumpFolder::index(p, diagnostics)
+        : PaddlePassLog::index(p, diagnostics);
+    std::shared_ptr<PassTimeline> timeline = index ? PassTimeline::fromLog(index) : nullptr;
+    std::shared_ptr<const ProgramSnapshot> input = timeline ? timeline->input() : nullptr;
+    std::shared_ptr<const LoadedProgram> loaded = input ? input->load() : nullptr;
+    if (loaded)
+        diagnostics.append(loaded->diagnostics);
+    if (!loaded || !loaded->program) {
+        if (index && !diagnostics.hasErrors())
+            diagnostics.error(SourceLocation { p, 0, 0, {}, -1 }, "the log holds no PIR program");
+        return m_window->adoptSource(nullptr, diagnostics, path);
+    }
+    std::shared_ptr<const PipelineSource> source = PipelineSource::fromProgram(
+        loaded->program->clone(), path, LoadResult::Format::PirText, timer.nsecsElapsed() / 1e9);
+    m_openingLog = true;
+    const bool ok = m_window->adoptSource(source, diagnostics, path);
+    m_openingLog = false;
+    if (!ok)
+        return false;
+    m_log = timeline;
+    m_runner->setInput(nullptr, QString());
+    m_view->setTimeline(timeline, false);
+    m_window->showTab(MainWindow::Tab::Passes);
+    return true;
+}
+
+} // namespace ps

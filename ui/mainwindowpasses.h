@@ -1,0 +1,49 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <memory>
+
+namespace ps {
+
+class MainWindow;
+class PassTimeline;
+class PassTimelineRunner;
+class PassView;
+class ProgramDocument;
+
+/// Puts the pass view into the main window: the "Passes" tab (PassView) showing the timeline of
+/// PIRScope's passes on the program (PassTimelineRunner, re-run from the switched pass when a
+/// pass is switched here or in the Passes dock, with the Program tab then showing the result),
+/// or, for a Paddle pass log or a folder of per-pass dumps, the log's timeline (the Program tab
+/// shows the log's first program).
+class MainWindowPasses : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit MainWindowPasses(MainWindow *window);
+
+    PassView *view() const { return m_view; }
+    PassTimelineRunner *runner() const { return m_runner; }
+    /// Whether `path` is a pass log (PaddlePassLog::looksLikeLogFile) or a folder of per-pass dumps
+    /// (and not a trace bundle).
+    static bool isPassLog(const QString &path);
+    /// Opens a pass log or dump folder: its timeline in the pass view, its first program as the
+    /// window's program. False, keeping what was open, when it has no readable program.
+    bool openLog(const QString &path);
+    /// The log shown, or null when the view shows PIRScope's own passes.
+    std::shared_ptr<const PassTimeline> logTimeline() const { return m_log; }
+
+private:
+    void onDocumentChanged();
+    void switchPass(const QString &name, bool enabled);
+
+    MainWindow *m_window;
+    PassView *m_view;
+    PassTimelineRunner *m_runner;
+    std::shared_ptr<const PassTimeline> m_log;
+    bool m_openingLog = false;
+};
+
+} // namespace ps

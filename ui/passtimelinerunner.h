@@ -1,0 +1,76 @@
+#pragma once
+
+#include "core/transform/passmanager.h"
+#include "core/transform/passtimeline.h"
+#include "ui/pipelinesnapshot.h"
+
+#include <QObject>
+#include <QString>
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace ps {
+
+class Program;
+class ProgramDocument;
+
+/// Runs PIRScope's pass pipeline on a program off the UI thread and records it as a
+/// PassTimeline (PassTimelineRecorder), for the pass view and the Program tab. Switching a
+/// pass re-runs only the passes from that one on: the steps before it and their programs are
+/// reused. Only the newest request's result is delivered. When the enabled passes changed the
+/// program, the result also comes as a ProgramDocument (built on the worker) for the Program tab.
+class PassTimelineRunner : public QObject
+{
+    Q_OBJECT
+
+public:
+    using PipelineFactory = std::function<PassManager()>;
+
+    explicit PassTimelineRunner(QObject *parent = nullptr);
+    ~PassTimelineRunner() override;
+
+    /// The pipeline run (default: PassManager::withDefaultPasses); takes effect at the next run.
+    void setPipeline(PipelineFactory factory) { m_factory = std::move(factory); }
+    /// Runs the pipeline on `program` from the start with the switches kept; null clears.
+    /// `path` names the result document.
+    void setInput(std::shared_ptr<const Program> program, const QString &path);
+    /// Switches a pass (Paddle name or alias) and re-runs from it.
+    void setPassEnabled(const std::string &name, bool enabled);
+    const PassSwitches &switches() const { return m_switches; }
+    /// Whether the user switched a pass since the last setInput().
+    bool switchedByUser() const { return m_switchedByUser; }
+
+    std::shared_ptr<const PassTimeline> current() const { return m_current; }
+    std::shared_ptr<const ProgramDocument> resultDocument() const { return m_result; }
+    bool isBusy() const { return m_busy; }
+    /// The first step the latest delivered run recomputed (0: all of them).
+    size_t lastRunFrom() const { return m_lastRunFrom; }
+
+signals:
+    /// `result` is null when the passes left the program unchanged.
+    void timelineReady(
+        std::shared_ptr<const ps::PassTimeline> timeline, std::shared_ptr<const ps::ProgramDocument> result);
+    void busyChanged(bool busy);
+
+private:
+    struct Result;
+    void request(size_t fromStep);
+    void setBusy(bool busy);
+    PassManager makePipeline(const PassSwitches &switches) const;
+
+    PipelineFactory m_factory;
+    std::shared_ptr<const Program> m_input;
+    QString m_path;
+    PassSwitches m_switches;
+    bool m_switchedByUser = false;
+    std::shared_ptr<const PassTimeline> m_current;
+    PassSwitches m_currentSwitches; ///< the switches m_current was computed with
+    std::shared_ptr<const ProgramDocument> m_result;
+    size_t m_lastRunFrom = 0;
+    quint64 m_generation = 0;
+    std::shared_ptr<std::atomic<quint64>> m_latest;
+    bool m_busy = false;
+};
+
+} // namespace ps

@@ -1,0 +1,96 @@
+#pragma once
+
+#include "core/analysis/programtextdiff.h"
+#include "core/graph/diffgraph.h"
+#include "core/transform/passtimeline.h"
+
+#include <QWidget>
+#include <atomic>
+#include <memory>
+
+class QLabel;
+class QSlider;
+class QTabWidget;
+class QTableView;
+class QThreadPool;
+class QToolButton;
+
+namespace ps {
+
+class PassDiffView;
+class PassTextDiffView;
+class PassTimelineModel;
+
+/// The pass view: a pipeline's steps as a table with a slider (as iongraph's and Compiler
+/// Explorer's pass pipelines), and for the selected step its graph diff (PassDiffView) and text
+/// diff (PassTextDiffView) with what it changed, its time and its numeric check. Step diffs are
+/// computed off the UI thread (the programs of a log are read then); meanwhile a background
+/// task computes every step's counts in order, filling the Changes column.
+class PassView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit PassView(QWidget *parent = nullptr);
+    ~PassView() override;
+
+    /// Shows `timeline` (null clears). `checkable`: its passes can be switched (PIRScope's own
+    /// passes), not a log's. The selected step stays selected when it exists in the new one.
+    void setTimeline(std::shared_ptr<const PassTimeline> timeline, bool checkable);
+    std::shared_ptr<const PassTimeline> timeline() const { return m_timeline; }
+    /// Selects a step and computes its diff (off the UI thread).
+    void setCurrentStep(int step);
+    int currentStep() const { return m_current; }
+    /// The step whose diff is on screen (-1 while none is, or while one is being computed).
+    int shownStep() const { return m_shown; }
+    /// "Recomputing passes…" while the pipeline runs again.
+    void setBusy(bool busy);
+    /// Diff pictures larger than this many top-level ops show only the changes' neighbourhood.
+    void setDiffGraphOptions(const DiffGraph::Options &options) { m_graphOptions = options; }
+
+    PassTimelineModel *model() const { return m_model; }
+    QTableView *table() const { return m_table; }
+    QSlider *slider() const { return m_slider; }
+    PassDiffView *graphDiff() const { return m_graphDiff; }
+    PassTextDiffView *textDiff() const { return m_textDiff; }
+    QLabel *stepLabel() const { return m_stepLabel; }
+    QTabWidget *tabs() const { return m_tabs; }
+
+signals:
+    /// The user switched a pass in the table (`name` is its Paddle name).
+    void passToggled(const QString &name, bool enabled);
+    /// Step `step`'s diff is on screen (graph layout may still be running).
+    void stepShown(int step);
+    /// Every step's counts are known.
+    void countsFinished();
+
+private:
+    struct Computed;
+    void compute(int step);
+    void showComputed(const std::shared_ptr<Computed> &computed);
+    void updateStepLabel();
+    void startCounting();
+    void stopCounting();
+
+    std::shared_ptr<const PassTimeline> m_timeline;
+    PassTimelineModel *m_model;
+    QTableView *m_table;
+    QSlider *m_slider;
+    QLabel *m_position;
+    QLabel *m_source;
+    QToolButton *m_prev;
+    QToolButton *m_next;
+    QLabel *m_stepLabel;
+    QTabWidget *m_tabs;
+    PassDiffView *m_graphDiff;
+    PassTextDiffView *m_textDiff;
+    QThreadPool *m_pool; ///< one thread: step diffs and the counting task take turns
+    DiffGraph::Options m_graphOptions;
+    int m_current = -1;
+    int m_shown = -1;
+    quint64 m_generation = 0;
+    std::shared_ptr<std::atomic<bool>> m_stopCounting;
+    bool m_busy = false;
+};
+
+} // namespace ps
