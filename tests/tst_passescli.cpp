@@ -111,6 +111,30 @@ private slots:
         QVERIFY(r.out.contains("inference-gpu-fp16"));
         QVERIFY(r.out.contains("pd_op_to_kernel_pass*"));
     }
+
+    void passLogAsTimeline()
+    {
+        // A FLAGS_print_ir log from Paddle 3.3.1: `passes LOG` is `passlog LOG`, step by step.
+        const QString log = QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle_logs/conv_infer_cpu.log");
+        CliRun r = runCli({ "passes", log, "--json" });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        const QJsonArray steps = o["steps"].toArray();
+        QVERIFY(steps.size() > 5);
+        QStringList names;
+        for (const QJsonValue &s : steps)
+            names << s.toObject()["pass"].toString();
+        QVERIFY2(names.contains("constant_folding_pass"), qPrintable(names.join(' ')));
+        QVERIFY(names.contains("pd_op_to_kernel_pass"));
+        QCOMPARE(runCli({ "passlog", log, "--json" }).out, r.out);
+        // One step's diff, and a clear error for a step that does not exist.
+        r = runCli({ "passes", log, "--step", "1", "--print", "after" });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains("pd_op."));
+        r = runCli({ "passes", log, "--step", "100000" });
+        QVERIFY(r.exitCode != 0);
+        QVERIFY(!r.err.isEmpty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPassesCli)

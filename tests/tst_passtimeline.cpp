@@ -5,7 +5,11 @@
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/runtime/backend.h"
+#include "core/runtime/parameterstore.h"
+#include "core/runtime/passtimelinenumerics.h"
 #include "core/transform/passmanager.h"
+#include "core/transform/passregistry.h"
 #include "core/transform/passtimeline.h"
 #include "core/transform/passtimelinerecorder.h"
 #include "core/transform/syntheticprogram.h"
@@ -46,7 +50,6 @@ const char *kFused = R"pir({
     (%4) = "pd_op.exp" (%2) {stop_gradient:[true]} : (tensor<2x8xf32>) -> tensor<2x8xf32>
     (%5) = "pd_op.fetch" (%3) {col:0,name:"out",stop_gradient:[false]} : (tensor<2x8xf32>) -> tensor<2x8xf32>
 })pir";
-
 
 int indexOfName(const std::vector<const Operation *> &ops, std::string_view name, int nth = 0)
 {
@@ -96,6 +99,51 @@ private slots:
         // The kept fetch's counterpart is the fetch.
         const int fetch = indexOfName(d.before, "pd_op.fetch");
         QCOMPARE(d.after[size_t(d.afterOf[size_t(fetch)])]->name(), std::string_view("pd_op.fetch"));
+    }
+
+    void numericCheckPerStep()
+    {
+        // The recorder checks each pass that runs on the live program (PassTimelineNumerics over
+        // the CPU oracle): CSE and DCE keep the numbers; an unimplemented pass is listed, not run.
+        auto program = parse(passprograms::kRedundant);
+        QVERIFY(program);
+        std::unique_ptr<Backend> cpu = createCpuBackend();
+        auto store = std::make_shared<ParameterStore>();
+        std::string error;
+        QVERIFY2(store->load(*program, TensorSource::random(0), error), error.c_str());
+        PassManager pm = PassManager::withDefaultPasses();
+        pm.setEnabled("dce", true);
+        pm.addPass(PassRegistry::create("pd_op_to_kernel_pass"));
+        PassTimelineOptions options;
+        options.check = std::make_shared<PassTimelineNumerics>(*cpu, store);
+        const auto timeline = PassTimelineRecorder::run(pm, *program, options);
+        QCOMPARE(timeline->size(), size_t(3));
+        const PassTimelineStep &dce = timeline->step(0);
+        QVERIFY(dce.numerics && dce.numerics->checked && dce.numerics->ok); // the exp went
+        QCOMPARE(dce.numerics->maxAbs, 0.0);
+        const PassTimelineStep &cse = timeline->step(1);
+        QVERIFY(cse.numerics && cse.numerics->checked && cse.numerics->ok);
+        QVERIFY2(QString::fromStdString(cse.numerics->note).contains("values compared"),
+            cse.numerics->note.c_str());
+        const PassTimelineStep &lowering = timeline->step(2);
+        QVERIFY(!lowering.implemented);
+        QVERIFY(!lowering.numerics);
+        QCOMPARE(lowering.seconds, -1.0);
+
+        // A pass that changes the numbers is flagged with the value that differs most.
+        PassNumerics wrong;
+        wrong.checked = true;
+        wrong.ok = false;
+        wrong.maxAbs = 0.5;
+        wrong.worstValue = "out";
+        const std::optional<NumericCheck> flagged = PassTimelineNumerics::summary(wrong);
+        QVERIFY(flagged && flagged->checked && !flagged->ok);
+        QCOMPARE(flagged->worstValue, std::string("out"));
+        PassNumerics failed;
+        failed.skipped = "the program after the pass did not run: no kernel";
+        const std::optional<NumericCheck> notRun = PassTimelineNumerics::summary(failed);
+        QVERIFY(notRun && !notRun->checked);
+        QCOMPARE(notRun->note, failed.skipped);
     }
 
     void cseKeepsTheTwin()

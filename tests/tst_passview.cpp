@@ -3,6 +3,7 @@
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/transform/passtimeline.h"
+#include "passprograms.h"
 #include "ui/graphedgeitem.h"
 #include "ui/graphnodeitem.h"
 #include "ui/graphscene.h"
@@ -18,8 +19,9 @@
 #include "ui/passview.h"
 #include "ui/pipelinerunner.h"
 #include "ui/programdocument.h"
-#include "passprograms.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSlider>
@@ -227,6 +229,51 @@ private slots:
         QVERIFY(w.openFile(program));
         QVERIFY(!w.passes()->logTimeline());
         QVERIFY(QTest::qWaitFor([&] { return view->timeline() && !view->timeline()->logIndex(); }, 30000));
+    }
+
+    void pipelineChoiceAndNumerics()
+    {
+        QTemporaryDir dir;
+        const QString program = writeRedundant(dir);
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(w.openFile(program));
+        PassTimelineRunner *runner = w.passes()->runner();
+        PassView *view = w.passes()->view();
+        QVERIFY(QTest::qWaitFor([&] { return runner->current() && !runner->isBusy(); }, 30000));
+        // A small program is checked numerically by default: CSE (step 2) keeps the numbers.
+        QVERIFY(runner->checkNumerics());
+        QVERIFY(!view->numericsBox()->isHidden() && view->numericsBox()->isChecked());
+        const QModelIndex cse = view->model()->index(1, PassTimelineModel::NumericsColumn);
+        QVERIFY2(
+            cse.data().toString().startsWith(QStringLiteral("\u2713")), qPrintable(cse.data().toString()));
+        QVERIFY(cse.data(Qt::ToolTipRole).toString().contains(QStringLiteral("within tolerance")));
+
+        // Paddle's CPU inference pipeline: its passes listed, those PIRScope lacks not run.
+        QSignalSpy ready(runner, &PassTimelineRunner::timelineReady);
+        const int cpu = view->pipelineBox()->findData(QStringLiteral("inference-cpu"));
+        QVERIFY(cpu > 0);
+        view->pipelineBox()->setCurrentIndex(cpu);
+        emit view->pipelineBox()->activated(cpu);
+        QVERIFY(ready.wait(30000));
+        QCOMPARE(runner->pipelineName(), std::string("inference-cpu"));
+        QCOMPARE(view->timeline()->size(), size_t(12));
+        const int lowering = stepNamed(*view->timeline(), "pd_op_to_kernel_pass");
+        QVERIFY(lowering >= 0);
+        QCOMPARE(view->model()->index(lowering, PassTimelineModel::ChangesColumn).data().toString(),
+            QStringLiteral("not implemented"));
+        const int dce = stepNamed(*view->timeline(), "dead_code_elimination_pass");
+        QVERIFY(view->model()
+                    ->index(dce, PassTimelineModel::ChangesColumn)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("\u2212"))); // the dead exp went
+
+        // Switching the check off re-runs without it.
+        view->numericsBox()->setChecked(false);
+        QVERIFY(ready.wait(30000));
+        QVERIFY(!view->timeline()->step(size_t(dce)).numerics);
     }
 
     void switchingAPassRecomputesDownstream()

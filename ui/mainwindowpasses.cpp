@@ -2,15 +2,14 @@
 
 #include "core/io/paddlepasslog.h"
 #include "core/io/passdumpfolder.h"
-#include "core/io/tracebundle.h"
 #include "core/ir/program.h"
+#include "core/session/pipelinesource.h"
 #include "ui/mainwindow.h"
 #include "ui/passlistmodel.h"
 #include "ui/passpanel.h"
 #include "ui/passtimelinerunner.h"
 #include "ui/passview.h"
 #include "ui/pipelinerunner.h"
-#include "ui/pipelinesource.h"
 #include "ui/programdocument.h"
 
 #include <QElapsedTimer>
@@ -30,10 +29,15 @@ MainWindowPasses::MainWindowPasses(MainWindow *window)
             if (m_log)
                 return;
             m_view->setTimeline(timeline, true);
+            m_view->setPipelineControls(
+                true, QString::fromStdString(m_runner->pipelineName()), m_runner->checkNumerics());
             // Once the user switches passes the Program tab follows them.
             m_window->showProgramResult(m_runner->switchedByUser() ? result : nullptr);
         });
     connect(m_view, &PassView::passToggled, this, &MainWindowPasses::switchPass);
+    connect(m_view, &PassView::pipelineChosen, this,
+        [this](const QString &name) { m_runner->setPipelineName(name.toStdString()); });
+    connect(m_view, &PassView::checkNumericsChanged, m_runner, &PassTimelineRunner::setCheckNumerics);
     connect(m_window->passPanel()->model(), &PassListModel::passToggled, this,
         [this](const QString &name, bool on) { m_runner->setPassEnabled(name.toStdString(), on); });
     connect(m_window, &MainWindow::documentChanged, this, &MainWindowPasses::onDocumentChanged);
@@ -43,10 +47,7 @@ bool MainWindowPasses::isPassLog(const QString &path)
 {
     if (path.startsWith(QLatin1Char(':')))
         return false;
-    const std::string p = path.toStdString();
-    if (QFileInfo(path).isDir())
-        return !TraceBundle::isBundlePath(p) && PassDumpFolder::isDumpFolder(p);
-    return PaddlePassLog::looksLikeLogFile(p);
+    return PaddlePassLog::isLogPath(path.toStdString());
 }
 
 void MainWindowPasses::switchPass(const QString &name, bool enabled)
@@ -85,7 +86,7 @@ bool MainWindowPasses::openLog(const QString &path)
         return m_window->adoptSource(nullptr, diagnostics, path);
     }
     std::shared_ptr<const PipelineSource> source = PipelineSource::fromProgram(
-        loaded->program->clone(), path, LoadResult::Format::PirText, timer.nsecsElapsed() / 1e9);
+        loaded->program->clone(), p, LoadResult::Format::PirText, timer.nsecsElapsed() / 1e9);
     m_openingLog = true;
     const bool ok = m_window->adoptSource(source, diagnostics, path);
     m_openingLog = false;
@@ -94,6 +95,7 @@ bool MainWindowPasses::openLog(const QString &path)
     m_log = timeline;
     m_runner->setInput(nullptr, QString());
     m_view->setTimeline(timeline, false);
+    m_view->setPipelineControls(false, QString(), false);
     m_window->showTab(MainWindow::Tab::Passes);
     return true;
 }

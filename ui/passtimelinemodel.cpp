@@ -68,6 +68,8 @@ QString PassTimelineModel::changesText(const PassTimeline &timeline, size_t step
     const PassTimelineStep &s = timeline.step(step);
     if (!s.enabled)
         return tr("off");
+    if (!s.implemented)
+        return tr("not implemented");
     if (!s.before || !s.after)
         return QStringLiteral("\u2014");
     const std::optional<PassTimeline::Counts> c = timeline.counts(step);
@@ -127,6 +129,8 @@ QVariant PassTimelineModel::data(const QModelIndex &index, int role) const
         case NumericsColumn:
             if (!s.numerics)
                 return QStringLiteral("\u2014");
+            if (!s.numerics->checked)
+                return tr("not run");
             return (s.numerics->ok ? QStringLiteral("\u2713 ") : QStringLiteral("\u2717 "))
                 + QStringLiteral("%1").arg(s.numerics->maxAbs, 0, 'g', 2);
         }
@@ -142,7 +146,9 @@ QVariant PassTimelineModel::data(const QModelIndex &index, int role) const
             lines << tr("Paddle: detected [%1] subgraphs").arg(qs(s.statistics).toHtmlEscaped());
         if (s.rewrites >= 0)
             lines << tr("%1 rewrites").arg(s.rewrites);
-        if (s.numerics)
+        if (s.numerics && !s.numerics->checked)
+            lines << tr("numeric check not run: %1").arg(qs(s.numerics->note).toHtmlEscaped());
+        else if (s.numerics)
             lines << tr("numeric check: %1, max abs %2, max rel %3 at %4%5")
                          .arg(s.numerics->ok ? tr("within tolerance") : tr("beyond tolerance"))
                          .arg(s.numerics->maxAbs, 0, 'g', 3)
@@ -153,6 +159,8 @@ QVariant PassTimelineModel::data(const QModelIndex &index, int role) const
                                  : QStringLiteral(" (") + qs(s.numerics->note) + QLatin1Char(')'));
         if (!s.enabled)
             lines << tr("switched off: the program passes through unchanged");
+        if (!s.implemented)
+            lines << tr("not implemented in PIRScope: listed as in Paddle's pipeline, not run");
         return lines.join(QStringLiteral("<br>"));
     }
     if (role == Qt::CheckStateRole && column == PassColumn && m_checkable
@@ -162,7 +170,7 @@ QVariant PassTimelineModel::data(const QModelIndex &index, int role) const
         return on ? Qt::Checked : Qt::Unchecked;
     }
     if (role == Qt::ForegroundRole) {
-        if (!s.enabled || s.kind == PassTimelineStep::Kind::Unlogged
+        if (!s.enabled || !s.implemented || s.kind == PassTimelineStep::Kind::Unlogged
             || s.kind == PassTimelineStep::Kind::Printed)
             return QColor(0x80, 0x80, 0x80);
         if (column == ChangesColumn)

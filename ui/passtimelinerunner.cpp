@@ -1,6 +1,12 @@
 #include "ui/passtimelinerunner.h"
 
+#include "core/ir/block.h"
 #include "core/ir/program.h"
+#include "core/runtime/backend.h"
+#include "core/runtime/parameterstore.h"
+#include "core/runtime/parameterstoreevaluator.h"
+#include "core/runtime/passtimelinenumerics.h"
+#include "core/transform/passpipeline.h"
 #include "core/transform/passtimelinerecorder.h"
 #include "ui/programdocument.h"
 
@@ -35,11 +41,12 @@ struct PassTimelineRunner::Result
     std::shared_ptr<const ProgramDocument> document;
     PassSwitches switches;
     size_t from = 0;
+    std::shared_ptr<ParameterStore> store;
 };
 
 PassTimelineRunner::PassTimelineRunner(QObject *parent)
     : QObject(parent)
-    , m_factory([] { return PassManager::withDefaultPasses(); })
+    , m_factory([](const PassOptions &) { return PassManager::withDefaultPasses(); })
     , m_latest(std::make_shared<std::atomic<quint64>>(0))
 {
 }
@@ -49,9 +56,9 @@ PassTimelineRunner::~PassTimelineRunner()
     m_latest->store(~quint64(0));
 }
 
-PassManager PassTimelineRunner::makePipeline(const PassSwitches &switches) const
+PassManager PassTimelineRunner::makePipeline(const PassSwitches &switches, const PassOptions &options) const
 {
-    PassManager pm = m_factory();
+    PassManager pm = m_factory(options);
     for (const auto &[name, on] : switches)
         pm.setEnabled(name, on);
     return pm;
@@ -65,6 +72,44 @@ void PassTimelineRunner::setInput(std::shared_ptr<const Program> program, const 
     m_switchedByUser = false;
     m_current.reset();
     m_result.reset();
+    m_store.reset();
+    if (!m_numericsChosen) {
+        size_t ops = 0;
+        if (m_input)
+            m_input->block().walk([&ops](Operation *) { ++ops; });
+        m_checkNumerics = m_input && ops <= kNumericsOpLimit;
+    }
+    request(0);
+}
+
+bool PassTimelineRunner::setPipelineName(const std::string &name)
+{
+    if (name.empty()) {
+        m_factory = [](const PassOptions &) { return PassManager::withDefaultPasses(); };
+    } else {
+        if (!PassPipeline::passNames(name))
+            return false;
+        m_factory = [name](const PassOptions &options) {
+            std::string error;
+            std::optional<PassManager> pm = PassPipeline::build(name, options, error);
+            return pm ? std::move(*pm) : PassManager();
+        };
+    }
+    m_pipelineName = name;
+    m_current.reset();
+    m_result.reset();
+    m_store.reset();
+    request(0);
+    return true;
+}
+
+void PassTimelineRunner::setCheckNumerics(bool on)
+{
+    m_numericsChosen = true;
+    if (on == m_checkNumerics)
+        return;
+    m_checkNumerics = on;
+    m_current.reset();
     request(0);
 }
 
@@ -114,21 +159,44 @@ void PassTimelineRunner::request(size_t fromStep)
         m_currentSwitches = r->switches;
         m_result = r->document;
         m_lastRunFrom = r->from;
+        m_store = r->store;
         setBusy(false);
         emit timelineReady(m_current, m_result);
     });
     const std::shared_ptr<const PassTimeline> previous = fromStep > 0 ? m_current : nullptr;
-    auto pm = std::make_shared<PassManager>(makePipeline(m_switches));
+    if (!previous)
+        m_store.reset();
+    auto factory = m_factory;
     watcher->setFuture(QtConcurrent::run(timelinePool(),
-        [pm, input = m_input, path = m_path, switches = m_switches, previous, fromStep, latest = m_latest,
-            generation]() -> std::shared_ptr<Result> {
+        [factory, input = m_input, path = m_path, switches = m_switches, previous, fromStep,
+            latest = m_latest, generation, numerics = m_checkNumerics,
+            store = m_store]() mutable -> std::shared_ptr<Result> {
             if (latest->load() != generation)
                 return nullptr;
             auto r = std::make_shared<Result>();
             r->switches = switches;
             r->from = previous ? fromStep : 0;
-            r->timeline = previous ? PassTimelineRecorder::rerun(*pm, *previous, fromStep)
-                                   : PassTimelineRecorder::run(*pm, *input);
+            // Parameters for constant folding's values and the numeric check.
+            std::unique_ptr<Backend> cpu = createCpuBackend();
+            PassOptions passOptions;
+            PassTimelineOptions options;
+            std::string error;
+            if (!store) {
+                store = std::make_shared<ParameterStore>();
+                if (!store->load(*input, TensorSource::random(0), error))
+                    store.reset();
+            }
+            if (store) {
+                passOptions.evaluator = std::make_shared<ParameterStoreEvaluator>(store, *cpu);
+                if (numerics)
+                    options.check = std::make_shared<PassTimelineNumerics>(*cpu, store);
+            }
+            r->store = store;
+            PassManager pm = factory(passOptions);
+            for (const auto &[name, on] : switches)
+                pm.setEnabled(name, on);
+            r->timeline = previous ? PassTimelineRecorder::rerun(pm, *previous, fromStep, options)
+                                   : PassTimelineRecorder::run(pm, *input, options);
             const auto result = r->timeline->result();
             if (result && result != r->timeline->input() && latest->load() == generation)
                 r->document = std::make_shared<ProgramDocument>(

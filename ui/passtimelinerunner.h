@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/transform/passmanager.h"
+#include "core/transform/passoptions.h"
 #include "core/transform/passtimeline.h"
 #include "ui/pipelinesnapshot.h"
 
@@ -12,6 +13,7 @@
 
 namespace ps {
 
+class ParameterStore;
 class Program;
 class ProgramDocument;
 
@@ -25,13 +27,24 @@ class PassTimelineRunner : public QObject
     Q_OBJECT
 
 public:
-    using PipelineFactory = std::function<PassManager()>;
+    /// Builds the pipeline with the options the worker prepared (constant folding's evaluator).
+    using PipelineFactory = std::function<PassManager(const PassOptions &)>;
 
     explicit PassTimelineRunner(QObject *parent = nullptr);
     ~PassTimelineRunner() override;
 
     /// The pipeline run (default: PassManager::withDefaultPasses); takes effect at the next run.
     void setPipeline(PipelineFactory factory) { m_factory = std::move(factory); }
+    /// Runs one of Paddle's pipelines (PassPipeline) from the start, or the default one for an
+    /// empty name; false for an unknown name.
+    bool setPipelineName(const std::string &name);
+    const std::string &pipelineName() const { return m_pipelineName; }
+    /// Checks every pass numerically (PassTimelineNumerics: the CPU oracle, random inputs and
+    /// parameters of seed 0) and re-runs from the start. Default: on for programs of at most
+    /// kNumericsOpLimit ops, where a run per pass stays short.
+    void setCheckNumerics(bool on);
+    bool checkNumerics() const { return m_checkNumerics; }
+    static constexpr size_t kNumericsOpLimit = 500;
     /// Runs the pipeline on `program` from the start with the switches kept; null clears.
     /// `path` names the result document.
     void setInput(std::shared_ptr<const Program> program, const QString &path);
@@ -57,9 +70,15 @@ private:
     struct Result;
     void request(size_t fromStep);
     void setBusy(bool busy);
-    PassManager makePipeline(const PassSwitches &switches) const;
+    PassManager makePipeline(const PassSwitches &switches, const PassOptions &options = {}) const;
 
     PipelineFactory m_factory;
+    std::string m_pipelineName;
+    bool m_checkNumerics = false;
+    bool m_numericsChosen = false; ///< setCheckNumerics was called: no default by size
+    /// Parameters of the program (random, seed 0), shared by the runs of one input so the
+    /// parameters constant folding made stay there for a re-run; used only on the worker.
+    std::shared_ptr<ParameterStore> m_store;
     std::shared_ptr<const Program> m_input;
     QString m_path;
     PassSwitches m_switches;

@@ -2,14 +2,18 @@
 
 #include "core/io/passlogindex.h"
 #include "core/ir/program.h"
+#include "core/transform/passpipeline.h"
 #include "ui/passdiffview.h"
 #include "ui/passtextdiffview.h"
 #include "ui/passtimelinemodel.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPointer>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QSplitter>
 #include <QTabWidget>
@@ -37,6 +41,8 @@ PassView::PassView(QWidget *parent)
     , m_slider(new QSlider(Qt::Horizontal, this))
     , m_position(new QLabel(this))
     , m_source(new QLabel(this))
+    , m_pipeline(new QComboBox(this))
+    , m_numerics(new QCheckBox(tr("Check numerics"), this))
     , m_prev(new QToolButton(this))
     , m_next(new QToolButton(this))
     , m_stepLabel(new QLabel(this))
@@ -73,6 +79,21 @@ PassView::PassView(QWidget *parent)
     m_position->setObjectName(QStringLiteral("passPosition"));
     m_source->setObjectName(QStringLiteral("passSource"));
     m_source->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_pipeline->setObjectName(QStringLiteral("passPipeline"));
+    m_pipeline->setToolTip(
+        tr("The passes to run: PIRScope's (what dy2static runs on the split programs) or one of "
+           "Paddle 3.3.1's pipelines, its unimplemented passes listed but not run"));
+    m_pipeline->addItem(tr("dy2static split passes (DCE, CSE)"), QString());
+    for (const PassPipeline::Info &p : PassPipeline::pipelines())
+        m_pipeline->addItem(QString::fromStdString(p.name), QString::fromStdString(p.name));
+    for (int i = 1; i < m_pipeline->count(); ++i)
+        m_pipeline->setItemData(
+            i, QString::fromStdString(PassPipeline::pipelines()[size_t(i - 1)].description), Qt::ToolTipRole);
+    m_pipeline->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_numerics->setObjectName(QStringLiteral("passNumerics"));
+    m_numerics->setToolTip(
+        tr("Run the program before and after every pass that changes it on the CPU (random "
+           "inputs and parameters, seed 0) and compare outputs and surviving values"));
     m_stepLabel->setObjectName(QStringLiteral("passStepLabel"));
     m_stepLabel->setTextFormat(Qt::RichText);
     m_stepLabel->setWordWrap(true);
@@ -86,7 +107,11 @@ PassView::PassView(QWidget *parent)
     auto *topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->setSpacing(2);
-    topLayout->addWidget(m_source);
+    auto *sourceRow = new QHBoxLayout;
+    sourceRow->addWidget(m_source, 1);
+    sourceRow->addWidget(m_pipeline);
+    sourceRow->addWidget(m_numerics);
+    topLayout->addLayout(sourceRow);
     topLayout->addWidget(m_table, 1);
     auto *sliderRow = new QHBoxLayout;
     sliderRow->addWidget(m_prev);
@@ -112,6 +137,9 @@ PassView::PassView(QWidget *parent)
     layout->addWidget(splitter);
 
     connect(m_model, &PassTimelineModel::passToggled, this, &PassView::passToggled);
+    connect(m_pipeline, &QComboBox::activated, this,
+        [this](int i) { emit pipelineChosen(m_pipeline->itemData(i).toString()); });
+    connect(m_numerics, &QCheckBox::toggled, this, &PassView::checkNumericsChanged);
     connect(m_slider, &QSlider::valueChanged, this, [this](int v) { setCurrentStep(v); });
     connect(m_prev, &QToolButton::clicked, this, [this] { setCurrentStep(qMax(0, m_current - 1)); });
     connect(m_next, &QToolButton::clicked, this,
@@ -256,7 +284,9 @@ void PassView::updateStepLabel()
     if (!s.statistics.empty())
         parts << tr("Paddle: detected [%1] subgraphs")
                      .arg(QString::fromStdString(s.statistics).toHtmlEscaped());
-    if (s.numerics) {
+    if (s.numerics && !s.numerics->checked)
+        parts << tr("numerics not run: %1").arg(QString::fromStdString(s.numerics->note).toHtmlEscaped());
+    else if (s.numerics) {
         const NumericCheck &n = *s.numerics;
         parts << QStringLiteral("<span style='color:%1'>%2</span>")
                      .arg(n.ok ? QStringLiteral("#2e8b3e") : QStringLiteral("#c62828"))
@@ -268,11 +298,23 @@ void PassView::updateStepLabel()
     }
     if (!s.enabled)
         parts << tr("<i>switched off</i>");
+    if (!s.implemented)
+        parts << tr("<i>not implemented in PIRScope (not run)</i>");
     if (m_busy)
         parts << tr("<i>recomputing\u2026</i>");
     else if (m_shown != m_current)
         parts << tr("<i>computing the diff\u2026</i>");
     m_stepLabel->setText(parts.join(QStringLiteral(" \u00b7 ")));
+}
+
+void PassView::setPipelineControls(bool visible, const QString &pipeline, bool checkNumerics)
+{
+    const QSignalBlocker blockPipeline(m_pipeline);
+    const QSignalBlocker blockNumerics(m_numerics);
+    m_pipeline->setVisible(visible);
+    m_numerics->setVisible(visible);
+    m_pipeline->setCurrentIndex(qMax(0, m_pipeline->findData(pipeline)));
+    m_numerics->setChecked(checkNumerics);
 }
 
 void PassView::setBusy(bool busy)

@@ -8,6 +8,8 @@
 #include <atomic>
 #include <memory>
 
+class QCheckBox;
+class QComboBox;
 class QLabel;
 class QSlider;
 class QTabWidget;
@@ -45,6 +47,10 @@ public:
     int shownStep() const { return m_shown; }
     /// "Recomputing passes…" while the pipeline runs again.
     void setBusy(bool busy);
+    /// Shows the pipeline choice (PIRScope's default passes or one of Paddle's PassPipeline
+    /// pipelines) and the numeric-check switch set to these values, without emitting; hidden for
+    /// a log's timeline.
+    void setPipelineControls(bool visible, const QString &pipeline, bool checkNumerics);
     /// Diff pictures larger than this many top-level ops show only the changes' neighbourhood.
     void setDiffGraphOptions(const DiffGraph::Options &options) { m_graphOptions = options; }
 
@@ -55,10 +61,16 @@ public:
     PassTextDiffView *textDiff() const { return m_textDiff; }
     QLabel *stepLabel() const { return m_stepLabel; }
     QTabWidget *tabs() const { return m_tabs; }
+    QComboBox *pipelineBox() const { return m_pipeline; }
+    QCheckBox *numericsBox() const { return m_numerics; }
 
 signals:
     /// The user switched a pass in the table (`name` is its Paddle name).
     void passToggled(const QString &name, bool enabled);
+    /// The user chose a pipeline ("": PIRScope's default passes).
+    void pipelineChosen(const QString &name);
+    /// The user switched the numeric check per pass.
+    void checkNumericsChanged(bool on);
     /// Step `step`'s diff is on screen (graph layout may still be running).
     void stepShown(int step);
     /// Every step's counts are known.
@@ -78,6 +90,8 @@ private:
     QSlider *m_slider;
     QLabel *m_position;
     QLabel *m_source;
+    QComboBox *m_pipeline;
+    QCheckBox *m_numerics;
     QToolButton *m_prev;
     QToolButton *m_next;
     QLabel *m_stepLabel;

@@ -1,6 +1,7 @@
 #include "cliarguments.h"
 #include "commands.h"
 #include "core/analysis/inplacegroups.h"
+#include "core/io/paddlepasslog.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/pirprinter.h"
@@ -29,7 +30,8 @@ namespace {
 const char *kUsage
     = "usage: pirscope-cli passes FILE [--pipeline NAME] [--enable a,b] [--disable c] [--json] "
       "[--all] [--print] [--print-ir] [--check-numerics] [--inputs SRC] [--params SRC] [--seed N] "
-      "[--mode train|infer [--output ID]...] | --list";
+      "[--mode train|infer [--output ID]...] | --list\n"
+      "       pirscope-cli passes LOG|DUMP_DIR [passlog options]  (a Paddle pass log: see passlog)";
 
 std::vector<std::string> splitList(const std::string &list)
 {
@@ -279,10 +281,14 @@ bool beyondTolerance(const ps::PassNumericsCheck &numerics)
 
 int runPasses(const std::vector<std::string> &args)
 {
+    // A Paddle pass log (FLAGS_print_ir) or a folder of per-pass dumps: its timeline, as passlog.
+    if (!args.empty() && !args[0].starts_with("-") && ps::PaddlePassLog::isLogPath(args[0]))
+        return runPassLog(args);
     CliArguments cli;
     std::string error;
     if (!cli.parse(args, { "json", "all", "print", "print-ir", "list", "check-numerics" },
-            { "pipeline", "enable", "disable", "inputs", "image-norm", "params", "seed", "mode", "output" }, error))
+            { "pipeline", "enable", "disable", "inputs", "image-norm", "params", "seed", "mode", "output" },
+            error))
         return cliError(error);
     if (cli.flag("list")) {
         listPasses();

@@ -75,13 +75,18 @@ int main(int argc, char *argv[])
             "Shape of an input with dynamic dims, e.g. x=1x3x640x640 (repeatable); the default comes "
             "from the .yml beside the program."),
         QStringLiteral("name=dims"));
+    QCommandLineOption pipeline(QStringLiteral("pipeline"),
+        QStringLiteral(
+            "The passes the Passes tab runs: one of Paddle's pipelines (inference-gpu, inference-cpu, "
+            "dy2static, ...; implies --view passes)."),
+        QStringLiteral("name"));
     QCommandLineOption dark(QStringLiteral("dark"),
         QStringLiteral("Dark colours (Fusion style with a dark palette) whatever the system's theme."));
     QCommandLineOption maxMemory(QStringLiteral("max-memory"),
         QStringLiteral("Host-memory budget for this run (4G, 512M, 50%; default: the debugger setting, else "
                        "75% of RAM)."),
         QStringLiteral("size"));
-    parser.addOptions({ screenshot, view, mode, debugSteps, shape, dark, maxMemory, passStep });
+    parser.addOptions({ screenshot, view, mode, debugSteps, shape, dark, maxMemory, passStep, pipeline });
     parser.process(app);
     if (parser.isSet(dark)) {
         QApplication::setStyle(QStringLiteral("Fusion"));
@@ -110,7 +115,8 @@ int main(int argc, char *argv[])
     if (!split && !passes && parser.value(view) != QLatin1String("program"))
         parser.showHelp(1);
     const QStringList files = parser.positionalArguments();
-    passes = passes || (!files.isEmpty() && ps::MainWindowPasses::isPassLog(files.first()));
+    passes = passes || parser.isSet(pipeline)
+        || (!files.isEmpty() && ps::MainWindowPasses::isPassLog(files.first()));
     const int wantedStep = parser.isSet(passStep) ? parser.value(passStep).toInt() - 1 : 0;
     if (parser.isSet(mode) && parser.value(mode) != QLatin1String("train")
         && parser.value(mode) != QLatin1String("infer"))
@@ -198,6 +204,9 @@ int main(int argc, char *argv[])
         QObject::connect(window.passes()->runner(), &ps::PassTimelineRunner::timelineReady, &window,
             [&window, wantedStep] { window.passes()->view()->setCurrentStep(wantedStep); });
     }
+    if (parser.isSet(pipeline)
+        && !window.passes()->runner()->setPipelineName(parser.value(pipeline).toStdString()))
+        return headlessError("unknown --pipeline " + parser.value(pipeline).toStdString());
     // Without a file the window shows its start page; a screenshot shows the bundled example.
     const bool opened = !files.isEmpty() ? window.openFile(files.first())
         : !shotPath.isEmpty()            ? window.openDefaultExample()

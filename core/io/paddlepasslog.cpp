@@ -1,11 +1,14 @@
 #include "core/io/paddlepasslog.h"
 
+#include "core/io/passdumpfolder.h"
 #include "core/io/pirtextreader.h"
+#include "core/io/tracebundle.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <unordered_map>
 
@@ -622,6 +625,14 @@ bool PaddlePassLog::looksLikeLogFile(const std::string &path)
     in.read(head.data(), std::streamsize(head.size()));
     head.resize(size_t(in.gcount()));
     return looksLikeLog(std::string_view(head));
+}
+
+bool PaddlePassLog::isLogPath(const std::string &path)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        return !TraceBundle::isBundlePath(path) && PassDumpFolder::isDumpFolder(path);
+    return looksLikeLogFile(path);
 }
 
 LoadResult PaddlePassLog::readProgram(const PassLogIndex &index, size_t i, PirTextReader::OpIdMap *opIds)

@@ -20,6 +20,8 @@ struct PassLogIndex;
 /// --check-numerics` reports it).
 struct NumericCheck
 {
+    /// False when nothing could be compared; `note` says why (a program that does not run).
+    bool checked = true;
     bool ok = true; ///< every compared value within tolerance
     double maxAbs = 0;
     double maxRel = 0;
@@ -43,6 +45,8 @@ struct PassTimelineStep
     int depth = 0; ///< > 0: runs inside the step before it (a pass's own sub-programs)
     int line = 0; ///< a log's banner line; 0 otherwise
     bool enabled = true; ///< false: listed in the pipeline but switched off (before == after)
+    /// False: a pass of Paddle's pipeline that PIRScope lists but does not implement (not run).
+    bool implemented = true;
     /// The program before and after; `before` is null where a log does not show it.
     std::shared_ptr<const ProgramSnapshot> before;
     std::shared_ptr<const ProgramSnapshot> after;

@@ -4,6 +4,7 @@
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/transform/passmanager.h"
+#include "core/transform/passrecord.h"
 
 #include <algorithm>
 #include <chrono>
@@ -107,10 +108,11 @@ bool PassTimelineRecorder::unchangedSince(const Program &program) const
 }
 
 void PassTimelineRecorder::passRan(std::string_view pass, const Program &program, double seconds,
-    long rewrites, std::optional<NumericCheck> numerics)
+    long rewrites, std::optional<NumericCheck> numerics, bool implemented)
 {
     PassTimelineStep step;
     step.kind = PassTimelineStep::Kind::Pass;
+    step.implemented = implemented;
     step.pass = std::string(pass);
     step.target = m_target;
     step.before = m_current;
@@ -140,22 +142,34 @@ void PassTimelineRecorder::runFrom(
     PassManager &pm, Program &program, size_t firstPass, const PassTimelineOptions &options)
 {
     const std::vector<const Pass *> passes = pm.passes();
+    bool checking = false;
     for (size_t i = firstPass; i < passes.size(); ++i) {
         Pass *pass = pm.pass(passes[i]->name());
         if (!pm.isEnabled(pass->name())) {
             passSkipped(pass->name());
             continue;
         }
-        std::shared_ptr<const LoadedProgram> before
-            = options.numericCheck ? m_current->load() : std::shared_ptr<const LoadedProgram>();
+        if (options.check && !checking) {
+            options.check->begin(program);
+            checking = true;
+        }
+        const bool implemented = pass->implemented();
         const auto start = std::chrono::steady_clock::now();
-        const size_t rewrites = pass->run(program);
+        const size_t rewrites = implemented ? pass->run(program) : 0;
         const double seconds
             = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::optional<NumericCheck> numerics;
-        if (options.numericCheck)
-            numerics = options.numericCheck(*before->program, program, *pass);
-        passRan(pass->name(), program, seconds, long(rewrites), std::move(numerics));
+        if (options.check) {
+            PassRecord record;
+            record.pass = std::string(pass->name());
+            record.target = m_target;
+            record.implemented = implemented;
+            record.rewrites = rewrites;
+            record.seconds = seconds;
+            numerics = options.check->afterPass(*pass, program, record);
+        }
+        passRan(pass->name(), program, implemented ? seconds : -1, implemented ? long(rewrites) : -1,
+            std::move(numerics), implemented);
     }
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/transform/passtimeline.h"
+#include "core/transform/passtimelinecheck.h"
 
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,15 +16,12 @@ class Pass;
 class PassManager;
 class Program;
 
-/// Checks one pass numerically: runs `before` and `after` on the same inputs (passes' numeric
-/// check plugs in here). Return nullopt to leave the step without a result.
-using PassNumericCheck = std::function<std::optional<NumericCheck>(
-    const Program &before, const Program &after, const Pass &pass)>;
-
 struct PassTimelineOptions
 {
     std::string target = "program"; ///< what the passes run on, shown per step
-    PassNumericCheck numericCheck; ///< empty: no numeric check
+    /// Checks each pass that runs (PassTimelineNumerics); null: no numeric check. Not shared by
+    /// two runs at once.
+    std::shared_ptr<PassTimelineCheck> check;
 };
 
 /// Builds a PassTimeline while passes run on a program in place: a copy of the program after
@@ -45,7 +42,7 @@ public:
     Program &beginFrom(std::shared_ptr<const ProgramSnapshot> snapshot);
     /// Records that `pass` ran on the program given to begin() (or returned by beginFrom()).
     void passRan(std::string_view pass, const Program &program, double seconds, long rewrites,
-        std::optional<NumericCheck> numerics = std::nullopt);
+        std::optional<NumericCheck> numerics = std::nullopt, bool implemented = true);
     /// Records a pass that is listed but switched off: before and after are the same.
     void passSkipped(std::string_view pass);
     /// The program as of the latest step.
