@@ -11,6 +11,7 @@
 
 #include <QtTest>
 #include <algorithm>
+#include <sys/stat.h>
 
 using namespace ps;
 
@@ -354,6 +355,24 @@ private slots:
         DiagnosticList missing;
         QVERIFY(!PaddlePassLog::index("/nonexistent/x.log", missing));
         QVERIFY(missing.toString().find("/nonexistent/x.log") != std::string::npos);
+    }
+
+    void devicesAndFifosAreRefusedNotRead()
+    {
+        // A FIFO would block a plain open and /dev/zero never ends: both are named and refused.
+        QTemporaryDir dir;
+        const std::string fifo = dir.filePath(QStringLiteral("pipe.log")).toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        for (const std::string &path : { fifo, std::string("/dev/zero") }) {
+            DiagnosticList d;
+            QVERIFY(!PaddlePassLog::index(path, d));
+            QVERIFY2(d.toString().find(path) != std::string::npos, d.toString().c_str());
+            QVERIFY(!PaddlePassLog::looksLikeLogFile(path));
+            QVERIFY(!PaddlePassLog::isLogPath(path));
+        }
+        DiagnosticList d;
+        PaddlePassLog::index(fifo, d);
+        QVERIFY2(d.toString().find("FIFO") != std::string::npos, d.toString().c_str());
     }
 
     void naturalOrder()

@@ -1,53 +1,40 @@
 #include "core/io/mappedfile.h"
 
-#include <cerrno>
-#include <cstring>
+#include "core/io/inputfile.h"
+
 #include <fcntl.h>
-#include <fstream>
-#include <sstream>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace ps {
 
 std::shared_ptr<const MappedFile> MappedFile::open(const std::string &path, std::string &error)
 {
+    // InputFile refuses what is not a regular file (a FIFO would block, /dev/zero never ends)
+    // and names it; only then is the file mapped.
+    std::optional<InputFile> checked = InputFile::open(path, error);
+    if (!checked)
+        return nullptr;
     std::shared_ptr<MappedFile> file(new MappedFile);
     file->m_path = path;
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        error = std::string("cannot open file: ") + std::strerror(errno);
-        return nullptr;
-    }
-    struct stat st
-    {
-    };
-    if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (checked->size() == 0)
+        return file;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd >= 0) {
+        void *p = ::mmap(nullptr, size_t(checked->size()), PROT_READ, MAP_PRIVATE, fd, 0);
         ::close(fd);
-        error = "is a folder, not a file";
-        return nullptr;
-    }
-    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-        void *p = ::mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
         if (p != MAP_FAILED) {
-            ::madvise(p, size_t(st.st_size), MADV_SEQUENTIAL);
+            ::madvise(p, size_t(checked->size()), MADV_SEQUENTIAL);
             file->m_data = static_cast<const char *>(p);
-            file->m_size = size_t(st.st_size);
+            file->m_size = size_t(checked->size());
             file->m_mapped = true;
-            ::close(fd);
             return file;
         }
     }
-    ::close(fd);
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = "cannot read file";
+    std::optional<std::string> bytes = InputFile::readAll(path, InputFile::kNoLimit, error);
+    if (!bytes)
         return nullptr;
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    file->m_copy = buffer.str();
+    file->m_copy = std::move(*bytes);
     file->m_data = file->m_copy.data();
     file->m_size = file->m_copy.size();
     return file;

@@ -7,13 +7,14 @@
 namespace ps {
 
 /// A file's bytes, read-only, mapped into memory (POSIX mmap) so that a large log opens without
-/// copying it: pages are read when first touched. Falls back to reading the file into memory
-/// where mapping fails (a pipe, a file system without mmap). Thread-safe to read; shared by
+/// copying it: pages are read when first touched. Regular files only (InputFile's checks and
+/// messages); falls back to reading the file into memory where mapping fails (a file system
+/// without mmap), within the MemoryBudget. Thread-safe to read; shared by
 /// whoever keeps a std::shared_ptr to it.
 class MappedFile
 {
 public:
-    /// Null with `error` set ("cannot open file: No such file or directory") on failure.
+    /// Null with `error` set ("PATH: is a FIFO (named pipe), not a file") on failure.
     static std::shared_ptr<const MappedFile> open(const std::string &path, std::string &error);
     /// Bytes held in memory under a name (tests, generated text).
     static std::shared_ptr<const MappedFile> fromString(std::string bytes, std::string name);

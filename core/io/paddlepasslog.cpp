@@ -1,5 +1,6 @@
 #include "core/io/paddlepasslog.h"
 
+#include "core/io/inputfile.h"
 #include "core/io/passdumpfolder.h"
 #include "core/io/pirtextreader.h"
 #include "core/io/tracebundle.h"
@@ -9,7 +10,6 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <unordered_map>
 
 namespace ps {
@@ -577,9 +577,7 @@ std::shared_ptr<const PassLogIndex> PaddlePassLog::index(const std::string &path
     std::string error;
     std::shared_ptr<const MappedFile> file = MappedFile::open(path, error);
     if (!file) {
-        SourceLocation loc;
-        loc.file = path;
-        diagnostics.error(loc, error);
+        InputFile::report(error, path, diagnostics);
         return nullptr;
     }
     auto index = std::make_shared<PassLogIndex>();
@@ -618,12 +616,13 @@ bool PaddlePassLog::looksLikeLog(std::string_view head)
 
 bool PaddlePassLog::looksLikeLogFile(const std::string &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    std::string error;
+    std::optional<InputFile> file = InputFile::open(path, error);
+    if (!file)
         return false;
-    std::string head(64 * 1024, '\0');
-    in.read(head.data(), std::streamsize(head.size()));
-    head.resize(size_t(in.gcount()));
+    std::string head(size_t(std::min<uint64_t>(file->size(), 64 * 1024)), '\0');
+    if (!file->read(head.data(), head.size(), error))
+        return false;
     return looksLikeLog(std::string_view(head));
 }
 

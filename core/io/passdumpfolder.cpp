@@ -1,5 +1,6 @@
 #include "core/io/passdumpfolder.h"
 
+#include "core/io/inputfile.h"
 #include "core/io/paddlepasslog.h"
 
 #include <algorithm>
@@ -131,7 +132,10 @@ std::shared_ptr<const PassLogIndex> PassDumpFolder::index(
         SourceLocation loc;
         loc.file = file;
         if (!mapped) {
-            index->diagnostics.warning(loc, error + ": skipped");
+            std::string where;
+            const std::string why = InputFile::splitError(error, where);
+            loc.file = where.empty() ? file : where;
+            index->diagnostics.warning(loc, why + ": skipped");
             continue;
         }
         const size_t fileIndex = index->files.size();
