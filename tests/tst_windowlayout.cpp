@@ -142,7 +142,7 @@ private slots:
             qDebug() << "central" << w.centralWidget()->minimumSizeHint() << "menu" << w.menuBar()->sizeHint()
                      << "status" << w.statusBar()->minimumSizeHint();
             std::function<void(QWidget *, int)> dump = [&](QWidget *x, int depth) {
-                if (depth > 7 || !x->isVisible())
+                if (depth > 9 || (depth > 0 && x->isHidden()))
                     return;
                 if (x->minimumSizeHint().height() > 25)
                     qDebug().noquote() << QString(depth * 2, ' ') << x->metaObject()->className()
@@ -151,6 +151,7 @@ private slots:
                     dump(c, depth + 1);
             };
             dump(w.debugger()->dock(), 0);
+            dump(w.centralWidget()->findChild<QWidget *>(QStringLiteral("passesTab")), 0);
         }
         QVERIFY2(minimum.width() <= screen.width() && minimum.height() <= screen.height(),
             qPrintable(QStringLiteral("minimum %1x%2").arg(minimum.width()).arg(minimum.height())));

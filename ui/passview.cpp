@@ -13,6 +13,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPointer>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSplitter>
@@ -125,10 +126,21 @@ PassView::PassView(QWidget *parent)
     bottomLayout->setSpacing(0);
     bottomLayout->addWidget(m_stepLabel);
     bottomLayout->addWidget(m_tabs, 1);
+    // On a small screen (960x600 at 2x, the debugger dock open) the tab gets ~200 px: each
+    // half scrolls rather than pushing the window's minimum height past the screen.
+    const auto scrolled = [this](QWidget *content, int minimumHeight) {
+        auto *area = new QScrollArea(this);
+        area->setFrameShape(QFrame::NoFrame);
+        area->setWidgetResizable(true);
+        area->setWidget(content);
+        area->setMinimumHeight(minimumHeight);
+        return area;
+    };
+    const int line = fontMetrics().height();
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->setObjectName(QStringLiteral("passSplitter"));
-    splitter->addWidget(top);
-    splitter->addWidget(bottom);
+    splitter->addWidget(scrolled(top, 4 * line));
+    splitter->addWidget(scrolled(bottom, 6 * line));
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 3);
     splitter->setChildrenCollapsible(false);
