@@ -57,6 +57,10 @@ private slots:
         const QJsonObject lowering = entry(passes, "pd_op_to_kernel_pass");
         QVERIFY(!lowering["implemented"].toBool());
         QVERIFY(!lowering["numerics"].toObject()["checked"].toBool());
+        // A check that did not run is not "ok": null, and the reason.
+        QVERIFY(lowering["numerics"].toObject()["ok"].isNull());
+        QCOMPARE(
+            lowering["numerics"].toObject()["skipped"].toString(), QString("not implemented in PIRScope"));
         // Folding changed the program; its numbers are the same within tolerance.
         const QJsonObject fold = entry(passes, "constant_folding_pass");
         QVERIFY(fold["changed"].toBool());
@@ -105,6 +109,14 @@ private slots:
         QCOMPARE(order,
             QStringList({ "pd_op_to_kernel_pass", "inplace_pass", "constant_folding_pass",
                 "dead_code_elimination_pass" }));
+        // Without --pipeline, --enable is the pipeline: exactly the passes asked for, in order
+        // (dy2static's default CSE does not run first).
+        r = runCli({ "passes", model, "--enable", "fold,dce", "--json" });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        order.clear();
+        for (const QJsonValue &p : QJsonDocument::fromJson(r.out).object()["passes"].toArray())
+            order << p.toObject()["pass"].toString();
+        QCOMPARE(order, QStringList({ "constant_folding_pass", "dead_code_elimination_pass" }));
         QCOMPARE(runCli({ "passes", model, "--pipeline", "inference-tpu" }).exitCode, 1);
         QCOMPARE(runCli({ "passes", model, "--enable", "no_such_pass" }).exitCode, 1);
         r = runCli({ "passes", "--list" });

@@ -146,6 +146,28 @@ private slots:
         QCOMPARE(notRun->note, failed.skipped);
     }
 
+    void aPassListedTwiceRunsAtEachPlace()
+    {
+        // DCE listed off, then CSE, then DCE again switched on: each instance is its own step
+        // with its own switch (the second DCE once ran as the first one, and was skipped).
+        auto program = parse(passprograms::kRedundant);
+        QVERIFY(program);
+        PassManager pm;
+        pm.addPass(PassRegistry::create("dead_code_elimination_pass"), false);
+        pm.addPass(PassRegistry::create("common_subexpression_elimination_pass"), true);
+        pm.addPass(PassRegistry::create("dead_code_elimination_pass"), true);
+        const auto timeline = PassTimelineRecorder::run(pm, *program);
+        QCOMPARE(timeline->size(), size_t(3));
+        QVERIFY(!timeline->step(0).enabled);
+        QVERIFY(timeline->step(1).enabled && timeline->step(1).rewrites == 2);
+        const PassTimelineStep &second = timeline->step(2);
+        QCOMPARE(second.pass, std::string("dead_code_elimination_pass"));
+        QVERIFY(second.enabled);
+        QCOMPARE(second.rewrites, 1L); // the dead exp
+        QCOMPARE(second.after->load()->program->block().size(),
+            second.before->load()->program->block().size() - 1);
+    }
+
     void cseKeepsTheTwin()
     {
         auto before = parse(passprograms::kRedundant);

@@ -132,7 +132,7 @@ private slots:
         if (!QFileInfo::exists(dir + "/manifest.json"))
             QSKIP("golden bundle missing");
         CliRun r = runCli(
-            { "passes", dir + "/split/forward_program.txt", "--enable", "dce", "--json", "--print" });
+            { "passes", dir + "/split/forward_program.txt", "--enable", "dce,cse", "--json", "--print" });
         QCOMPARE(r.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         const QJsonArray passes = o.value("passes").toArray();

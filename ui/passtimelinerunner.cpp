@@ -129,7 +129,7 @@ void PassTimelineRunner::setPassEnabled(const std::string &name, bool enabled)
         const std::vector<const Pass *> passes = now.passes();
         from = passes.size();
         for (size_t i = 0; i < passes.size(); ++i) {
-            if (now.isEnabled(passes[i]->name()) != then.isEnabled(passes[i]->name())) {
+            if (now.isEnabledAt(i) != then.isEnabledAt(i)) {
                 from = i;
                 break;
             }

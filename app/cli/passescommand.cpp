@@ -80,14 +80,17 @@ void listPasses()
     }
 }
 
-/// The manager the options ask for: a named pipeline or the default passes, then `--enable`
-/// (switches a pass of the list on, appends any other pass in the order given) and `--disable`.
+/// The manager the options ask for: a named pipeline, then `--enable` (switches a pass of the
+/// list on, appends any other pass in the order given) and `--disable`. Without `--pipeline`,
+/// `--enable a,b` is the pipeline (exactly a then b); with neither, dy2static's default passes.
 std::optional<ps::PassManager> buildManager(
     const CliArguments &cli, const ps::PassOptions &options, std::string &error)
 {
     std::optional<ps::PassManager> pm;
     if (const auto pipeline = cli.option("pipeline"))
         pm = ps::PassPipeline::build(*pipeline, options, error);
+    else if (cli.option("enable"))
+        pm.emplace();
     else
         pm = ps::PassManager::withDefaultPasses();
     if (!pm)
@@ -151,7 +154,12 @@ void writeNumerics(JsonStream &json, const ps::PassNumerics &n)
     json.key("max_abs").value(n.maxAbs);
     json.key("max_rel").value(n.maxRel);
     json.key("worst_value").value(n.worstValue);
-    json.key("ok").value(n.ok);
+    // A check that did not run (a program that does not run, an unchanged program, a pass not
+    // implemented) is neither ok nor failed: null, with `skipped` saying why.
+    if (n.checked)
+        json.key("ok").value(n.ok);
+    else
+        json.key("ok").null();
     json.key("rtol").value(n.rtol);
     json.key("atol").value(n.atol);
     json.key("low_precision").value(n.lowPrecision);

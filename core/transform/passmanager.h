@@ -38,6 +38,10 @@ public:
     /// By Paddle name or alias; nullptr when absent. The first match when a pass appears twice.
     Pass *pass(std::string_view name) const;
     std::vector<const Pass *> passes() const;
+    /// The `index`th listed pass (passes()[index]) and its switch: a pipeline may list a pass
+    /// twice, and each instance runs at its own place.
+    Pass *passAt(size_t index) const { return m_entries[index].pass.get(); }
+    bool isEnabledAt(size_t index) const { return m_entries[index].enabled; }
 
     /// Called around every pass of every later run(), in the order added.
     void addInstrumentation(std::shared_ptr<PassInstrumentation> instrumentation);

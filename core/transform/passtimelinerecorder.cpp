@@ -141,11 +141,11 @@ void PassTimelineRecorder::passSkipped(std::string_view pass)
 void PassTimelineRecorder::runFrom(
     PassManager &pm, Program &program, size_t firstPass, const PassTimelineOptions &options)
 {
-    const std::vector<const Pass *> passes = pm.passes();
+    const size_t count = pm.passes().size();
     bool checking = false;
-    for (size_t i = firstPass; i < passes.size(); ++i) {
-        Pass *pass = pm.pass(passes[i]->name());
-        if (!pm.isEnabled(pass->name())) {
+    for (size_t i = firstPass; i < count; ++i) {
+        Pass *pass = pm.passAt(i);
+        if (!pm.isEnabledAt(i)) {
             passSkipped(pass->name());
             continue;
         }
