@@ -82,6 +82,21 @@ private slots:
         QVERIFY(entry(passes, "inplace_pass")["seconds"].isDouble());
     }
 
+    void transformerBlockIsChecked()
+    {
+        // pd_op.unbind (q, k, v) has a CPU kernel: the program runs, so each pass is checked.
+        const CliRun r
+            = runCli({ "passes", fixture("transformer_block", "model.json"), "--pipeline", "inference-cpu",
+                "--check-numerics", "--params", fixture("transformer_block", "model.pdiparams"), "--json" });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["numerics_baseline_error"].toString(), QString());
+        const QJsonObject fold = entry(o["passes"].toArray(), "constant_folding_pass")["numerics"].toObject();
+        QVERIFY(fold["checked"].toBool());
+        QVERIFY(fold["ok"].toBool());
+        QVERIFY(fold["values_compared"].toInt() > 0);
+    }
+
     void textReportAndIrDump()
     {
         const CliRun r = runCli({ "passes", fixture("elementwise_chain", "model.json"), "--pipeline",

@@ -9,6 +9,7 @@
 #include "core/runtime/interpreterobserver.h"
 #include "core/runtime/parameterstore.h"
 #include "core/runtime/programrunner.h"
+#include "core/runtime/scaledcomparison.h"
 #include "core/runtime/tensorcomparison.h"
 #include "core/transform/deadcodeelimination.h"
 #include "core/transform/pass.h"
@@ -192,7 +193,7 @@ void PassNumericsCheck::runAfterPass(const Pass &pass, const Program &program, c
             v.ok = false;
             v.maxAbs = v.maxRel = INFINITY;
         } else {
-            const TensorComparison c = TensorComparison::compare(actual, expected, n.rtol, n.atol);
+            const TensorComparison c = compareToScale(actual, expected, n.rtol, n.atol);
             v.maxAbs = c.maxAbsError;
             v.maxRel = c.maxRelError;
             v.ok = c.mismatches == 0;

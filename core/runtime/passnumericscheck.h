@@ -38,7 +38,8 @@ struct PassNumerics
     double maxAbs = 0;
     double maxRel = 0;
     std::string worstValue; ///< the value with the largest error over its tolerance
-    /// Every compared element within |a - e| <= atol + rtol * |e| (outputs and surviving values).
+    /// Every compared element within |a - e| <= atol + rtol * (|e| + rms(e)) (outputs and
+    /// surviving values; compareToScale).
     bool ok = true;
     double rtol = 0;
     double atol = 0;

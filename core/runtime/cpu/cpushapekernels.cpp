@@ -5,6 +5,7 @@
 #include "core/runtime/cpu/cpukernels.h"
 #include "core/runtime/kernels/indexingkernels.h"
 #include "core/runtime/kernels/layoutkernels.h"
+#include "core/runtime/kernels/unbindkernel.h"
 
 namespace ps {
 
@@ -12,6 +13,7 @@ void registerCpuShapeKernels(KernelRegistry &registry)
 {
     kernels::registerLayoutKernels<CpuExec>(registry);
     kernels::registerIndexingKernels<CpuExec>(registry);
+    registry.add("pd_op.unbind", &kernels::unbindKernel<CpuExec>);
 }
 
 } // namespace ps
