@@ -102,6 +102,7 @@ class TestGraphNavigation : public QObject
 private slots:
     void collapseAndExpand();
     void bigGraphsOpenCollapsed();
+    void openingTooMuchIsRefusedWithAMessage();
     void searchNextPreviousAndCount();
     void minimapShowsAndMovesTheView();
     void titlesStayReadableAtMiddleZoom();
@@ -171,6 +172,40 @@ void TestGraphNavigation::collapseAndExpand()
     QVERIFY(view.zoom() >= GraphView::kReadableZoom - 1e-9);
 }
 
+void TestGraphNavigation::openingTooMuchIsRefusedWithAMessage()
+{
+    Layers net(4);
+    GraphView view;
+    view.resize(900, 700);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showAndWait(view, net.model));
+    view.collapseAll();
+    QVERIFY(waitForLayout(view));
+    const GroupExpansion closed = view.expansion();
+    // A cap just below the whole graph's size stands for 100,000 ops: Open All is refused at
+    // once, with a message in the summary line, and the view keeps what it shows.
+    view.setMaxShownItems(GroupExpansion::all(*net.model).visibleItemCount(*net.model) - 1);
+    QVERIFY(!view.expandAll());
+    QVERIFY(!view.isLayoutRunning());
+    QVERIFY(view.expansion() == closed);
+    QVERIFY2(
+        view.notice().startsWith(QStringLiteral("Not opened: that would draw")), qPrintable(view.notice()));
+    auto *line = view.findChild<QLabel *>(QStringLiteral("graphSummary"));
+    QVERIFY(line && line->isVisible());
+    QVERIFY(line->text().contains(view.notice()));
+    // Opening the layers around one op still works; the notice goes.
+    view.centerOnOp(net.convs[1]);
+    QVERIFY(waitForLayout(view));
+    QVERIFY(view.notice().isEmpty());
+    QVERIFY(view.graphScene()->itemForOp(net.convs[1]));
+    view.setMaxShownItems(GraphView::kMaxShownItems);
+    QVERIFY(view.expandAll());
+    QVERIFY(waitForLayout(view));
+    for (Operation *op : net.relus)
+        QVERIFY(view.graphScene()->itemForOp(op));
+}
+
 void TestGraphNavigation::bigGraphsOpenCollapsed()
 {
     SyntheticProgram::Model m = SyntheticProgram::transformer(40); // ~2000 ops
@@ -191,6 +226,9 @@ void TestGraphNavigation::bigGraphsOpenCollapsed()
     auto *summary = view.findChild<QLabel *>(QStringLiteral("graphSummary"));
     QVERIFY(summary && summary->isVisible());
     QVERIFY(summary->text().contains(QLatin1String("double-click")));
+    // The summary sits in its own strip below the graph, covering none of it.
+    QVERIFY(!summary->geometry().intersects(view.viewport()->geometry()));
+    QVERIFY(view.rect().contains(summary->geometry()));
     // The first view is readable, not a speck: fitted when that is large enough, else zoomed in.
     QVERIFY(view.zoom() >= 0.22);
 }

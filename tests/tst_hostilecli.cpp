@@ -95,6 +95,33 @@ private:
     }
 
 private slots:
+    void compareSeesBlockArgumentAttributes()
+    {
+        QTemporaryDir dir;
+        auto loop = [](const char *stopGradient) {
+            return QByteArray("{\n"
+                              "    (%0) = \"pd_op.full\" () {dtype:int64,place:Place(cpu),shape:[1],value:0} : () -> "
+                              "tensor<1xi64>\n"
+                              "    (%1) = \"pd_op.full\" () {dtype:int64,place:Place(cpu),shape:[1],value:3} : () -> "
+                              "tensor<1xi64>\n"
+                              "    (%2) = \"pd_op.less_than\" (%0, %1) {} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>\n"
+                              "    (%3) = \"pd_op.while\" (cond=%2, inputs=%0) {\n"
+                              "    ^%arg_0 {stop_gradient:")
+                + stopGradient
+                + "}\n"
+                  "        (%4) = \"pd_op.less_than\" (%arg_0, %1) {} : (tensor<1xi64>, tensor<1xi64>) -> "
+                  "tensor<1xb>\n"
+                  "        () = \"cf.yield\" (%4, %arg_0) {} : (tensor<1xb>, tensor<1xi64>) -> \n"
+                  "    }\n"
+                  "}\n";
+        };
+        const QString a = write(dir.path() + "/a.txt", loop("true"));
+        const QString b = write(dir.path() + "/b.txt", loop("false"));
+        QCOMPARE(runCli({ QStringLiteral("compare"), a, a }).exitCode, 0);
+        const CliRun r = runCli({ QStringLiteral("compare"), a, b });
+        QCOMPARE(r.exitCode, 1);
+    }
+
     void shapeOverflowIsAnErrorNotACrash()
     {
         QTemporaryDir dir;
@@ -117,6 +144,10 @@ private slots:
     {
         QTemporaryDir dir;
         expectError({ "info", "/dev/zero" }, "/dev/zero: is a character device");
+        // Said once, then the closing line.
+        const CliRun zero = runCli({ QStringLiteral("info"), QStringLiteral("/dev/zero") });
+        QCOMPARE(zero.err.count(QLatin1String("is a character device")), 1);
+        QVERIFY2(zero.err.endsWith(QLatin1String("error: cannot load /dev/zero\n")), qPrintable(zero.err));
         const QString fifo = dir.path() + "/pipe.json";
         QVERIFY(::mkfifo(fifo.toLocal8Bit().constData(), 0600) == 0);
         expectError({ "info", fifo }, "is a FIFO");

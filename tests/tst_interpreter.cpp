@@ -226,6 +226,42 @@ private slots:
         QCOMPARE(in.step().reason, StopReason::Finished);
     }
 
+    void stepsRunThroughParameterLoads()
+    {
+        // 0 data, 1-3 parameters, 4 add, 5 add, 6 shadow_output: one step from the data op lands
+        // on the first add, not on each parameter; a breakpoint on a parameter still stops.
+        const char *text = R"({
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(cpu),shape:[2,3],stop_gradient:[false]} : () -> tensor<2x3xf32>
+    (%1) = "builtin.parameter" () {parameter_name:"p0"} : () -> tensor<2x3xf32>
+    (%2) = "builtin.parameter" () {parameter_name:"p1"} : () -> tensor<2x3xf32>
+    (%3) = "builtin.parameter" () {parameter_name:"p2"} : () -> tensor<2x3xf32>
+    (%4) = "pd_op.add" (%0, %1) {} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+    (%5) = "pd_op.add" (%4, %2) {} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+    () = "builtin.shadow_output" (%5) {output_name:"out"} : (tensor<2x3xf32>) -> 
+}
+)";
+        auto program = parse(text);
+        QVERIFY(program);
+        Scope scope;
+        for (const char *name : { "x", "p0", "p1", "p2" })
+            scope.set(name, RuntimeValue(filled({ 2, 3 }, 1.0)));
+        Interpreter in({ { "program", program, {}, {} } }, m_backend, scope);
+        StopInfo s = in.step();
+        QCOMPARE(s.reason, StopReason::Step);
+        QCOMPARE(s.position.value(), at("0:4"));
+        QCOMPARE(in.records().size(), size_t(4)); // the parameters ran
+        QCOMPARE(in.step().position.value(), at("0:5"));
+        QCOMPARE(in.stepInto().position.value(), at("0:6"));
+
+        in.restart();
+        QCOMPARE(in.runToCursor(at("0:2")).reason, StopReason::Cursor);
+        in.restart();
+        QVERIFY(in.breakpoints().addOp(at("0:3")) >= 0);
+        s = in.step();
+        QCOMPARE(s.reason, StopReason::Breakpoint);
+        QCOMPARE(s.position.value(), at("0:3"));
+    }
+
     void stepOverRunsAWholeIf()
     {
         auto f = make(kControlFlowProgram);

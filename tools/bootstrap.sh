@@ -2,7 +2,7 @@
 # Sets up a Debian 12 machine for PIRScope, builds it, then either opens the GUI on the bundled
 # example (`run`) or runs the whole test suite (`test`). Idempotent; run as root (or with sudo).
 #   bash tools/bootstrap.sh run [FILE]   build and open pirscope (default: the bundled example)
-#   bash tools/bootstrap.sh test         build and run ctest, then a short fuzz run of both readers
+#   bash tools/bootstrap.sh test         build and run ctest, then a short fuzz run of every reader
 set -euo pipefail
 mode=${1:-test}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -40,12 +40,17 @@ run)
     ;;
 test)
     (cd "$build" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs")
-    # libFuzzer smoke run of both readers (clang, ASan + UBSan), seeded with the real samples.
+    # Sanitizer stage: libFuzzer runs of every reader (PIR JSON and text, manifests, .npy,
+    # .pdiparams) built with clang, ASan + UBSan (errors abort), seeded with the real samples and
+    # the fixtures. Only the readers and the tensor/allocator code they use are compiled (about 60
+    # files); -O1 with line tables keeps the build short and the reports readable.
     fuzz_build=${build}-fuzz
-    CC=clang CXX=clang++ cmake -S "$here" -B "$fuzz_build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    CC=clang CXX=clang++ cmake -S "$here" -B "$fuzz_build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only" -DCMAKE_C_FLAGS_RELEASE="-O1 -gline-tables-only" \
         -DPIRSCOPE_GUI=OFF -DPIRSCOPE_TESTS=OFF -DPIRSCOPE_CUDA=OFF -DPIRSCOPE_FUZZ=ON
-    cmake --build "$fuzz_build" -j "$jobs" --target fuzz_pirjsonreader fuzz_pirtextreader
-    bash "$here/tests/fuzz/run_fuzzers.sh" "$fuzz_build" "${PIRSCOPE_FUZZ_SECONDS:-20}"
+    cmake --build "$fuzz_build" -j "$jobs" --target fuzz_pirjsonreader fuzz_pirtextreader fuzz_manifest fuzz_npy \
+        fuzz_pdiparams
+    bash "$here/tests/fuzz/run_fuzzers.sh" "$fuzz_build" "${PIRSCOPE_FUZZ_SECONDS:-15}"
     ;;
 *)
     echo "usage: $0 run [FILE] | test" >&2

@@ -82,6 +82,7 @@ GraphView::GraphView(QWidget *parent)
     m_summary->setObjectName(QStringLiteral("graphSummary"));
     m_summary->setAutoFillBackground(true);
     m_summary->setContentsMargins(6, 2, 6, 2);
+    m_summary->setWordWrap(true);
     m_summary->hide();
     m_minimap = new GraphMinimap(this);
     m_finder = new GraphFinder(this);
@@ -246,10 +247,10 @@ void GraphView::applyAnchor()
     m_minimap->updateFrame();
 }
 
-void GraphView::setExpansion(const GroupExpansion &expansion, int anchorGroup)
+bool GraphView::setExpansion(const GroupExpansion &expansion, int anchorGroup)
 {
-    if (!m_model)
-        return;
+    if (!m_model || !admits(expansion))
+        return false;
     m_timer.start();
     m_expansion = expansion;
     Anchor anchor;
@@ -261,6 +262,22 @@ void GraphView::setExpansion(const GroupExpansion &expansion, int anchorGroup)
     else
         anchor.id = -1;
     requestLayout(anchor);
+    return true;
+}
+
+bool GraphView::admits(const GroupExpansion &expansion)
+{
+    const size_t items = expansion.visibleItemCount(*m_model);
+    if (items > m_maxShownItems) {
+        const QLocale locale;
+        m_notice = tr("Not opened: that would draw %1 boxes, more than the %2 the view lays out at once. "
+                      "Open layers one by one, or draw the whole graph with pirscope-cli render.")
+                       .arg(locale.toString(qulonglong(items)), locale.toString(qulonglong(m_maxShownItems)));
+        updateSummary();
+        return false;
+    }
+    m_notice.clear();
+    return true;
 }
 
 void GraphView::setGroupExpanded(int group, bool expanded)
@@ -275,10 +292,9 @@ void GraphView::toggleGroup(int group)
     setGroupExpanded(group, !m_expansion.isExpanded(group));
 }
 
-void GraphView::expandAll()
+bool GraphView::expandAll()
 {
-    if (m_model)
-        setExpansion(GroupExpansion::all(*m_model));
+    return m_model && setExpansion(GroupExpansion::all(*m_model));
 }
 
 void GraphView::collapseAll()
@@ -305,6 +321,8 @@ void GraphView::revealNode(int node, bool readable, bool select)
         applyAnchor();
         return;
     }
+    if (!admits(expansion))
+        return;
     m_timer.start();
     m_expansion = expansion;
     requestLayout(anchor);
@@ -348,7 +366,10 @@ QString GraphView::summary() const
 
 void GraphView::updateSummary()
 {
-    const QString text = summary();
+    const QString shown = summary();
+    const QString text = m_notice.isEmpty() ? shown
+        : shown.isEmpty()                   ? m_notice
+                                            : m_notice + QLatin1Char('\n') + shown;
     m_summary->setText(text);
     m_summary->setVisible(!text.isEmpty());
     placeOverlays();
@@ -566,9 +587,13 @@ void GraphView::placeOverlays()
     GraphSearchBar *bar = m_finder->bar();
     bar->adjustSize();
     bar->move(area.right() - bar->width() - 8, area.top() + 8);
-    m_summary->adjustSize();
-    m_summary->setMaximumWidth(std::max(120, area.width() - 2 * GraphMinimap::kMaxSide / 2));
-    m_summary->move(area.left() + 8, area.bottom() - m_summary->height() - 8);
+    // The summary gets a strip of its own below the viewport instead of covering the graph's
+    // bottom rows (and the nodes a Fit to view puts there).
+    const int strip = m_summary->isVisibleTo(this) ? m_summary->heightForWidth(area.width()) : 0;
+    if (viewportMargins().bottom() != strip)
+        setViewportMargins(0, 0, 0, strip); // lays the viewport out again at once
+    const QRect graph = viewport()->geometry();
+    m_summary->setGeometry(graph.left(), graph.bottom() + 1, graph.width(), strip);
 }
 
 } // namespace ps

@@ -55,10 +55,14 @@ public:
 
     const GroupExpansion &expansion() const { return m_expansion; }
     /// Lays out again with `expansion`, keeping `anchorGroup` (if >= 0) where it is on screen.
-    void setExpansion(const GroupExpansion &expansion, int anchorGroup = -1);
+    /// Refused (false, with a notice in the summary line) when it would draw more than
+    /// maxShownItems() boxes: one Graphviz pass over a 100,000-op program takes minutes and a
+    /// scene of that many items does not pan smoothly.
+    bool setExpansion(const GroupExpansion &expansion, int anchorGroup = -1);
     void setGroupExpanded(int group, bool expanded);
     void toggleGroup(int group);
-    void expandAll();
+    /// Opens every layer (refused, as setExpansion is, above maxShownItems()).
+    bool expandAll();
     void collapseAll();
     /// Opens the layers around `node` (a chip: its consumer) and centres it; `readable` zooms in
     /// to kReadableZoom when the view is farther out; `select` selects it as a click would.
@@ -67,6 +71,13 @@ public:
     void centerOnOp(const Operation *op);
     /// "312 of 2,641 ops shown · 14 layers closed"; empty when everything is shown.
     QString summary() const;
+    /// Why the last expansion was refused; empty after one that was laid out.
+    QString notice() const { return m_notice; }
+    size_t maxShownItems() const { return m_maxShownItems; }
+    void setMaxShownItems(size_t items) { m_maxShownItems = items; }
+    /// Boxes (ops and closed layers) the view draws at most: the 20,000-op train program opened
+    /// whole (15,000 boxes) lays out in about 5 s.
+    static constexpr size_t kMaxShownItems = 30000;
 
     /// The whole graph (every layer open unless `asShown`) as PNG (twice the screen scale) or
     /// SVG (labels as text), by the file's suffix.
@@ -109,6 +120,8 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    /// Whether the view lays out `expansion`; false sets notice() (too many boxes).
+    bool admits(const GroupExpansion &expansion);
     /// What to keep in place when a new layout of the same model arrives.
     struct Anchor
     {
@@ -130,6 +143,8 @@ private:
     GraphvizLayout *m_layout;
     std::shared_ptr<const GraphModel> m_model; ///< the model being shown or laid out
     GroupExpansion m_expansion;
+    size_t m_maxShownItems = kMaxShownItems;
+    QString m_notice;
     Anchor m_anchor;
     QString m_splines = QStringLiteral("spline");
     QElapsedTimer m_timer;

@@ -20,9 +20,11 @@ void printDiagnostics(const ps::DiagnosticList &diagnostics)
 
 namespace {
 
+/// The closing line after the diagnostics were printed; it repeats the first error only when
+/// other lines came between (a lone diagnostic would otherwise be printed twice).
 void cannotLoad(const std::string &path, const ps::DiagnosticList &diagnostics)
 {
-    const ps::Diagnostic *first = diagnostics.firstError();
+    const ps::Diagnostic *first = diagnostics.items().size() > 1 ? diagnostics.firstError() : nullptr;
     std::cerr << "error: cannot "
               << (ps::TraceBundle::isBundlePath(path) ? "open the trace bundle " : "load ") << path
               << (first ? " (" + first->location.toString() + ": " + first->message + ")" : std::string())

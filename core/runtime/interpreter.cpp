@@ -310,6 +310,17 @@ StopInfo Interpreter::finish(StopInfo info)
     return info;
 }
 
+namespace {
+
+/// Ops that only fetch a value from the scope (a program's hundreds of parameters): stepping
+/// runs through them instead of stopping at each; a breakpoint or the cursor still stops there.
+bool loadsAValue(const Operation *op)
+{
+    return op && (op->name() == "builtin.parameter" || op->name() == "builtin.constant");
+}
+
+} // namespace
+
 StopInfo Interpreter::run(Mode mode, const ProgramPosition *target)
 {
     m_stopRequested.store(false, std::memory_order_relaxed);
@@ -331,9 +342,10 @@ StopInfo Interpreter::run(Mode mode, const ProgramPosition *target)
                 if (id >= 0)
                     return finish({ StopReason::Breakpoint, here, std::nullopt, id, {} });
             }
-            if (mode == Mode::Into || (mode == Mode::Over && m_frames.size() <= startDepth)
-                || (mode == Mode::Out
-                    && (m_frames.size() < startDepth || (startDepth == 1 && m_segment != startSegment))))
+            if ((mode == Mode::Into || (mode == Mode::Over && m_frames.size() <= startDepth)
+                    || (mode == Mode::Out
+                        && (m_frames.size() < startDepth || (startDepth == 1 && m_segment != startSegment))))
+                && !loadsAValue(currentOp()))
                 return finish({ StopReason::Step, here, std::nullopt, -1, {} });
             if (m_stopRequested.load(std::memory_order_relaxed))
                 return finish({ StopReason::StopRequested, here, std::nullopt, -1, {} });

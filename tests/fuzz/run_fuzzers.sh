@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Short libFuzzer runs of both readers, seeded with small real programs.
+# Short libFuzzer runs of the readers (PIR JSON, PIR text, trace-bundle manifests, .npy,
+# .pdiparams), seeded with small real programs and the repository's own fixtures.
 #   bash tests/fuzz/run_fuzzers.sh BUILD_DIR [SECONDS]
 # Fails when a fuzzer finds a crash, a leak or a sanitizer report (the reproducer is kept in
 # BUILD_DIR/fuzz-artifacts/).
@@ -30,4 +31,7 @@ run() {
 run fuzz_pirjsonreader "$samples/json/docs_pir_save_load_fc_example.v1.json" \
     "$here/resources/examples/lenet_bn.json" "$here"/tests/fixtures/paddle/*/program.json
 run fuzz_pirtextreader "$samples"/text/*.txt "$here/resources/examples/lenet_bn.txt"
+run fuzz_manifest "$here"/tests/fixtures/paddle/*/manifest.json
+run fuzz_npy $(ls "$here"/tests/fixtures/paddle/*/inputs/*.npy "$here"/tests/fixtures/image/*.npy | head -n 24)
+run fuzz_pdiparams "$here/resources/examples/lenet_bn.pdiparams"
 echo "fuzzing finished without findings"
