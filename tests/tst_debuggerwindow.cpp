@@ -104,10 +104,11 @@ private slots:
         QCOMPARE(session->state(), State::Paused);
         QCOMPARE(session->position()->toString(), std::string("0:0"));
         QVERIFY(!debugger->dock()->isHidden());
+        // F10 runs through the 16 parameter loads to the data op.
         QTest::keyClick(w.graphView(), Qt::Key_F10);
         QVERIFY(waitIdle(*session));
-        QCOMPARE(session->position()->toString(), std::string("0:1"));
-        QCOMPARE(session->records().size(), size_t(1));
+        QCOMPARE(session->position()->toString(), std::string("0:16"));
+        QCOMPARE(session->records().size(), size_t(16));
 
         // F9 on the selected op, F5 runs to it.
         const Operation *conv = program.block().op(17);
