@@ -7,6 +7,7 @@
 #include "core/runtime/kernels/hostdevice.h"
 #include "core/runtime/kernels/kernelargs.h"
 #include "core/runtime/kernels/matmulspec.h"
+#include "core/runtime/kernels/reducespec.h"
 #include "core/runtime/kernels/shapespec.h"
 #include "core/runtime/runtimeerror.h"
 
@@ -19,13 +20,11 @@ namespace {
 
 using Shape = std::vector<int64_t>;
 
-/// Names of the functions a source tree defines at the start of a line ("Type name(" or
-/// "Type Class::name(").
-std::set<QString> definedFunctions(const QString &folder, const QStringList &patterns)
+/// The first capture of every match of `definition` in the files of `folder`.
+std::set<QString> definedNames(
+    const QString &folder, const QStringList &patterns, const QRegularExpression &definition)
 {
-    static const QRegularExpression definition(
-        QStringLiteral("^[A-Za-z_][A-Za-z0-9_:<>, *&]* [*&]*([A-Za-z_][A-Za-z0-9_]*)\\("),
-        QRegularExpression::MultilineOption);
+    static const std::set<QString> keywords { "if", "for", "while", "switch", "return" };
     std::set<QString> names;
     const QDir dir(folder);
     for (const QString &file : dir.entryList(patterns, QDir::Files)) {
@@ -35,12 +34,31 @@ std::set<QString> definedFunctions(const QString &folder, const QStringList &pat
         const QString text = QString::fromUtf8(f.readAll());
         for (auto it = definition.globalMatch(text); it.hasNext();) {
             const QString name = it.next().captured(1);
-            if (name != QLatin1String("if") && name != QLatin1String("for") && name != QLatin1String("while")
-                && name != QLatin1String("switch") && name != QLatin1String("return"))
+            if (!keywords.count(name))
                 names.insert(name);
         }
     }
     return names;
+}
+
+/// Names of the functions a source tree defines at the start of a line ("Type name(" or
+/// "Type Class::name(").
+std::set<QString> definedFunctions(const QString &folder, const QStringList &patterns)
+{
+    static const QRegularExpression definition(
+        QStringLiteral("^[A-Za-z_][A-Za-z0-9_:<>, *&]* [*&]*([A-Za-z_][A-Za-z0-9_]*)\\("),
+        QRegularExpression::MultilineOption);
+    return definedNames(folder, patterns, definition);
+}
+
+/// Names of the enums, structs and classes a source tree defines ("enum class Name {",
+/// "struct Name", "class Name" at the start of a line).
+std::set<QString> definedTypes(const QString &folder, const QStringList &patterns)
+{
+    static const QRegularExpression definition(
+        QStringLiteral("^(?:enum class|enum|struct|class) ([A-Za-z_][A-Za-z0-9_]*)\\s*(?:[:{]|$)"),
+        QRegularExpression::MultilineOption);
+    return definedNames(folder, patterns, definition);
 }
 
 struct FakeHalf
@@ -66,12 +84,11 @@ private slots:
         // double on host copies and convolutions, matmuls and softmax through loops and a BLAS;
         // the CUDA backend uses device reductions, warp lanes and cuBLAS. Their math and geometry
         // come from core/runtime/kernels.
-        const std::set<QString> perBackend { "addLikeGrad", "binaryGrad", "bmmKernel", "castGrad", "col2im",
-            "concatGrad", "convForward", "convTransposeForward", "divideGrad", "elementwisePowGrad",
-            "embeddingGrad", "expandGrad", "extremumGrad", "forEachLane", "gemm", "im2col", "matmulGradImpl",
-            "matmulKernel", "maximumGrad", "meanAllGrad", "minimumGrad", "multiplyGrad", "prodGrad",
-            "reduceKernel", "reshapeLikeGrad", "softmaxTensor", "splitAlong", "splitGrad", "stackGrad",
-            "storeAffineGrads", "sumMeanGrad", "sumToShape", "tileGrad", "transposeGrad", "whereGrad" };
+        const std::set<QString> perBackend { "addLikeGrad", "binaryGrad", "bmmKernel", "col2im",
+            "convForward", "convTransposeForward", "divideGrad", "elementwisePowGrad", "embeddingGrad",
+            "extremumGrad", "forEachLane", "gemm", "im2col", "matmulGradImpl", "matmulKernel", "maximumGrad",
+            "meanAllGrad", "minimumGrad", "multiplyGrad", "prodGrad", "reduceKernel", "softmaxTensor",
+            "storeAffineGrads", "sumMeanGrad", "sumToShape", "whereGrad" };
         const std::set<QString> cpu = definedFunctions(runtime + "/cpu", { "*.cpp", "*.h" });
         const std::set<QString> cuda
             = definedFunctions(runtime + "/cuda", { "*.cu", "*.cuh", "*.cpp", "*.h" });
@@ -82,6 +99,31 @@ private slots:
                 copied << name;
         QVERIFY2(copied.isEmpty(),
             qPrintable("defined in both runtime/cpu and runtime/cuda (move it to core/runtime/kernels): "
+                + copied.join(", ")));
+        QStringList stale;
+        for (const QString &name : perBackend)
+            if (!cpu.count(name) || !cuda.count(name))
+                stale << name;
+        QVERIFY2(stale.isEmpty(),
+            qPrintable("listed as written per backend but not defined in both (shrink the list): "
+                + stale.join(", ")));
+    }
+
+    void noTypeIsDefinedInBothBackends()
+    {
+        const QString runtime = QStringLiteral(PIRSCOPE_SOURCE_DIR "/core/runtime");
+        if (!QDir(runtime + "/cuda").exists())
+            QSKIP("no core/runtime/cuda in this checkout");
+        const std::set<QString> cpu = definedTypes(runtime + "/cpu", { "*.cpp", "*.h" });
+        const std::set<QString> cuda = definedTypes(runtime + "/cuda", { "*.cu", "*.cuh", "*.cpp", "*.h" });
+        QVERIFY2(cpu.count("CpuExec") && cuda.count("CudaExec"), "the type scan found no execution policy");
+        QStringList copied;
+        for (const QString &name : cpu)
+            if (cuda.count(name))
+                copied << name;
+        QVERIFY2(copied.isEmpty(),
+            qPrintable("an enum or struct defined in both runtime/cpu and runtime/cuda (move it to "
+                       "core/runtime/kernels): "
                 + copied.join(", ")));
     }
 
@@ -126,6 +168,43 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(
             ps::RuntimeError, ps::matmulSpec({ 2, 3, 4 }, { 3, 4, 5 }, false, false, "bmm"));
         QVERIFY_THROWS_EXCEPTION(ps::RuntimeError, ps::matmulSpec({}, { 3 }, false, false, "matmul"));
+    }
+
+    void layoutGradShapes()
+    {
+        QCOMPARE(ps::inversePermutation({ 2, 0, 1 }, "transpose_grad"), (Shape { 1, 2, 0 }));
+        QCOMPARE(ps::inversePermutation({ -1, 0 }, "transpose_grad"), (Shape { 1, 0 }));
+        try {
+            ps::inversePermutation({ 1, 1 }, "transpose_grad");
+            QFAIL("a repeated perm entry was accepted");
+        } catch (const ps::RuntimeError &e) {
+            QCOMPARE(QString(e.what()), QStringLiteral("transpose_grad: perm [1, 1] repeats axis 1"));
+        }
+        const ps::TileGradShapes t = ps::tileGradShapes({ 3 }, { 2, 6 });
+        QCOMPARE(t.split, (Shape { 2, 1, 2, 3 }));
+        QCOMPARE(t.kept, (Shape { 1, 1, 1, 3 }));
+        QCOMPARE(ps::tileGradShapes({ 0, 2 }, { 0, 4 }).split, (Shape { 1, 0, 2, 2 }));
+        try {
+            ps::tileGradShapes({ 4 }, { 6 });
+            QFAIL("a non-tiling was accepted");
+        } catch (const ps::RuntimeError &e) {
+            QCOMPARE(QString(e.what()), QStringLiteral("tile_grad: out_grad [6] is not a tiling of x [4]"));
+        }
+        QVERIFY_THROWS_EXCEPTION(ps::RuntimeError, ps::tileGradShapes({ 2, 3 }, { 6 }));
+    }
+
+    void reduceShapeKeepsOrDropsTheReducedDims()
+    {
+        const ps::kernels::ReduceSpec kept
+            = ps::kernels::reduceShape({ 2, 3, 4 }, { false, true, true }, true);
+        QCOMPARE(kept.outShape, (Shape { 2, 1, 1 }));
+        QCOMPARE(kept.reduceCount, 12);
+        QCOMPARE(kept.outCount, 2);
+        const ps::kernels::ReduceSpec dropped
+            = ps::kernels::reduceShape({ 2, 0, 4 }, { true, false, true }, false);
+        QCOMPARE(dropped.outShape, (Shape { 0 }));
+        QCOMPARE(dropped.reduceCount, 8);
+        QCOMPARE(dropped.outCount, 0);
     }
 
     void channelViewSplitsAroundTheChannels()

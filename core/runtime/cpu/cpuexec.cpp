@@ -1,5 +1,6 @@
 #include "core/runtime/cpu/cpuexec.h"
 
+#include "core/runtime/cpu/cpugradhelpers.h"
 #include "core/runtime/cpu/cpushapecopy.h"
 #include "core/runtime/runtimeerror.h"
 
@@ -38,6 +39,11 @@ void CpuExec::zero(Tensor &t) const
 {
     if (t.byteSize() > 0)
         std::memset(t.rawData(), 0, t.byteSize());
+}
+
+Tensor CpuExec::sumTo(const Tensor &g, const std::vector<int64_t> &to, DataType dtype) const
+{
+    return cpugrad::makeTensor(m_ctx, to, dtype, cpugrad::sumToShape(cpugrad::values(g), g.shape(), to));
 }
 
 } // namespace ps

@@ -94,6 +94,8 @@ public:
     template<class V> void fill(Tensor &t, V value) const { kernels::fillHost(t, value); }
     /// Every byte of `t` set to zero.
     void zero(Tensor &t) const;
+    /// `g` summed down to `to` (g's rank; each dim g's or 1) in double, rounded once into `dtype`.
+    Tensor sumTo(const Tensor &g, const std::vector<int64_t> &to, DataType dtype) const;
 
     /// Calls fn(T{}) with T the host storage type of `dtype` (any runtime dtype).
     template<class Fn> static void dispatchAll(DataType dtype, const char *what, Fn &&fn)

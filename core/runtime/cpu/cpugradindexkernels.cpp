@@ -158,40 +158,6 @@ void embeddingGrad(KernelContext &ctx)
     ctx.setOutput(0, makeTensor(ctx, w.shape(), w.dtype(), dw));
 }
 
-/// tile_grad (x, out_grad, repeat_times): every tile summed back onto x.
-void tileGrad(KernelContext &ctx)
-{
-    const Tensor &x = ctx.input(0), &g = ctx.input(1);
-    requireNumeric(g, "tile_grad");
-    const size_t rank = g.rank();
-    const Shape xs = alignShape(x.shape(), rank);
-    const Shape xStrides = contiguousStrides(xs);
-    const std::vector<double> gv = values(g);
-    std::vector<double> dx(size_t(x.numElements()), 0.0);
-    Shape index(rank, 0);
-    for (size_t i = 0; i < gv.size(); ++i) {
-        int64_t off = 0;
-        for (size_t d = 0; d < rank; ++d)
-            off += (index[d] % xs[d]) * xStrides[d];
-        dx[size_t(off)] += gv[i];
-        for (size_t d = rank; d-- > 0;) {
-            if (++index[d] < g.dim(d))
-                break;
-            index[d] = 0;
-        }
-    }
-    ctx.setOutput(0, makeTensor(ctx, x.shape(), g.dtype(), dx));
-}
-
-/// expand_grad / expand_as_grad (x, out_grad, ...): out_grad summed over the broadcast dims.
-void expandGrad(KernelContext &ctx)
-{
-    const Tensor &x = ctx.input(0), &g = ctx.input(1);
-    requireNumeric(g, "expand_grad");
-    const Shape to = alignShape(x.shape(), g.rank());
-    ctx.setOutput(0, makeTensor(ctx, x.shape(), g.dtype(), sumToShape(values(g), g.shape(), to)));
-}
-
 } // namespace
 
 void registerCpuGradIndexKernels(KernelRegistry &registry)
@@ -201,9 +167,6 @@ void registerCpuGradIndexKernels(KernelRegistry &registry)
     registry.add("pd_op.gather_nd_grad", gatherNdGrad);
     registry.add("pd_op.topk_grad", topkGrad);
     registry.add("pd_op.embedding_grad", embeddingGrad);
-    registry.add("pd_op.tile_grad", tileGrad);
-    registry.add("pd_op.expand_grad", expandGrad);
-    registry.add("pd_op.expand_as_grad", expandGrad);
 }
 
 } // namespace ps

@@ -3,6 +3,7 @@
 #include "core/runtime/dtypedispatch.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
+#include "core/runtime/kernels/reducespec.h"
 #include "core/runtime/runtimeerror.h"
 
 #include <algorithm>
@@ -26,20 +27,9 @@ struct ReducePlan
     int64_t reduceCount = 1;
 };
 
-ReducePlan makePlan(const std::vector<int64_t> &shape, std::vector<int64_t> axes, bool reduceAll,
-    bool keepdim, const std::string &label)
+ReducePlan makePlan(const std::vector<int64_t> &shape, const std::vector<bool> &reduced, bool keepdim)
 {
     const int64_t rank = int64_t(shape.size());
-    std::vector<bool> reduced(size_t(rank), false);
-    if (axes.empty() || reduceAll) {
-        std::fill(reduced.begin(), reduced.end(), true);
-    } else {
-        for (int64_t a : axes) {
-            const int64_t ax = kernels::normalizeAxisOrScalar(a, rank, label + " axis");
-            if (rank > 0)
-                reduced[size_t(ax)] = true;
-        }
-    }
     ReducePlan p;
     std::vector<int64_t> strides(size_t(rank), 1);
     for (int64_t i = rank - 2; i >= 0; --i)
@@ -70,6 +60,12 @@ ReducePlan makePlan(const std::vector<int64_t> &shape, std::vector<int64_t> axes
         lastKind = kind;
     }
     return p;
+}
+
+ReducePlan makePlan(const std::vector<int64_t> &shape, const std::vector<int64_t> &axes, bool reduceAll,
+    bool keepdim, const std::string &label)
+{
+    return makePlan(shape, reducedDims(axes, int64_t(shape.size()), reduceAll, label + " axis"), keepdim);
 }
 
 // Calls visit(out, base) for every output element `out` with its first input offset, then the
@@ -133,7 +129,7 @@ bool keepdimOf(const KernelContext &ctx)
     return ctx.boolAttr("keepdim", ctx.boolAttr("keep_dim", false));
 }
 
-enum class ReduceOp { Sum, Mean, Prod, Max, Min, All, Any };
+using kernels::ReduceOp;
 
 template<class T> constexpr bool isFloatLike = !std::is_integral_v<T>;
 
@@ -202,21 +198,9 @@ void reduceKernel(KernelContext &ctx, ReduceOp op)
 {
     const std::string label = kernels::shortName(ctx);
     const Tensor &x = ctx.input(0);
-    std::vector<int64_t> axes = (op == ReduceOp::All || op == ReduceOp::Any) && !ctx.hasInput(1)
-        ? ctx.intsAttr("axis", std::vector<int64_t> {})
-        : kernels::axesOperandOrAttr(ctx, 1);
-    const ReducePlan p = makePlan(x.shape(), axes, ctx.boolAttr("reduce_all", false), keepdimOf(ctx), label);
-    if ((op == ReduceOp::Max || op == ReduceOp::Min) && p.reduceCount == 0 && p.outCount > 0)
-        throw RuntimeError(label + ": cannot reduce an empty range of x " + shapeText(x.shape()));
-    DataType outType = x.dtype();
-    if (op == ReduceOp::Sum) {
-        outType = ctx.dtypeAttr("dtype", DataType::Undefined);
-        if (outType == DataType::Undefined)
-            outType
-                = x.dtype() == DataType::Bool || x.dtype() == DataType::Int32 ? DataType::Int64 : x.dtype();
-    } else if (op == ReduceOp::All || op == ReduceOp::Any) {
-        outType = DataType::Bool;
-    }
+    const kernels::ReduceSpec spec = kernels::reduceSpec(ctx, op, x.shape(), x.dtype());
+    const ReducePlan p = makePlan(x.shape(), spec.reduced, keepdimOf(ctx));
+    const DataType outType = spec.outType;
     Tensor out = Tensor::empty(p.outShape, outType);
     dispatchDtype(x.dtype(), label.c_str(), [&](auto tin) {
         using T = decltype(tin);

@@ -1,6 +1,6 @@
-#include "core/runtime/cuda/cudaexec.cuh"
-
 #include "core/runtime/backend.h"
+#include "core/runtime/cuda/cudaexec.cuh"
+#include "core/runtime/cuda/cudaops.h"
 #include "core/runtime/kernels/elementwisekernels.h"
 
 PS_CUDA_NAMESPACE_BEGIN
@@ -54,7 +54,8 @@ void CudaExec::gather(const Tensor &src, Tensor &dst, const StridedView &view) c
     const IndexSpace<1> space = viewSpace(view);
     kernels::dispatchBySize(src.elementSize(), "gather", [&](auto tag) {
         using E = decltype(tag);
-        launchIndexed(space, GatherMap<E> { static_cast<const E *>(src.rawData()), static_cast<E *>(dst.rawData()) },
+        launchIndexed(space,
+            GatherMap<E> { static_cast<const E *>(src.rawData()), static_cast<E *>(dst.rawData()) },
             "gather");
     });
 }
@@ -64,7 +65,8 @@ void CudaExec::scatter(const Tensor &src, Tensor &dst, const StridedView &view) 
     const IndexSpace<1> space = viewSpace(view);
     kernels::dispatchBySize(src.elementSize(), "scatter", [&](auto tag) {
         using E = decltype(tag);
-        launchIndexed(space, ScatterMap<E> { static_cast<const E *>(src.rawData()), static_cast<E *>(dst.rawData()) },
+        launchIndexed(space,
+            ScatterMap<E> { static_cast<const E *>(src.rawData()), static_cast<E *>(dst.rawData()) },
             "scatter");
     });
 }
@@ -75,7 +77,8 @@ void CudaExec::fillBits(Tensor &t, uint64_t bits) const
         return;
     if (t.device().isCpu()) {
         for (int64_t i = 0; i < t.numElements(); ++i)
-            std::memcpy(static_cast<char *>(t.rawData()) + size_t(i) * t.elementSize(), &bits, t.elementSize());
+            std::memcpy(
+                static_cast<char *>(t.rawData()) + size_t(i) * t.elementSize(), &bits, t.elementSize());
         return;
     }
     kernels::dispatchBySize(t.elementSize(), "fill", [&](auto tag) {
@@ -88,6 +91,14 @@ void CudaExec::zero(Tensor &t) const
 {
     if (t.byteSize() > 0)
         checkCuda(cudaMemsetAsync(t.rawData(), 0, t.byteSize(), m_rt.stream), "zero fill");
+}
+
+Tensor CudaExec::sumTo(const Tensor &g, const std::vector<int64_t> &to, DataType dtype) const
+{
+    const Tensor summed = cuda::sumToShape(m_rt, g, to);
+    Tensor out = m_rt.allocate(to, dtype);
+    cuda::castInto(m_rt, summed, out);
+    return out;
 }
 
 PS_CUDA_NAMESPACE_END

@@ -73,6 +73,8 @@ public:
     void fill(Tensor &t, double value) const { fillBits(t, hostBits(t.dtype(), value)); }
     void fill(Tensor &t, int64_t value) const { fillBits(t, hostBits(t.dtype(), value)); }
     void zero(Tensor &t) const;
+    /// `g` summed down to `to` (g's rank; each dim g's or 1) in double, rounded once into `dtype`.
+    Tensor sumTo(const Tensor &g, const std::vector<int64_t> &to, DataType dtype) const;
 
     template<class Fn> static void dispatchAll(DataType dtype, const char *what, Fn &&fn)
     {

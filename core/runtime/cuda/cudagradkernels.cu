@@ -13,6 +13,7 @@
 #include "core/runtime/kernelregistry.h"
 #include "core/runtime/kernels/indexingkernels.h"
 #include "core/runtime/kernels/kernelargs.h"
+#include "core/runtime/kernels/layoutgradkernels.h"
 
 #include <algorithm>
 
@@ -397,153 +398,6 @@ void prodGrad(KernelContext &ctx)
 
 // ---- layout grads ----
 
-/// reshape/flatten/squeeze/unsqueeze grads (x or xshape, out_grad): out_grad copied to x's shape.
-void reshapeLikeGrad(KernelContext &ctx)
-{
-    CudaRuntime &rt = cudaRuntime(ctx);
-    const Tensor &x = ctx.input(0);
-    const Tensor g = deviceInput(ctx, 1);
-    Shape shape = x.shape();
-    if (numElementsOf(shape) != g.numElements() && !shape.empty() && shape[0] == 0)
-        shape.erase(shape.begin());
-    if (numElementsOf(shape) != g.numElements())
-        throw RuntimeError(
-            shortName(ctx) + ": out_grad " + g.describe() + " does not reshape to " + shapeText(shape));
-    ctx.setOutput(0, cuda::copy(rt, g).reshaped(shape));
-}
-
-void transposeGrad(KernelContext &ctx)
-{
-    CudaRuntime &rt = cudaRuntime(ctx);
-    const Tensor g = deviceInput(ctx, 0);
-    const Shape perm = ctx.intsAttr("perm");
-    if (perm.size() != g.rank())
-        throw RuntimeError(
-            "transpose_grad: perm has " + std::to_string(perm.size()) + " entries for " + g.describe());
-    Shape inverse(perm.size());
-    for (size_t i = 0; i < perm.size(); ++i)
-        inverse[normalizeAxis(perm[i], perm.size(), "perm entry")] = int64_t(i);
-    ctx.setOutput(0, permute(rt, g, inverse));
-}
-
-/// Pieces of `g` along `axis` with the given shapes (strided gathers).
-std::vector<Tensor> splitAlong(
-    CudaRuntime &rt, const Tensor &g, size_t axis, const std::vector<Shape> &shapes)
-{
-    std::vector<Tensor> pieces;
-    const Shape strides = contiguousStrides(g.shape());
-    int64_t offset = 0;
-    for (const Shape &s : shapes) {
-        Tensor piece = rt.allocate(s, g.dtype());
-        gatherInto(rt, g, piece, s, strides, offset * strides[axis]);
-        offset += s[axis];
-        pieces.push_back(std::move(piece));
-    }
-    if (offset != g.dim(axis))
-        throw RuntimeError("the pieces cover " + std::to_string(offset) + " of " + g.describe()
-            + " along axis " + std::to_string(axis));
-    return pieces;
-}
-
-void concatGrad(KernelContext &ctx)
-{
-    CudaRuntime &rt = cudaRuntime(ctx);
-    const std::vector<Tensor> &xs = ctx.inputList(0);
-    const Tensor g = deviceInput(ctx, 1);
-    const size_t axis = normalizeAxis(scalarAxis(ctx, 2, 0), g.rank(), "axis");
-    std::vector<Shape> shapes;
-    for (const Tensor &x : xs) {
-        if (x.rank() != g.rank())
-            throw RuntimeError("concat_grad: x " + x.describe() + " does not match out_grad " + g.describe());
-        shapes.push_back(x.shape());
-    }
-    ctx.setOutputList(0, splitAlong(rt, g, axis, shapes));
-}
-
-void splitGrad(KernelContext &ctx)
-{
-    CudaRuntime &rt = cudaRuntime(ctx);
-    std::vector<Tensor> pieces;
-    for (const Tensor &p : ctx.inputList(0))
-        pieces.push_back(deviceTensor(ctx, p));
-    if (pieces.empty())
-        throw RuntimeError("split_grad needs at least one out_grad");
-    const Tensor &first = pieces.front();
-    const size_t axis = normalizeAxis(scalarAxis(ctx, 1, -1), first.rank(), "axis");
-    Shape shape = first.shape();
-    shape[axis] = 0;
-    for (const Tensor &p : pieces) {
-        if (p.dtype() != first.dtype() || p.rank() != first.rank())
-            throw RuntimeError("split_grad: pieces " + first.describe() + " and " + p.describe() + " differ");
-        shape[axis] += p.dim(axis);
-    }
-    Tensor out = ctx.allocate(shape, first.dtype());
-    const Shape strides = contiguousStrides(shape);
-    int64_t offset = 0;
-    for (const Tensor &p : pieces) {
-        scatterInto(rt, p, out, p.shape(), strides, offset * strides[axis]);
-        offset += p.dim(axis);
-    }
-    ctx.setOutput(0, out);
-}
-
-void stackGrad(KernelContext &ctx)
-{
-    CudaRuntime &rt = cudaRuntime(ctx);
-    const std::vector<Tensor> &xs = ctx.inputList(0);
-    const Tensor g = deviceInput(ctx, 1);
-    const size_t axis = normalizeAxis(ctx.intAttr("axis", 0), g.rank(), "axis");
-    if (g.rank() == 0 || g.dim(axis) != int64_t(xs.size()))
-        throw RuntimeError("stack_grad: out_grad " + g.describe() + " does not stack "
-            + std::to_string(xs.size()) + " tensors along axis " + std::to_string(axis));
-    Shape pieceShape = g.shape();
-    pieceShape[axis] = 1;
-    std::vector<Tensor> pieces = splitAlong(rt, g, axis, std::vector<Shape>(xs.size(), pieceShape));
-    for (size_t i = 0; i < pieces.size(); ++i)
-        pieces[i] = pieces[i].reshaped(xs[i].shape());
-    ctx.setOutputList(0, std::move(pieces));
-}
-
-void castGrad(KernelContext &ctx)
-{
-    CudaRuntime &rt = cudaRuntime(ctx);
-    const Tensor &x = ctx.input(0);
-    const Tensor g = deviceInput(ctx, 1);
-    ctx.setOutput(0, x.dtype() == g.dtype() ? cuda::copy(rt, g) : cast(rt, g, x.dtype()));
-}
-
-/// expand_grad / expand_as_grad (x, out_grad): out_grad summed back to x's shape.
-void expandGrad(KernelContext &ctx)
-{
-    CudaRuntime &rt = cudaRuntime(ctx);
-    const Tensor &x = ctx.input(0);
-    const Tensor g = deviceInput(ctx, 1);
-    requireNumeric(g, "expand_grad");
-    ctx.setOutput(0, reduceGrad(rt, g, g.shape(), alignShape(x.shape(), g.rank()), g.dtype(), x.shape()));
-}
-
-/// tile_grad (x, out_grad, repeat_times): out_grad viewed as [r0, d0, r1, d1, ...] summed over
-/// the repeat dims.
-void tileGrad(KernelContext &ctx)
-{
-    CudaRuntime &rt = cudaRuntime(ctx);
-    const Tensor &x = ctx.input(0);
-    const Tensor g = deviceInput(ctx, 1);
-    requireNumeric(g, "tile_grad");
-    const Shape xs = alignShape(x.shape(), g.rank());
-    Shape split;
-    std::vector<bool> reduce;
-    for (size_t d = 0; d < xs.size(); ++d) {
-        if (xs[d] == 0 || g.dim(d) % xs[d] != 0)
-            throw RuntimeError("tile_grad: out_grad " + g.describe() + " is not a tiling of " + x.describe());
-        split.insert(split.end(), { g.dim(d) / xs[d], xs[d] });
-        reduce.insert(reduce.end(), { true, false });
-    }
-    Tensor out = ctx.allocate(x.shape(), g.dtype());
-    reduceInto(rt, g.reshaped(split), reduce, ReduceOp::Sum, out);
-    ctx.setOutput(0, out);
-}
-
 template<class I, class T>
 void embeddingScatter(const CudaRuntime &rt, const Tensor &ids, const Tensor &g, double *dw, int64_t vocab,
     int64_t width, int64_t padding)
@@ -613,20 +467,9 @@ void registerCudaGradKernels(KernelRegistry &registry)
     for (const char *name : { "pd_op.max_grad", "pd_op.min_grad", "pd_op.amax_grad", "pd_op.amin_grad" })
         registry.add(name, &extremumGrad);
 
-    for (const char *name : { "pd_op.reshape_grad", "pd_op.flatten_grad", "pd_op.squeeze_grad",
-             "pd_op.unsqueeze_grad", "pd_op.legacy_reshape_grad" })
-        registry.add(name, &reshapeLikeGrad);
-    registry.add("pd_op.transpose_grad", &transposeGrad);
-    registry.add("pd_op.concat_grad", &concatGrad);
-    registry.add("pd_op.split_grad", &splitGrad);
-    registry.add("pd_op.split_with_num_grad", &splitGrad);
-    registry.add("pd_op.stack_grad", &stackGrad);
-    registry.add("pd_op.cast_grad", &castGrad);
+    kernels::registerLayoutGradKernels<CudaExec>(registry);
     kernels::registerIndexingGradKernels<CudaExec>(registry);
     registry.add("pd_op.prod_grad", &prodGrad);
-    registry.add("pd_op.expand_grad", &expandGrad);
-    registry.add("pd_op.expand_as_grad", &expandGrad);
-    registry.add("pd_op.tile_grad", &tileGrad);
     registry.add("pd_op.embedding_grad", &embeddingGrad);
 }
 

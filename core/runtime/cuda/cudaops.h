@@ -5,6 +5,7 @@
 // tensors unless the name says "Into".
 
 #include "core/runtime/cuda/cudanamespace.h"
+#include "core/runtime/kernels/reducespec.h"
 #include "core/runtime/tensor.h"
 
 #include <cstdint>
@@ -17,7 +18,7 @@ struct CudaRuntime;
 namespace cuda {
 
 enum class BinaryOp { Add, Subtract, Multiply, Divide, Maximum, Minimum, Pow, FloorDivide, Remainder };
-enum class ReduceOp { Sum, Mean, Max, Min, Prod, All, Any };
+using kernels::ReduceOp;
 
 /// x <op> y with NumPy broadcasting; both operands must have the same dtype.
 Tensor binary(CudaRuntime &rt, BinaryOp op, const Tensor &x, const Tensor &y);
@@ -55,9 +56,9 @@ Tensor sumToShape(CudaRuntime &rt, const Tensor &x, const std::vector<int64_t> &
 /// elements (0 broadcasts it). Float32 computes in float32 (TF32 only if rt.allowTf32),
 /// float16/bfloat16 in float32, float64 in float64. `cDtype` Float32 with half operands stores
 /// C in float32 (accumulating across calls without rounding to the half type).
-void gemm(CudaRuntime &rt, DataType dtype, bool transA, bool transB, int64_t M, int64_t N, int64_t K, const void *A,
-    int64_t strideA, const void *B, int64_t strideB, void *C, int64_t strideC, int64_t batch, double alpha = 1.0,
-    double beta = 0.0, DataType cDtype = DataType::Undefined);
+void gemm(CudaRuntime &rt, DataType dtype, bool transA, bool transB, int64_t M, int64_t N, int64_t K,
+    const void *A, int64_t strideA, const void *B, int64_t strideB, void *C, int64_t strideC, int64_t batch,
+    double alpha = 1.0, double beta = 0.0, DataType cDtype = DataType::Undefined);
 /// Paddle matmul on operands of rank >= 2: batch dims broadcast, result [batch..., M, N].
 Tensor matmul(CudaRuntime &rt, const Tensor &x, const Tensor &y, bool transX, bool transY);
 

@@ -15,6 +15,7 @@
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
 #include "core/runtime/kernels/kernelargs.h"
+#include "core/runtime/kernels/reducespec.h"
 
 #include <algorithm>
 #include <cmath>
@@ -215,41 +216,10 @@ Tensor reduceToAcc(
 void reduceKernel(KernelContext &ctx, ReduceOp op)
 {
     CudaRuntime &rt = cudaRuntime(ctx);
-    const std::string label = shortName(ctx);
     const Tensor x = deviceInput(ctx, 0);
-    const std::vector<int64_t> axes = (op == ReduceOp::All || op == ReduceOp::Any) && !ctx.hasInput(1)
-        ? ctx.intsAttr("axis", std::vector<int64_t> {})
-        : axesOperandOrAttr(ctx, 1);
-    const bool keepdim = ctx.boolAttr("keepdim", ctx.boolAttr("keep_dim", false));
-    std::vector<bool> reduce(x.rank(), axes.empty() || ctx.boolAttr("reduce_all", false));
-    for (int64_t a : axes)
-        if (x.rank() > 0)
-            reduce[normalizeAxis(a, x.rank(), label)] = true;
-    std::vector<int64_t> outShape;
-    int64_t count = 1, outCount = 1;
-    for (size_t i = 0; i < x.rank(); ++i) {
-        if (reduce[i]) {
-            count *= x.dim(i);
-            if (keepdim)
-                outShape.push_back(1);
-        } else {
-            outShape.push_back(x.dim(i));
-            outCount *= x.dim(i);
-        }
-    }
-    if ((op == ReduceOp::Max || op == ReduceOp::Min) && count == 0 && outCount > 0)
-        throw RuntimeError(label + ": cannot reduce an empty range of x " + shapeText(x.shape()));
-    DataType outType = x.dtype();
-    if (op == ReduceOp::Sum) {
-        outType = ctx.dtypeAttr("dtype", DataType::Undefined);
-        if (outType == DataType::Undefined)
-            outType
-                = x.dtype() == DataType::Bool || x.dtype() == DataType::Int32 ? DataType::Int64 : x.dtype();
-    } else if (op == ReduceOp::All || op == ReduceOp::Any) {
-        outType = DataType::Bool;
-    }
-    Tensor out = ctx.allocate(outShape, outType);
-    reduceInto(rt, x, reduce, op, out);
+    const ReduceSpec spec = reduceSpec(ctx, op, x.shape(), x.dtype());
+    Tensor out = ctx.allocate(spec.outShape, spec.outType);
+    reduceInto(rt, x, spec.reduced, op, out);
     ctx.setOutput(0, out);
 }
 

@@ -51,7 +51,8 @@ template<class Exec> void transposeKernel(KernelContext &ctx)
 }
 
 /// `parts` (equal shapes but for `axis`) written side by side along `axis` into `out`.
-template<class Exec> void joinAlong(const Exec &exec, const std::vector<Tensor> &parts, size_t axis, Tensor &out)
+template<class Exec>
+void joinAlong(const Exec &exec, const std::vector<Tensor> &parts, size_t axis, Tensor &out)
 {
     int64_t offset = 0;
     for (const Tensor &p : parts) {
@@ -61,18 +62,12 @@ template<class Exec> void joinAlong(const Exec &exec, const std::vector<Tensor> 
     }
 }
 
-/// concat (combine(x...), axis).
-template<class Exec> void concatKernel(KernelContext &ctx)
+/// `parts` (one dtype and rank, equal dims but for `axis`) joined along `axis`; `what` names the
+/// op in errors (concat, split_grad).
+template<class Exec>
+Tensor concatAlong(const Exec &exec, const std::vector<Tensor> &parts, size_t axis, const char *what)
 {
-    Exec exec(ctx);
-    const std::vector<Tensor> parts = exec.inputList(0);
-    if (parts.empty())
-        throw RuntimeError("concat: no input tensors");
     const Tensor &first = parts.front();
-    if (first.rank() == 0)
-        throw RuntimeError("concat: cannot concatenate 0-d tensors");
-    const size_t axis = size_t(
-        normalizeAxis(int64_t(scalarOperandOrAttr(ctx, 1, "axis", 0.0)), int64_t(first.rank()), "concat axis"));
     std::vector<int64_t> shape = first.shape();
     shape[axis] = 0;
     for (const Tensor &p : parts) {
@@ -80,19 +75,34 @@ template<class Exec> void concatKernel(KernelContext &ctx)
         for (size_t i = 0; same && i < p.rank(); ++i)
             same = i == axis || p.dim(i) == first.dim(i);
         if (!same)
-            throw RuntimeError("concat: " + p.describe() + " does not match " + first.describe() + " along axis "
-                + std::to_string(axis));
+            throw RuntimeError(std::string(what) + ": " + p.describe() + " does not match " + first.describe()
+                + " along axis " + std::to_string(axis));
         shape[axis] += p.dim(axis);
     }
-    requireElementSize<Exec>(first, "concat");
+    requireElementSize<Exec>(first, what);
     Tensor out = exec.allocate(shape, first.dtype());
     joinAlong(exec, parts, axis, out);
-    ctx.setOutput(0, out);
+    return out;
+}
+
+/// concat (combine(x...), axis).
+template<class Exec> void concatKernel(KernelContext &ctx)
+{
+    Exec exec(ctx);
+    const std::vector<Tensor> parts = exec.inputList(0);
+    if (parts.empty())
+        throw RuntimeError("concat: no input tensors");
+    if (parts.front().rank() == 0)
+        throw RuntimeError("concat: cannot concatenate 0-d tensors");
+    const size_t axis = size_t(normalizeAxis(
+        int64_t(scalarOperandOrAttr(ctx, 1, "axis", 0.0)), int64_t(parts.front().rank()), "concat axis"));
+    ctx.setOutput(0, concatAlong(exec, parts, axis, "concat"));
 }
 
 /// x cut along `axis` into pieces of `sizes` (which sum to the dim).
 template<class Exec>
-std::vector<Tensor> cutAlong(const Exec &exec, const Tensor &x, size_t axis, const std::vector<int64_t> &sizes)
+std::vector<Tensor> cutAlong(
+    const Exec &exec, const Tensor &x, size_t axis, const std::vector<int64_t> &sizes)
 {
     requireElementSize<Exec>(x, "split");
     std::vector<Tensor> pieces;
@@ -125,8 +135,8 @@ template<class Exec> void splitKernel(KernelContext &ctx)
     if (inferred >= 0)
         sections[size_t(inferred)] = x.dim(axis) - known;
     if ((inferred >= 0 ? sections[size_t(inferred)] < 0 : known != x.dim(axis)))
-        throw RuntimeError("split: sections " + shapeText(sections) + " do not add up to dim " + std::to_string(axis)
-            + " of " + x.describe());
+        throw RuntimeError("split: sections " + shapeText(sections) + " do not add up to dim "
+            + std::to_string(axis) + " of " + x.describe());
     ctx.setOutputList(0, cutAlong(exec, x, axis, sections));
 }
 
@@ -155,7 +165,8 @@ template<class Exec> void stackKernel(KernelContext &ctx)
     for (const Tensor &p : parts)
         if (p.shape() != first.shape() || p.dtype() != first.dtype())
             throw RuntimeError("stack: " + p.describe() + " does not match " + first.describe());
-    const size_t axis = size_t(normalizeAxis(ctx.intAttr("axis", 0), int64_t(first.rank()) + 1, "stack axis"));
+    const size_t axis
+        = size_t(normalizeAxis(ctx.intAttr("axis", 0), int64_t(first.rank()) + 1, "stack axis"));
     std::vector<int64_t> shape = first.shape();
     shape.insert(shape.begin() + std::ptrdiff_t(axis), int64_t(parts.size()));
     requireElementSize<Exec>(first, "stack");

@@ -214,6 +214,39 @@ StridedView transposeView(const std::vector<int64_t> &input, const std::vector<i
     return view;
 }
 
+std::vector<int64_t> inversePermutation(const std::vector<int64_t> &perm, const std::string &what)
+{
+    std::vector<int64_t> inverse(perm.size(), -1);
+    for (size_t i = 0; i < perm.size(); ++i) {
+        const size_t axis
+            = size_t(kernels::normalizeAxis(perm[i], int64_t(perm.size()), what + " perm entry"));
+        if (inverse[axis] >= 0)
+            throw RuntimeError(what + ": perm " + shapeText(perm) + " repeats axis " + std::to_string(axis));
+        inverse[axis] = int64_t(i);
+    }
+    return inverse;
+}
+
+TileGradShapes tileGradShapes(const std::vector<int64_t> &input, const std::vector<int64_t> &tiled)
+{
+    const auto notATiling = [&] {
+        return RuntimeError(
+            "tile_grad: out_grad " + shapeText(tiled) + " is not a tiling of x " + shapeText(input));
+    };
+    if (input.size() > tiled.size())
+        throw notATiling();
+    const std::vector<int64_t> aligned = alignShape(input, tiled.size());
+    TileGradShapes s;
+    for (size_t d = 0; d < aligned.size(); ++d) {
+        const int64_t size = aligned[d], total = tiled[d];
+        if (size == 0 ? total != 0 : total % size != 0)
+            throw notATiling();
+        s.split.insert(s.split.end(), { size == 0 ? 1 : total / size, size });
+        s.kept.insert(s.kept.end(), { 1, size });
+    }
+    return s;
+}
+
 StridedView tileView(
     const std::vector<int64_t> &input, std::vector<int64_t> repeats, std::vector<int64_t> &outShape)
 {

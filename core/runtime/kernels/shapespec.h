@@ -74,6 +74,9 @@ std::vector<int64_t> unsqueezeShape(std::vector<int64_t> input, const std::vecto
 
 /// transpose: out dim i is input dim perm[i]; RuntimeError for a bad or repeated entry.
 StridedView transposeView(const std::vector<int64_t> &input, const std::vector<int64_t> &perm);
+/// The permutation that undoes `perm` (transpose_grad); RuntimeError "WHAT: perm [..] ..." for a
+/// bad or repeated entry.
+std::vector<int64_t> inversePermutation(const std::vector<int64_t> &perm, const std::string &what);
 /// tile: repeats padded with leading 1s; the view is [r0, d0, r1, d1, ...] (0 strides on the
 /// repeat dims) and `outShape` the merged result.
 StridedView tileView(
@@ -81,6 +84,14 @@ StridedView tileView(
 /// expand: input broadcast to `shape` (-1 keeps the input's dim).
 StridedView expandView(
     const std::vector<int64_t> &input, std::vector<int64_t> shape, const std::string &describe);
+/// tile_grad's sum: out_grad (`tiled`) seen as [r0, d0, r1, d1, ...] (`split`) summed to
+/// [1, d0, 1, d1, ...] (`kept`), `input` right-aligned to the rank of `tiled`. RuntimeError naming
+/// both shapes when `tiled` is not a tiling of `input`.
+struct TileGradShapes
+{
+    std::vector<int64_t> split, kept;
+};
+TileGradShapes tileGradShapes(const std::vector<int64_t> &input, const std::vector<int64_t> &tiled);
 /// flip: the listed dims reversed.
 StridedView flipView(const std::vector<int64_t> &input, const std::vector<int64_t> &axes);
 
