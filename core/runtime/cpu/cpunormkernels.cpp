@@ -1,8 +1,10 @@
+#include "core/runtime/cpu/cpuexec.h"
 #include "core/runtime/cpu/cpunnfamilies.h"
 #include "core/runtime/cpu/cpunnutil.h"
 #include "core/runtime/dtypedispatch.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
+#include "core/runtime/kernels/groupnormkernels.h"
 #include "core/runtime/runtimeerror.h"
 
 #include <algorithm>
@@ -194,82 +196,6 @@ void layerNormKernel(KernelContext &ctx)
         ctx.setOutput(2, tensorOf(lead, statsType(x.dtype()), var));
 }
 
-void groupNormKernel(KernelContext &ctx)
-{
-    const std::string label = kernels::shortName(ctx);
-    const Tensor &x = ctx.input(0);
-    const ChannelView v
-        = channelView(x.shape(), isChannelsLast(ctx.stringAttr("data_format", std::string("NCHW"))), label);
-    const int64_t groups = ctx.intAttr("groups", 1);
-    const int64_t c = v.channels;
-    if (groups <= 0 || c % groups != 0)
-        throw RuntimeError(label + ": groups " + std::to_string(groups) + " must divide the "
-            + std::to_string(c) + " channels of x " + shapeText(x.shape()));
-    const double epsilon = ctx.floatAttr("epsilon", 1e-5);
-    const std::vector<double> scale = channelParam(ctx, 1, c, 1.0, label, "scale", x);
-    const std::vector<double> bias = channelParam(ctx, 2, c, 0.0, label, "bias", x);
-    const int64_t batch = x.dim(0);
-    const int64_t perGroupC = c / groups;
-    const bool last = isChannelsLast(ctx.stringAttr("data_format", std::string("NCHW")));
-    const int64_t spatial = last ? v.outer / std::max<int64_t>(batch, 1) : v.inner;
-    Tensor out = Tensor::empty(x.shape(), x.dtype());
-    std::vector<double> mean, var;
-    // Row r = (n, g); element k = (channel within group, spatial position).
-    auto channelOf = [&](int64_t r, int64_t k) { return (r % groups) * perGroupC + k / spatial; };
-    auto elementOf = [&](int64_t r, int64_t k) {
-        const int64_t n = r / groups, ch = channelOf(r, k), s = k % spatial;
-        return last ? (n * spatial + s) * c + ch : (n * c + ch) * spatial + s;
-    };
-    dispatchFloating(x.dtype(), label.c_str(), [&](auto tag) {
-        using T = decltype(tag);
-        if (spatial > 0)
-            normalizeRows(
-                x.data<T>(), out.data<T>(), batch * groups, perGroupC * spatial, epsilon, elementOf,
-                [&](int64_t r, int64_t k, double val) {
-                    const int64_t ch = channelOf(r, k);
-                    return val * scale[size_t(ch)] + bias[size_t(ch)];
-                },
-                mean, var);
-    });
-    mean.resize(size_t(batch * groups), 0.0);
-    var.resize(size_t(batch * groups), 0.0);
-    ctx.setOutput(0, out);
-    if (ctx.numOutputs() > 1)
-        ctx.setOutput(1, tensorOf({ batch, groups }, statsType(x.dtype()), mean));
-    if (ctx.numOutputs() > 2)
-        ctx.setOutput(2, tensorOf({ batch, groups }, statsType(x.dtype()), var));
-}
-
-void instanceNormKernel(KernelContext &ctx)
-{
-    const std::string label = kernels::shortName(ctx);
-    const Tensor &x = ctx.input(0);
-    const ChannelView v = channelView(x.shape(), false, label);
-    const double epsilon = ctx.floatAttr("epsilon", 1e-5);
-    const int64_t c = v.channels;
-    const std::vector<double> scale = channelParam(ctx, 1, c, 1.0, label, "scale", x);
-    const std::vector<double> bias = channelParam(ctx, 2, c, 0.0, label, "bias", x);
-    Tensor out = Tensor::empty(x.shape(), x.dtype());
-    std::vector<double> mean, var;
-    dispatchFloating(x.dtype(), label.c_str(), [&](auto tag) {
-        using T = decltype(tag);
-        const int64_t inner = v.inner;
-        normalizeRows(
-            x.data<T>(), out.data<T>(), v.outer * c, inner, epsilon,
-            [inner](int64_t r, int64_t k) { return r * inner + k; },
-            [&](int64_t r, int64_t, double val) { return val * scale[size_t(r % c)] + bias[size_t(r % c)]; },
-            mean, var);
-    });
-    // saved_variance is the inverse standard deviation, as Paddle's instance_norm stores it.
-    for (double &vr : var)
-        vr = 1.0 / std::sqrt(vr + epsilon);
-    ctx.setOutput(0, out);
-    if (ctx.numOutputs() > 1)
-        ctx.setOutput(1, tensorOf({ v.outer * c }, statsType(x.dtype()), mean));
-    if (ctx.numOutputs() > 2)
-        ctx.setOutput(2, tensorOf({ v.outer * c }, statsType(x.dtype()), var));
-}
-
 } // namespace
 
 void registerCpuNormKernels(KernelRegistry &registry)
@@ -277,8 +203,7 @@ void registerCpuNormKernels(KernelRegistry &registry)
     registry.add("pd_op.batch_norm", batchNormKernel);
     registry.add("pd_op.batch_norm_", batchNormKernel);
     registry.add("pd_op.layer_norm", layerNormKernel);
-    registry.add("pd_op.group_norm", groupNormKernel);
-    registry.add("pd_op.instance_norm", instanceNormKernel);
+    kernels::registerGroupNormKernels<CpuExec>(registry);
 }
 
 } // namespace ps

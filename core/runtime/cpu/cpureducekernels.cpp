@@ -1,9 +1,11 @@
+#include "core/runtime/cpu/cpuexec.h"
 #include "core/runtime/cpu/cpunnfamilies.h"
 #include "core/runtime/cpu/cpunnutil.h"
 #include "core/runtime/dtypedispatch.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
 #include "core/runtime/kernels/reducespec.h"
+#include "core/runtime/kernels/rowreducekernels.h"
 #include "core/runtime/runtimeerror.h"
 
 #include <algorithm>
@@ -60,12 +62,6 @@ ReducePlan makePlan(const std::vector<int64_t> &shape, const std::vector<bool> &
         lastKind = kind;
     }
     return p;
-}
-
-ReducePlan makePlan(const std::vector<int64_t> &shape, const std::vector<int64_t> &axes, bool reduceAll,
-    bool keepdim, const std::string &label)
-{
-    return makePlan(shape, reducedDims(axes, int64_t(shape.size()), reduceAll, label + " axis"), keepdim);
 }
 
 // Calls visit(out, base) for every output element `out` with its first input offset, then the
@@ -241,73 +237,6 @@ void anyKernel(KernelContext &ctx)
     reduceKernel(ctx, ReduceOp::Any);
 }
 
-// p_norm(x) {porder, axis, epsilon, keepdim, asvector}: (sum |x|^p)^(1/p); p = inf / -inf take
-// max / min |x|, p = 0 counts non-zeros. asvector reduces every axis.
-void pNormKernel(KernelContext &ctx)
-{
-    const std::string label = kernels::shortName(ctx);
-    const Tensor &x = ctx.input(0);
-    const double porder = ctx.floatAttr("porder", 2.0);
-    const bool asVector = ctx.boolAttr("asvector", false);
-    std::vector<int64_t> axes;
-    if (!asVector)
-        axes = { ctx.intAttr("axis", -1) };
-    const ReducePlan p = makePlan(x.shape(), axes, asVector, ctx.boolAttr("keepdim", false), label);
-    Tensor out = Tensor::empty(p.outShape, x.dtype());
-    dispatchFloating(x.dtype(), label.c_str(), [&](auto tag) {
-        using T = decltype(tag);
-        const T *in = x.data<T>();
-        T *o = out.data<T>();
-        std::vector<int64_t> scratch;
-        forEachOutput(p, [&](int64_t oi, int64_t base) {
-            double acc
-                = std::isinf(porder) ? (porder > 0 ? 0.0 : std::numeric_limits<double>::infinity()) : 0.0;
-            forEachReduced(p, base, scratch, [&](int64_t i) {
-                const double a = std::abs(double(convertElement<double>(in[i])));
-                if (std::isinf(porder))
-                    acc = porder > 0 ? std::max(acc, a) : std::min(acc, a);
-                else if (porder == 0)
-                    acc += a != 0 ? 1.0 : 0.0;
-                else
-                    acc += std::pow(a, porder);
-            });
-            const double r = std::isinf(porder) || porder == 0 ? acc : std::pow(acc, 1.0 / porder);
-            o[oi] = convertElement<T>(r);
-        });
-    });
-    ctx.setOutput(0, out);
-}
-
-// logsumexp(x) {axis, keepdim, reduce_all}: max-shifted in double.
-void logsumexpKernel(KernelContext &ctx)
-{
-    const std::string label = kernels::shortName(ctx);
-    const Tensor &x = ctx.input(0);
-    const ReducePlan p = makePlan(x.shape(), ctx.intsAttr("axis", std::vector<int64_t> {}),
-        ctx.boolAttr("reduce_all", false), keepdimOf(ctx), label);
-    Tensor out = Tensor::empty(p.outShape, x.dtype());
-    dispatchFloating(x.dtype(), label.c_str(), [&](auto tag) {
-        using T = decltype(tag);
-        const T *in = x.data<T>();
-        T *o = out.data<T>();
-        std::vector<int64_t> scratch;
-        forEachOutput(p, [&](int64_t oi, int64_t base) {
-            double mx = -std::numeric_limits<double>::infinity();
-            forEachReduced(p, base, scratch,
-                [&](int64_t i) { mx = std::max(mx, double(convertElement<double>(in[i]))); });
-            if (std::isinf(mx)) {
-                o[oi] = convertElement<T>(mx);
-                return;
-            }
-            double sum = 0;
-            forEachReduced(p, base, scratch,
-                [&](int64_t i) { sum += std::exp(double(convertElement<double>(in[i])) - mx); });
-            o[oi] = convertElement<T>(mx + std::log(sum));
-        });
-    });
-    ctx.setOutput(0, out);
-}
-
 } // namespace
 
 void registerCpuReduceKernels(KernelRegistry &registry)
@@ -321,8 +250,7 @@ void registerCpuReduceKernels(KernelRegistry &registry)
     registry.add("pd_op.amin", minKernel);
     registry.add("pd_op.all", allKernel);
     registry.add("pd_op.any", anyKernel);
-    registry.add("pd_op.p_norm", pNormKernel);
-    registry.add("pd_op.logsumexp", logsumexpKernel);
+    kernels::registerRowReduceKernels<CpuExec>(registry);
 }
 
 } // namespace ps

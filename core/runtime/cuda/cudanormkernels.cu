@@ -4,11 +4,13 @@
 // arrays and results are cast to the dtypes the CPU kernel gives them.
 
 #include "core/runtime/cuda/cudadtype.cuh"
+#include "core/runtime/cuda/cudaexec.cuh"
 #include "core/runtime/cuda/cudakernels.h"
 #include "core/runtime/cuda/cudaloops.cuh"
 #include "core/runtime/cuda/cudaops.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
+#include "core/runtime/kernels/groupnormkernels.h"
 #include "core/runtime/kernels/kernelargs.h"
 
 #include <algorithm>
@@ -495,6 +497,7 @@ void registerCudaNormKernels(KernelRegistry &registry)
     registry.add("pd_op.batch_norm_grad", &batchNormGradOp);
     registry.add("pd_op.layer_norm", &layerNormOp);
     registry.add("pd_op.layer_norm_grad", &layerNormGradOp);
+    kernels::registerGroupNormKernels<CudaExec>(registry);
 }
 
 PS_CUDA_NAMESPACE_END

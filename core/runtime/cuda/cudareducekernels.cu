@@ -9,6 +9,7 @@
 
 #include "core/ir/attribute.h"
 #include "core/runtime/cuda/cudadtype.cuh"
+#include "core/runtime/cuda/cudaexec.cuh"
 #include "core/runtime/cuda/cudakernels.h"
 #include "core/runtime/cuda/cudaloops.cuh"
 #include "core/runtime/cuda/cudaops.h"
@@ -16,6 +17,7 @@
 #include "core/runtime/kernelregistry.h"
 #include "core/runtime/kernels/kernelargs.h"
 #include "core/runtime/kernels/reducespec.h"
+#include "core/runtime/kernels/rowreducekernels.h"
 
 #include <algorithm>
 #include <cmath>
@@ -297,6 +299,7 @@ void registerCudaReduceKernels(KernelRegistry &registry)
     registry.add("pd_op.amin", &reduceOpKernel<ReduceOp::Min>);
     registry.add("pd_op.all", &reduceOpKernel<ReduceOp::All>);
     registry.add("pd_op.any", &reduceOpKernel<ReduceOp::Any>);
+    kernels::registerRowReduceKernels<CudaExec>(registry);
 }
 
 PS_CUDA_NAMESPACE_END
