@@ -7,6 +7,7 @@
 #include "core/runtime/cuda/cudaops.h"
 #include "core/runtime/kernels/indexingkernels.h"
 #include "core/runtime/kernels/layoutkernels.h"
+#include "core/runtime/kernels/unbindkernel.h"
 
 PS_CUDA_NAMESPACE_BEGIN
 namespace cuda {
@@ -34,6 +35,7 @@ void registerCudaShapeKernels(KernelRegistry &registry)
 {
     kernels::registerLayoutKernels<CudaExec>(registry);
     kernels::registerIndexingKernels<CudaExec>(registry);
+    registry.add("pd_op.unbind", &kernels::unbindKernel<CudaExec>);
 }
 
 PS_CUDA_NAMESPACE_END
