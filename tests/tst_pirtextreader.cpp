@@ -638,6 +638,10 @@ private slots:
         QCOMPARE(*op->attribute("a"), Attribute::unknown("Foo", "1"));
         QCOMPARE(*op->attribute("b"), Attribute::unknown("", "@@"));
         QCOMPARE(op->attribute("c")->kind(), Attribute::Kind::Unknown);
+        bool named = false;
+        for (const Diagnostic &d : r.diagnostics.items())
+            named = named || d.message.find("'c' has no value: Paddle printed it as <#Attr") != std::string::npos;
+        QVERIFY2(named, diagText(r));
         QCOMPARE(*op->attribute("e"), Attribute::unknown("", "whatever(1, 2)"));
         QCOMPARE(r.diagnostics[0].location.column, 26); // the value after `(Foo)`
     }

@@ -254,9 +254,11 @@ Attribute PirTextAttributeParser::parseValue(const Context &ctx, int depth)
     case Kind::AttrNull:
         m_cur.advance();
         return {};
-    case Kind::AttrNotImplemented:
+    case Kind::UnprintableAttribute:
         m_cur.advance();
-        m_cur.warning(t, "attribute '" + std::string(ctx.name) + "' was printed as <#AttrNotImplemented>");
+        m_cur.warning(t,
+            "attribute '" + std::string(ctx.name) + "' has no value: Paddle printed it as "
+                + std::string(t.text()) + " (an attribute its printer cannot write)");
         return Attribute::unknown("", std::string(t.text()));
     case Kind::NullType:
         m_cur.advance();

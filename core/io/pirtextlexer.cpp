@@ -141,7 +141,7 @@ void PirTextLexer::lex(Token &t)
             kind = Kind::AttrNull;
             q = p + 11;
         } else if (startsWith(p, m_end, "<#AttrNotImplemented>")) {
-            kind = Kind::AttrNotImplemented;
+            kind = Kind::UnprintableAttribute;
             q = p + 21;
         }
         break;

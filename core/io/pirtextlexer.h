@@ -38,7 +38,7 @@ public:
         NullValue, ///< `<<NULL VALUE>>`
         NullType, ///< `<<NULL TYPE>>`
         AttrNull, ///< `<#AttrNull>`
-        AttrNotImplemented, ///< `<#AttrNotImplemented>`
+        UnprintableAttribute, ///< Paddle's placeholder for an attribute its printer cannot write
         Unknown, ///< any other character (one byte), or an unterminated string
     };
 
