@@ -1,7 +1,10 @@
 #include "core/io/paddlepasslog.h"
+#include "core/io/pirtextreader.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/transform/deadcodeelimination.h"
+#include "core/transform/passmanager.h"
 #include "core/transform/passtimeline.h"
 #include "passprograms.h"
 #include "ui/graphedgeitem.h"
@@ -340,6 +343,43 @@ private slots:
         QVERIFY(ready.wait(30000));
         QCOMPARE(w.documentOf(ProgramSide::Origin), w.document());
         QCOMPARE(tabs->tabText(0), QStringLiteral("Program"));
+    }
+
+    void switchingOneInstanceOfARepeatedPass()
+    {
+        // A pipeline may list a pass twice (inference-onednn: matmul_add_act_fuse_pass and
+        // fc_onednn_enable_pass); the timeline's check box switches the instance on its row.
+        LoadResult loaded = PirTextReader::readString(passprograms::kRedundant, "redundant.txt");
+        QVERIFY(loaded.ok());
+        PassTimelineRunner runner;
+        runner.setPipeline([](const PassOptions &) {
+            PassManager pm;
+            pm.addPass(std::make_unique<DeadCodeElimination>(), true);
+            pm.addPass(std::make_unique<DeadCodeElimination>(), true);
+            return pm;
+        });
+        QSignalSpy ready(&runner, &PassTimelineRunner::timelineReady);
+        runner.setInput(std::shared_ptr<const Program>(std::move(loaded.program)), QStringLiteral("r.txt"));
+        QVERIFY(ready.wait(30000));
+        QVERIFY(runner.current()->step(0).enabled && runner.current()->step(1).enabled);
+
+        runner.setPassEnabledAt(1, false);
+        QVERIFY(ready.wait(30000));
+        QCOMPARE(runner.lastRunFrom(), size_t(1));
+        QVERIFY(runner.current()->step(0).enabled);
+        QVERIFY(!runner.current()->step(1).enabled);
+
+        runner.setPassEnabledAt(0, false);
+        QVERIFY(ready.wait(30000));
+        QCOMPARE(runner.lastRunFrom(), size_t(0));
+        QVERIFY(!runner.current()->step(0).enabled && !runner.current()->step(1).enabled);
+
+        // By name (the Passes dock): every instance, and the per-row switches are forgotten.
+        runner.setPassEnabled("dead_code_elimination_pass", true);
+        QVERIFY(ready.wait(30000));
+        QVERIFY(runner.current()->step(0).enabled && runner.current()->step(1).enabled);
+        runner.setPassEnabledAt(7, false); // out of range: ignored
+        QVERIFY(!runner.isBusy());
     }
 
     void passesDockChangesColumnIsNotCut()

@@ -50,11 +50,12 @@ bool MainWindowPasses::isPassLog(const QString &path)
     return PaddlePassLog::isLogPath(path.toStdString());
 }
 
-void MainWindowPasses::switchPass(const QString &name, bool enabled)
+void MainWindowPasses::switchPass(int step, const QString &name, bool enabled)
 {
-    // Both pipelines follow one set of switches: the split programs' and the Program tab's.
+    // The split programs' pipeline (the Passes panel) lists each pass once and follows by name;
+    // the timeline switches the one instance.
     m_window->pipelineRunner()->setPassEnabled(name.toStdString(), enabled);
-    m_runner->setPassEnabled(name.toStdString(), enabled);
+    m_runner->setPassEnabledAt(size_t(step), enabled);
 }
 
 void MainWindowPasses::onDocumentChanged()

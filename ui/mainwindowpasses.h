@@ -37,7 +37,7 @@ public:
 
 private:
     void onDocumentChanged();
-    void switchPass(const QString &name, bool enabled);
+    void switchPass(int step, const QString &name, bool enabled);
 
     MainWindow *m_window;
     PassView *m_view;

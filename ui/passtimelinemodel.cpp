@@ -201,7 +201,7 @@ bool PassTimelineModel::setData(const QModelIndex &index, const QVariant &value,
     const bool on = value.value<Qt::CheckState>() == Qt::Checked;
     m_pendingCheck[size_t(index.row())] = on ? 1 : 0;
     emit dataChanged(index.siblingAtColumn(0), index.siblingAtColumn(ColumnCount - 1));
-    emit passToggled(qs(m_timeline->step(size_t(index.row())).pass), on);
+    emit passToggled(index.row(), qs(m_timeline->step(size_t(index.row())).pass), on);
     return true;
 }
 

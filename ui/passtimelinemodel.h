@@ -37,7 +37,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 signals:
-    void passToggled(const QString &name, bool enabled);
+    /// `step` is the row, which is the pass's position in the pipeline.
+    void passToggled(int step, const QString &name, bool enabled);
 
 private:
     std::shared_ptr<const PassTimeline> m_timeline;

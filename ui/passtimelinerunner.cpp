@@ -39,7 +39,7 @@ struct PassTimelineRunner::Result
 {
     std::shared_ptr<const PassTimeline> timeline;
     std::shared_ptr<const ProgramDocument> document;
-    PassSwitches switches;
+    Switches switches;
     size_t from = 0;
     std::shared_ptr<ParameterStore> store;
 };
@@ -56,11 +56,20 @@ PassTimelineRunner::~PassTimelineRunner()
     m_latest->store(~quint64(0));
 }
 
-PassManager PassTimelineRunner::makePipeline(const PassSwitches &switches, const PassOptions &options) const
+void PassTimelineRunner::Switches::applyTo(PassManager &pm) const
+{
+    for (const auto &[name, on] : byName)
+        pm.setEnabled(name, on);
+    const size_t count = pm.passes().size();
+    for (const auto &[index, on] : byIndex)
+        if (index < count)
+            pm.setEnabledAt(index, on);
+}
+
+PassManager PassTimelineRunner::makePipeline(const Switches &switches, const PassOptions &options) const
 {
     PassManager pm = m_factory(options);
-    for (const auto &[name, on] : switches)
-        pm.setEnabled(name, on);
+    switches.applyTo(pm);
     return pm;
 }
 
@@ -68,7 +77,7 @@ void PassTimelineRunner::setInput(std::shared_ptr<const Program> program, const 
 {
     m_input = std::move(program);
     m_path = path;
-    m_switches.clear();
+    m_switches = {};
     m_switchedByUser = false;
     m_current.reset();
     m_result.reset();
@@ -96,6 +105,7 @@ bool PassTimelineRunner::setPipelineName(const std::string &name)
         };
     }
     m_pipelineName = name;
+    m_switches.byIndex.clear(); // positions in another pipeline
     m_current.reset();
     m_result.reset();
     m_store.reset();
@@ -119,7 +129,25 @@ void PassTimelineRunner::setPassEnabled(const std::string &name, bool enabled)
     const Pass *pass = pm.pass(name);
     if (!pass)
         return;
-    m_switches[std::string(pass->name())] = enabled;
+    m_switches.byName[std::string(pass->name())] = enabled;
+    const std::vector<const Pass *> passes = pm.passes();
+    for (auto it = m_switches.byIndex.begin(); it != m_switches.byIndex.end();) {
+        const bool sameName = it->first < passes.size() && passes[it->first]->name() == pass->name();
+        it = sameName ? m_switches.byIndex.erase(it) : std::next(it);
+    }
+    rerunChanged();
+}
+
+void PassTimelineRunner::setPassEnabledAt(size_t index, bool enabled)
+{
+    if (index >= makePipeline(m_switches).passes().size())
+        return;
+    m_switches.byIndex[index] = enabled;
+    rerunChanged();
+}
+
+void PassTimelineRunner::rerunChanged()
+{
     m_switchedByUser = true;
     // Re-run from the first pass whose switch differs from what the shown timeline used.
     size_t from = 0;
@@ -193,8 +221,7 @@ void PassTimelineRunner::request(size_t fromStep)
             }
             r->store = store;
             PassManager pm = factory(passOptions);
-            for (const auto &[name, on] : switches)
-                pm.setEnabled(name, on);
+            switches.applyTo(pm);
             r->timeline = previous ? PassTimelineRecorder::rerun(pm, *previous, fromStep, options)
                                    : PassTimelineRecorder::run(pm, *input, options);
             const auto result = r->timeline->result();

@@ -9,6 +9,7 @@
 #include <QString>
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 
 namespace ps {
@@ -48,9 +49,12 @@ public:
     /// Runs the pipeline on `program` from the start with the switches kept; null clears.
     /// `path` names the result document.
     void setInput(std::shared_ptr<const Program> program, const QString &path);
-    /// Switches a pass (Paddle name or alias) and re-runs from it.
+    /// Switches every instance of a pass (Paddle name or alias) and re-runs from the first.
     void setPassEnabled(const std::string &name, bool enabled);
-    const PassSwitches &switches() const { return m_switches; }
+    /// Switches the `index`th pass of the pipeline only (a pipeline may list a pass twice) and
+    /// re-runs from it; ignored when out of range.
+    void setPassEnabledAt(size_t index, bool enabled);
+    const PassSwitches &switches() const { return m_switches.byName; }
     /// Whether the user switched a pass since the last setInput().
     bool switchedByUser() const { return m_switchedByUser; }
 
@@ -67,10 +71,18 @@ signals:
     void busyChanged(bool busy);
 
 private:
+    /// The user's switches: by name, then per pipeline position (applied after the names).
+    struct Switches
+    {
+        PassSwitches byName;
+        std::map<size_t, bool> byIndex;
+        void applyTo(PassManager &pm) const;
+    };
     struct Result;
     void request(size_t fromStep);
+    void rerunChanged();
     void setBusy(bool busy);
-    PassManager makePipeline(const PassSwitches &switches, const PassOptions &options = {}) const;
+    PassManager makePipeline(const Switches &switches, const PassOptions &options = {}) const;
 
     PipelineFactory m_factory;
     std::string m_pipelineName;
@@ -81,10 +93,10 @@ private:
     std::shared_ptr<ParameterStore> m_store;
     std::shared_ptr<const Program> m_input;
     QString m_path;
-    PassSwitches m_switches;
+    Switches m_switches;
     bool m_switchedByUser = false;
     std::shared_ptr<const PassTimeline> m_current;
-    PassSwitches m_currentSwitches; ///< the switches m_current was computed with
+    Switches m_currentSwitches; ///< the switches m_current was computed with
     std::shared_ptr<const ProgramDocument> m_result;
     size_t m_lastRunFrom = 0;
     quint64 m_generation = 0;

@@ -65,8 +65,9 @@ public:
     QCheckBox *numericsBox() const { return m_numerics; }
 
 signals:
-    /// The user switched a pass in the table (`name` is its Paddle name).
-    void passToggled(const QString &name, bool enabled);
+    /// The user switched the pass at `step` of the pipeline in the table (`name` is its Paddle
+    /// name; the same pass may be listed at other steps too, which keep their switch).
+    void passToggled(int step, const QString &name, bool enabled);
     /// The user chose a pipeline ("": PIRScope's default passes).
     void pipelineChosen(const QString &name);
     /// The user switched the numeric check per pass.

@@ -175,7 +175,7 @@ private:
             return;
         }
         if (const std::string_view name = bracketAfter(raw, "--- Running PIR pass ["); !name.empty()) {
-            m_runs.push_back({ std::string(name), size_t(m_lineNo) });
+            m_runs.push_back({ std::string(name), size_t(m_lineNo), {} });
             m_runningPass = std::string(name);
             return;
         }

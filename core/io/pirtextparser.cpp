@@ -28,11 +28,11 @@ bool sameType(Type a, Type b)
 PirTextParser::PirTextParser(
     std::string_view text, std::string fileName, std::unordered_map<const Operation *, int64_t> *opIds)
     : m_text(text)
+    , m_opIds(opIds)
     , m_cur(text, std::move(fileName), m_result.diagnostics)
     , m_attrs(m_cur, m_types)
     , m_generation(detectGeneration(text))
     , m_values(text.size() / 8 + 1024)
-    , m_opIds(opIds)
 {
 }
 

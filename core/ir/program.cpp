@@ -26,6 +26,13 @@ size_t Program::numOpsTotal() const
     return n;
 }
 
+std::vector<const Operation *> Program::allOps() const
+{
+    std::vector<const Operation *> ops;
+    block().walk([&ops](Operation *op) { ops.push_back(op); });
+    return ops;
+}
+
 static size_t countBlockArgs(const Block &b)
 {
     return b.numArguments() + b.numKwargs();

@@ -5,10 +5,12 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace ps {
 
 class Block;
+class Operation;
 class IrMapping;
 
 /// A PIR program: the body of Paddle's `builtin.module`, i.e. one region with one top-level
@@ -34,6 +36,8 @@ public:
     size_t numOps() const;
     /// Number of ops including those nested in regions.
     size_t numOpsTotal() const;
+    /// Every op, nested ones included, in pre-order (an op before the ops of its regions).
+    std::vector<const Operation *> allOps() const;
     /// Op results plus block arguments and kwargs, nested regions included.
     size_t numValues() const;
 

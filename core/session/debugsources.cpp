@@ -113,6 +113,9 @@ bool DebugSources::setFromText(bool forParams, const std::string &text, std::str
     case TensorSource::Kind::Image:
         kind = Kind::Image;
         break;
+    case TensorSource::Kind::Named: // made from a ParameterStore in code, never from text
+        error = "'" + text + "' names no input or parameter source the debugger can use";
+        return false;
     }
     (forParams ? params : inputs) = kind;
     (forParams ? paramsPath : inputsPath) = needsPath(kind) ? text : std::string();

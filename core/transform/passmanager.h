@@ -42,6 +42,7 @@ public:
     /// twice, and each instance runs at its own place.
     Pass *passAt(size_t index) const { return m_entries[index].pass.get(); }
     bool isEnabledAt(size_t index) const { return m_entries[index].enabled; }
+    void setEnabledAt(size_t index, bool enabled) { m_entries[index].enabled = enabled; }
 
     /// Called around every pass of every later run(), in the order added.
     void addInstrumentation(std::shared_ptr<PassInstrumentation> instrumentation);

@@ -8,13 +8,6 @@ namespace ps {
 
 namespace {
 
-std::vector<const Operation *> walkOps(const Program &program)
-{
-    std::vector<const Operation *> ops;
-    program.block().walk([&ops](Operation *op) { ops.push_back(op); });
-    return ops;
-}
-
 /// Whether the live op `op` still equals `copy` (its copy from before the pass): same
 /// attributes, result types and operands (through `values`, live → copy).
 bool sameAsCopy(const Operation &op, const Operation &copy, const IrMapping &values)
@@ -40,8 +33,8 @@ void PassStepRecorder::copy(const Program &program)
     m_current = program.clone(&m_values);
     m_ops.clear();
     // A clone keeps the structure, so the two pre-order walks pair each op with its copy.
-    const std::vector<const Operation *> live = walkOps(program);
-    const std::vector<const Operation *> copies = walkOps(*m_current);
+    const std::vector<const Operation *> live = program.allOps();
+    const std::vector<const Operation *> copies = m_current->allOps();
     for (size_t i = 0; i < live.size() && i < copies.size(); ++i)
         m_ops.emplace(live[i], copies[i]);
 }
@@ -61,7 +54,7 @@ void PassStepRecorder::runAfterPass(const Pass &, const Program &program, const 
         m_steps.push_back(std::move(step));
         return;
     }
-    const std::vector<const Operation *> live = walkOps(program);
+    const std::vector<const Operation *> live = program.allOps();
     for (size_t i = 0; i < live.size(); ++i) {
         auto it = m_ops.find(live[i]);
         if (it != m_ops.end() && !sameAsCopy(*live[i], *it->second, m_values))

@@ -11,17 +11,6 @@
 
 namespace ps {
 
-namespace {
-
-std::vector<const Operation *> walkOps(const Program &program)
-{
-    std::vector<const Operation *> ops;
-    program.block().walk([&ops](Operation *op) { ops.push_back(op); });
-    return ops;
-}
-
-} // namespace
-
 PassTimelineRecorder::PassTimelineRecorder(std::string target)
     : m_target(std::move(target))
 {
@@ -52,7 +41,7 @@ Program &PassTimelineRecorder::beginFrom(std::shared_ptr<const ProgramSnapshot> 
     std::shared_ptr<const LoadedProgram> loaded = snapshot->load();
     m_live = loaded->program->clone();
     // The copy's ops take the snapshot's keys (a clone keeps the walk order).
-    const std::vector<const Operation *> ops = walkOps(*m_live);
+    const std::vector<const Operation *> ops = m_live->allOps();
     for (size_t i = 0; i < ops.size() && i < loaded->keys.size(); ++i) {
         m_keyOf[ops[i]] = loaded->keys[i];
         m_nextKey = std::max(m_nextKey, loaded->keys[i] + 1);
@@ -64,8 +53,8 @@ Program &PassTimelineRecorder::beginFrom(std::shared_ptr<const ProgramSnapshot> 
 bool PassTimelineRecorder::unchangedSince(const Program &program) const
 {
     const std::shared_ptr<const LoadedProgram> snapshot = m_current->load();
-    const std::vector<const Operation *> now = walkOps(program);
-    const std::vector<const Operation *> then = walkOps(*snapshot->program);
+    const std::vector<const Operation *> now = program.allOps();
+    const std::vector<const Operation *> then = snapshot->program->allOps();
     if (now.size() != then.size() || snapshot->keys.size() != then.size())
         return false;
     std::unordered_map<const Operation *, uint64_t> keyThen;
