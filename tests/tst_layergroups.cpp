@@ -91,6 +91,7 @@ private slots:
     void singleChildChainsMerge();
     void backwardMirrorsForwardLayers();
     void unusedParametersGetAGroup();
+    void manyLooseOpsJoinTheirNeighboursLayers();
     void rangesBoundEveryLayout();
     void regionsStayWithTheirOp();
     void expansion();
@@ -225,6 +226,50 @@ void TestLayerGroups::unusedParametersGetAGroup()
     const GroupExpansion e = GroupExpansion::defaults(m);
     QVERIFY(!e.isExpanded(unused->id));
     QVERIFY(e.isExpanded(groupByPath(m, "/Net/")->id));
+}
+
+void TestLayerGroups::manyLooseOpsJoinTheirNeighboursLayers()
+{
+    // A split forward program: every value the backward needs leaves through a shadow_output
+    // without a struct_name; a parameter's assign has no layer next to it either.
+    LayerNet net;
+    Builder b(net.program);
+    b.setInsertionPointToEnd(net.program.block());
+    std::vector<Operation *> outputs;
+    for (Operation *producer : { net.conv, net.bn, net.relu, net.conv1, net.relu1, net.matmul, net.add })
+        for (int i = 0; i < 5; ++i)
+            outputs.push_back(b.create("builtin.shadow_output", { producer->result(0) }, {},
+                { str("output_name", "middle_" + std::to_string(outputs.size())) }));
+    std::vector<Operation *> assigns;
+    for (int i = 0; i < 10; ++i) {
+        Operation *w = b.create(
+            "builtin.parameter", {}, { tensor({ 4 }) }, { str("parameter_name", "p" + std::to_string(i)) });
+        assigns.push_back(b.create("pd_op.assign", { w->result(0) }, { tensor({ 4 }) }, {}));
+        b.create("builtin.shadow_output", { assigns.back()->result(0) }, {},
+            { str("output_name", "param_" + std::to_string(i)) });
+    }
+    const GraphModel m = GraphBuilder().build(net.program);
+    // 35 + 20 + 2 loose ops: more than half of maxItems, so they are filed.
+    for (Operation *out : outputs)
+        QCOMPARE(groupOf(m, out), groupOf(m, out->operand(0).definingOp()));
+    QCOMPARE(groupOf(m, net.pre), groupOf(m, net.conv)); // its consumer's layer
+    QCOMPARE(groupOf(m, net.fetch), groupOf(m, net.add)); // its operand's producer's
+    const LayerGroup *noLayer = groupByPath(m, "no layer/");
+    QVERIFY(noLayer);
+    QCOMPARE(noLayer->label, std::string("ops outside any layer"));
+    QCOMPARE(noLayer->nodes.size(), size_t(20));
+    for (Operation *a : assigns)
+        QCOMPARE(groupOf(m, a), noLayer->id);
+    // The top level holds layers only: no ranges of loose ops.
+    QVERIFY(m.topNodes.empty());
+    for (int g : m.topGroups)
+        QVERIFY(m.groups[size_t(g)].kind != LayerGroupKind::Range);
+
+    // A few loose ops stay where they are (layersFromStructName: pre and fetch at the top).
+    LayerNet few;
+    const GraphModel f = GraphBuilder().build(few.program);
+    QCOMPARE(groupOf(f, few.pre), -1);
+    QVERIFY(!groupByPath(f, "no layer/"));
 }
 
 void TestLayerGroups::rangesBoundEveryLayout()

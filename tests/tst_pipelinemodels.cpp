@@ -1,3 +1,4 @@
+#include "core/graph/graphmodel.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -79,6 +80,38 @@ private slots:
         QVERIFY(infer->cut.empty());
         QVERIFY(infer->notice.startsWith(QStringLiteral("Infer mode")));
         QCOMPARE(infer->backward->program().numOps(), size_t(0));
+    }
+
+    /// The split backward's grad ops carry no struct_name: its graph groups them under their
+    /// forward op's layer, so both halves show the same layers.
+    void backwardGraphHasTheForwardLayers()
+    {
+        auto source = sourceOf("transformer_encoder");
+        QVERIFY(source);
+        auto s = PipelineSnapshot::compute(*source, true, {});
+        QVERIFY(s->ok());
+        const GraphModel &backward = *s->backward->graph();
+        QVERIFY(!backward.groups.empty());
+        size_t grouped = 0, linked = 0;
+        for (const auto &[grad, forward] : s->forwardOpOf) {
+            const int node = backward.nodeOf(grad);
+            const std::string structName = forward->stringAttribute("struct_name");
+            if (node < 0 || structName.empty())
+                continue;
+            ++linked;
+            int g = backward.nodes[size_t(node)].group;
+            while (g >= 0 && backward.groups[size_t(g)].kind == LayerGroupKind::Range)
+                g = backward.groups[size_t(g)].parent;
+            if (g < 0)
+                continue;
+            ++grouped;
+            const std::string &path = backward.groups[size_t(g)].path;
+            QVERIFY2(structName.rfind(path, 0) == 0,
+                (std::string(grad->name()) + " in " + path + ", forward op in " + structName).c_str());
+        }
+        QVERIFY(linked > 10);
+        QVERIFY2(
+            grouped * 4 >= linked * 3, (std::to_string(grouped) + " of " + std::to_string(linked)).c_str());
     }
 
     void passListModel()

@@ -60,12 +60,6 @@ std::shared_ptr<const PipelineSnapshot> PipelineSnapshot::compute(
         s->diagnostics << QString::fromStdString(d);
     if (s->result.ok()) {
         const QString title = QString::fromStdString(source.title);
-        s->forward = std::make_shared<ProgramDocument>(
-            s->result.forward, tr("%1 \u2014 forward").arg(title), LoadResult::Format::Unknown);
-        s->backward = std::make_shared<ProgramDocument>(
-            s->result.backward, tr("%1 \u2014 backward").arg(title), LoadResult::Format::Unknown);
-        s->cut = ForwardBackwardCut::of(s->result);
-        s->keptBytes = ForwardBackwardCut::keptBytes(s->cut, &s->dynamicValues);
         const Block &forward = s->result.forward->block();
         const Block &backward = s->result.backward->block();
         for (const GradOpLink &link : s->result.splitGradOps) {
@@ -79,6 +73,16 @@ std::shared_ptr<const PipelineSnapshot> PipelineSnapshot::compute(
                 s->forwardOpOf[backward.op(g)] = f;
             }
         }
+        s->forward = std::make_shared<ProgramDocument>(
+            s->result.forward, tr("%1 \u2014 forward").arg(title), LoadResult::Format::Unknown);
+        // The backward's grad ops carry no struct_name: they are grouped under their forward
+        // op's layer, so that both halves show the same layers.
+        GraphBuilderOptions backwardGraph;
+        backwardGraph.grouping.forwardOpOf = &s->forwardOpOf;
+        s->backward = std::make_shared<ProgramDocument>(s->result.backward,
+            tr("%1 \u2014 backward").arg(title), LoadResult::Format::Unknown, 0, backwardGraph);
+        s->cut = ForwardBackwardCut::of(s->result);
+        s->keptBytes = ForwardBackwardCut::keptBytes(s->cut, &s->dynamicValues);
     }
     s->notice = noticeFor(source, *s);
     s->seconds = timer.nsecsElapsed() / 1e9;

@@ -13,8 +13,8 @@ ProgramDocument::ProgramDocument(
 {
 }
 
-ProgramDocument::ProgramDocument(
-    std::shared_ptr<const Program> program, QString path, LoadResult::Format format, double loadSeconds)
+ProgramDocument::ProgramDocument(std::shared_ptr<const Program> program, QString path,
+    LoadResult::Format format, double loadSeconds, const GraphBuilderOptions &graph)
     : m_program(std::move(program))
     , m_path(std::move(path))
     , m_format(format)
@@ -22,7 +22,7 @@ ProgramDocument::ProgramDocument(
     , m_numbering(*m_program)
     , m_nameMap(*m_program)
     , m_inplace(*m_program)
-    , m_graph(std::make_shared<GraphModel>(GraphBuilder().build(*m_program)))
+    , m_graph(std::make_shared<GraphModel>(GraphBuilder(graph).build(*m_program)))
 {
     m_program->block().walk([this](Operation *op) {
         m_indexOf.emplace(op, int(m_ops.size()));

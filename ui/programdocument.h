@@ -2,6 +2,7 @@
 
 #include "core/analysis/inplacegroups.h"
 #include "core/analysis/valuenamemap.h"
+#include "core/graph/graphbuilder.h"
 #include "core/graph/graphmodel.h"
 #include "core/io/loadresult.h"
 #include "core/ir/block.h" // region.h (via loadresult.h) needs Block complete
@@ -25,8 +26,11 @@ public:
         std::unique_ptr<Program> program, QString path, LoadResult::Format format, double loadSeconds);
     /// Shares a program that nobody mutates (a PipelineResult's, a pipeline source's): the
     /// document can be built on a worker thread while other threads read the program too.
+    /// `graph` shapes the graph model (a split backward's grad-op links, for its layers); what
+    /// it points to is read during construction only.
     ProgramDocument(std::shared_ptr<const Program> program, QString path,
-        LoadResult::Format format = LoadResult::Format::Unknown, double loadSeconds = 0);
+        LoadResult::Format format = LoadResult::Format::Unknown, double loadSeconds = 0,
+        const GraphBuilderOptions &graph = {});
 
     const Program &program() const { return *m_program; }
     std::shared_ptr<const Program> sharedProgram() const { return m_program; }

@@ -219,11 +219,12 @@ void SplitView::fitPanes()
     for (int c = 0; c < m_cutModel->columnCount(); ++c)
         cut += m_cutView->horizontalHeader()->sectionSize(c);
     cut = std::clamp(cut, m_cutView->minimumWidth(), total / 3);
-    // The graphs: in proportion to their widths at the zoom their labels are legible at.
+    // The graphs: in proportion to their widths at the zoom their labels are legible at, each at
+    // least a third of the room (a tall, narrow backward is still read at a legible zoom).
     const double f = std::max(1.0, m_forward->graphScene()->graphBounds().width());
     const double b = std::max(1.0, m_backward->graphScene()->graphBounds().width());
     const int graphs = total - cut;
-    const int minimum = m_forward->minimumWidth();
+    const int minimum = std::max(m_forward->minimumWidth(), graphs / 3);
     int forward = std::clamp(int(graphs * f / (f + b)), minimum, std::max(minimum, graphs - minimum));
     m_splitter->setSizes({ forward, cut, graphs - forward });
     for (GraphView *view : { m_forward, m_backward }) {

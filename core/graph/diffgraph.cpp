@@ -142,13 +142,14 @@ std::shared_ptr<const DiffGraph> DiffGraph::build(
                         seed(counterpart(use->owner()));
         }
         while (!queue.empty()) {
-            auto [op, hops] = queue.front();
+            const auto [op, hops] = queue.front();
             queue.pop_front();
+            const int next = hops + 1; // clang 14 cannot capture a structured binding
             if (hops >= options.contextHops)
                 continue;
             auto visit = [&](const Operation *n) {
                 if (n && include.insert(topOf(n)).second)
-                    queue.emplace_back(topOf(n), hops + 1);
+                    queue.emplace_back(topOf(n), next);
             };
             for (Value v : externalOperands(*op))
                 visit(v.definingOp());

@@ -17,6 +17,9 @@ namespace ps {
 namespace {
 
 constexpr std::string_view kBackwardLabel = "backward";
+constexpr std::string_view kNoLayerPath = "no layer/"; // struct_name paths start with '/'
+constexpr std::string_view kNoLayerLabel = "ops outside any layer";
+constexpr size_t kLooseOpsShownAtTop = 8;
 
 bool endsWith(std::string_view s, std::string_view suffix)
 {
@@ -191,7 +194,7 @@ private:
                 m_leaf[size_t(t)] = ensurePath(structName, -1, std::string());
                 continue;
             }
-            if (n.kind != NodeKind::Grad) {
+            if (n.kind != NodeKind::Grad && !linkedForwardOp(*n.op)) {
                 helpers.push_back(t);
                 continue;
             }
@@ -205,16 +208,51 @@ private:
         for (int t : helpers)
             if (m_leaf[size_t(t)] == backwardRoot())
                 m_leaf[size_t(t)] = helperLeaf(*m_model.nodes[size_t(t)].op, false);
+        fileLooseOps();
+    }
+
+    /// Ops without a layer stay at the top level while they are few (a fetch, a scale on the
+    /// input). Past half a layout's worth (a split forward's hundreds of shadow_outputs, a split
+    /// backward's helper ops) each joins the layer of its first consumer, else of its first
+    /// operand's producer, so that the top level shows layers instead of ranges of loose ops;
+    /// those left (an assign of a parameter and its shadow_output) share one "no layer" group.
+    void fileLooseOps()
+    {
+        if (!m_options.layers || m_entries.empty() || m_options.maxItems == 0)
+            return;
+        std::vector<int> loose;
+        for (int t : m_topLevel)
+            if (m_leaf[size_t(t)] == -1 && m_model.nodes[size_t(t)].op)
+                loose.push_back(t);
+        if (loose.size() <= m_options.maxItems / 2)
+            return;
+        for (auto it = loose.rbegin(); it != loose.rend(); ++it)
+            m_leaf[size_t(*it)] = nearestLayer(*m_model.nodes[size_t(*it)].op, true, -1);
+        std::vector<int> left;
+        for (int t : loose) {
+            if (m_leaf[size_t(t)] == -1)
+                m_leaf[size_t(t)] = nearestLayer(*m_model.nodes[size_t(t)].op, false, -1);
+            if (m_leaf[size_t(t)] == -1)
+                left.push_back(t);
+        }
+        if (left.size() > kLooseOpsShownAtTop) {
+            const int group = ensure(-1, std::string(kNoLayerPath), kNoLayerLabel, LayerGroupKind::Layer);
+            for (int t : left)
+                m_leaf[size_t(t)] = group;
+        }
+    }
+
+    const Operation *linkedForwardOp(const Operation &op) const
+    {
+        if (!m_options.forwardOpOf)
+            return nullptr;
+        auto it = m_options.forwardOpOf->find(&op);
+        return it == m_options.forwardOpOf->end() ? nullptr : it->second;
     }
 
     int backwardLeaf(const Operation &gradOp)
     {
-        const Operation *forward = nullptr;
-        if (m_options.forwardOpOf) {
-            auto it = m_options.forwardOpOf->find(&gradOp);
-            if (it != m_options.forwardOpOf->end())
-                forward = it->second;
-        }
+        const Operation *forward = linkedForwardOp(gradOp);
         if (!forward)
             forward = LayerGrouper::guessForwardOp(gradOp);
         const int root = backwardRoot();
@@ -236,6 +274,13 @@ private:
     /// consumer's, or its first operand's producer's; else the backward group.
     int helperLeaf(const Operation &op, bool consumers)
     {
+        return nearestLayer(op, consumers, backwardRoot());
+    }
+
+    /// The layer (not the backward group) of `op`'s first consumer in a layer, or with
+    /// `consumers` false of its first operand's producer in one; `fallback` when none is.
+    int nearestLayer(const Operation &op, bool consumers, int fallback)
+    {
         const int root = backwardRoot();
         auto specific = [root](int leaf) { return leaf != kUnresolved && leaf >= 0 && leaf != root; };
         if (consumers) {
@@ -243,13 +288,13 @@ private:
                 for (OpOperand *use = op.result(r).firstUse(); use; use = use->nextUse())
                     if (int leaf = leafOf(use->owner()); specific(leaf))
                         return leaf;
-            return root;
+            return fallback;
         }
         for (unsigned i = 0; i < op.numOperands(); ++i)
             if (Value v = op.operand(i))
                 if (int leaf = leafOf(v.definingOp()); specific(leaf))
                     return leaf;
-        return root;
+        return fallback;
     }
 
     void simplify()

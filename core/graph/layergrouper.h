@@ -33,7 +33,11 @@ struct LayerGrouperOptions
 /// train program from its first grad op on that carry no `struct_name` (Paddle gives grad ops
 /// none) go into a "backward" group that mirrors the forward layers: a grad op under its
 /// forward op's layer, a helper op (add_n, full, ...) under the layer of its first consumer.
-/// Nodes inside control-flow regions and ghosts belong to the group of the op they belong to.
+/// Ops without a layer stay at the top level while they are few; when more than half of
+/// maxItems would (a split forward's shadow_outputs), each joins its first consumer's layer or
+/// else its first operand producer's, and those still left share one "ops outside any layer"
+/// group. Nodes inside control-flow regions and ghosts belong to the group of the op they
+/// belong to.
 /// O(nodes + edges + total path length).
 class LayerGrouper
 {
