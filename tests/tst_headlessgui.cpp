@@ -1,6 +1,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -29,6 +30,7 @@ GuiRun runGui(QStringList args, const QString &dir)
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     // A settings file of its own: the memory limit the user may have set does not apply.
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir + QStringLiteral("/config"));
+    env.insert(QStringLiteral("QT_SCALE_FACTOR"), QStringLiteral("1"));
     p.setProcessEnvironment(env);
     QElapsedTimer timer;
     timer.start();
@@ -94,7 +96,8 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("empty")));
-        expectError({ dir.path() + "/empty" }, dir.path(), QStringLiteral("is a directory without a manifest.json"));
+        expectError(
+            { dir.path() + "/empty" }, dir.path(), QStringLiteral("is a directory without a manifest.json"));
     }
 
     void truncatedPdiparamsBesideTheProgram()
@@ -124,7 +127,8 @@ private slots:
             "{\n    (%0) = \"pd_op.full\" () "
             "{dtype:float32,place:Place(cpu),shape:[1000000,1000000],value:1.5} : () -> "
             "tensor<1000000x1000000xf32>\n"
-            "    () = \"builtin.shadow_output\" (%0) {output_name:\"out\"} : (tensor<1000000x1000000xf32>) -> "
+            "    () = \"builtin.shadow_output\" (%0) {output_name:\"out\"} : (tensor<1000000x1000000xf32>) "
+            "-> "
             "\n}\n");
         expectError({ program, "--debug-steps", "1", "--max-memory", "1G" }, dir.path(),
             QStringLiteral("needs 4.0 TB, limit 1.0 GB"));
@@ -135,6 +139,40 @@ private slots:
         QTemporaryDir dir;
         expectError({ kExample, "--max-memory", "lots" }, dir.path(), QStringLiteral("--max-memory: "));
         expectError({ kExample, "--debug-steps", "-3" }, dir.path(), QStringLiteral("--debug-steps: "));
+    }
+
+    /// Issue 11: --size is the PNG's exact size; a malformed one is refused.
+    void sizeIsExact()
+    {
+        QTemporaryDir dir;
+        const GuiRun r = runGui({ kExample, "--size", "1280x720" }, dir.path());
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(QImage(dir.path() + "/shot.png").size(), QSize(1280, 720));
+        QTemporaryDir refused;
+        expectError({ kExample, "--size", "1280x" }, refused.path(), QStringLiteral("--size: '1280x'"));
+        expectError({ kExample, "--size", "big" }, refused.path(), QStringLiteral("--size: 'big'"));
+    }
+
+    /// Issue 11: --select and --inspect name an op and a value as --break does; a reference that
+    /// names none (or several) exits non-zero saying so. (tst_scenesetup checks what they select.)
+    void selectAndInspectReferences()
+    {
+        QTemporaryDir dir;
+        expectError({ kExample, "--select", "no_such_op" }, dir.path(),
+            QStringLiteral("--select: no op or result name matches 'no_such_op'"));
+        expectError({ kExample, "--select", "conv2d" }, dir.path(), QStringLiteral("pd_op.conv2d at 0:17"));
+        expectError({ kExample, "--steps", "3", "--inspect", "%9999" }, dir.path(),
+            QStringLiteral("--inspect: no value name or id matches '%9999'"));
+        expectError(
+            { kExample, "--inspect", "%30" }, dir.path(), QStringLiteral("--inspect: needs a debug session"));
+        expectError({ kExample, "--steps", "3", "--inspect", "%40" }, dir.path(),
+            QStringLiteral("--inspect: '%40' holds no tensor yet"));
+
+        const GuiRun r
+            = runGui({ kExample, "--steps", "12", "--select", "0:25", "--inspect", "%30" }, dir.path());
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(!QImage(dir.path() + "/shot.png").isNull());
+        qDebug("lenet_bn, 12 steps, --select and --inspect: %lld ms", r.ms);
     }
 
     void goodRunStillShoots()

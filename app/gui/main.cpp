@@ -13,6 +13,7 @@
 #include "ui/passtimelinerunner.h"
 #include "ui/passview.h"
 #include "ui/pipelinerunner.h"
+#include "ui/scenesetup.h"
 #include "ui/splitview.h"
 
 #include <QApplication>
@@ -20,6 +21,7 @@
 #include <QTimer>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -31,6 +33,23 @@ int headlessError(const std::string &message)
 {
     std::cerr << "error: " << message << std::endl;
     return 1;
+}
+
+/// Calls `then` once no graph of `window` is being laid out (a selection may open layers).
+void whenLaidOut(QWidget *window, const std::function<void()> &then)
+{
+    for (ps::GraphView *view : window->findChildren<ps::GraphView *>()) {
+        if (!view->isLayoutRunning())
+            continue;
+        auto connection = std::make_shared<QMetaObject::Connection>();
+        *connection
+            = QObject::connect(view, &ps::GraphView::layoutFinished, window, [window, then, connection] {
+                  QObject::disconnect(*connection);
+                  whenLaidOut(window, then);
+              });
+        return;
+    }
+    then();
 }
 
 } // namespace
@@ -67,9 +86,23 @@ int main(int argc, char *argv[])
     QCommandLineOption mode(QStringLiteral("mode"),
         QStringLiteral("Pipeline to show: train or infer (default: the bundle's mode; infer for a program)."),
         QStringLiteral("train|infer"));
-    QCommandLineOption debugSteps(QStringLiteral("debug-steps"),
+    QCommandLineOption debugSteps(QStringList { QStringLiteral("steps"), QStringLiteral("debug-steps") },
         QStringLiteral("With --screenshot: debug the shown program and step over <n> ops before the shot."),
         QStringLiteral("n"));
+    QCommandLineOption size(QStringLiteral("size"),
+        QStringLiteral("Window size, e.g. 1280x720 (with --screenshot: the PNG's size at a device pixel "
+                       "ratio of 1; default 1600x1000)."),
+        QStringLiteral("WxH"));
+    QCommandLineOption select(QStringLiteral("select"),
+        QStringLiteral(
+            "With --screenshot: select an op first, named as `pirscope-cli run --break` names one: a "
+            "position (0:12, bwd:3) or a regular expression matching one op's name or result names "
+            "(its layers opened, the view zoomed in until readable)."),
+        QStringLiteral("op"));
+    QCommandLineOption inspect(QStringLiteral("inspect"),
+        QStringLiteral("With --screenshot and --steps: show a value (%12 or a value name) in the tensor "
+                       "inspector first."),
+        QStringLiteral("value"));
     QCommandLineOption shape(QStringLiteral("shape"),
         QStringLiteral(
             "Shape of an input with dynamic dims, e.g. x=1x3x640x640 (repeatable); the default comes "
@@ -86,7 +119,8 @@ int main(int argc, char *argv[])
         QStringLiteral("Host-memory budget for this run (4G, 512M, 50%; default: the debugger setting, else "
                        "75% of RAM)."),
         QStringLiteral("size"));
-    parser.addOptions({ screenshot, view, mode, debugSteps, shape, dark, maxMemory, passStep, pipeline });
+    parser.addOptions({ screenshot, size, debugSteps, select, inspect, view, mode, shape, dark, maxMemory,
+        passStep, pipeline });
     parser.process(app);
     if (parser.isSet(dark)) {
         QApplication::setStyle(QStringLiteral("Fusion"));
@@ -110,6 +144,23 @@ int main(int argc, char *argv[])
             return headlessError("--debug-steps: " + why);
         steps = *n;
     }
+    const QString shotPath = parser.value(screenshot);
+    // Screenshots have a fixed size; an interactive window keeps the size it was closed with.
+    QSize windowSize = shotPath.isEmpty() ? QSize() : QSize(1600, 1000);
+    if (parser.isSet(size)) {
+        QString why;
+        const std::optional<QSize> wanted = ps::SceneSetup::parseSize(parser.value(size), why);
+        if (!wanted)
+            return headlessError("--size: " + why.toStdString());
+        windowSize = *wanted;
+    }
+    const QString selectRef = parser.value(select);
+    const QString inspectRef = parser.value(inspect);
+    for (const QCommandLineOption *option : { &select, &inspect })
+        if (parser.isSet(*option) && shotPath.isEmpty())
+            return headlessError("--" + option->names().first().toStdString() + " needs --screenshot");
+    if (parser.isSet(inspect) && steps == 0)
+        return headlessError("--inspect: needs a debug session (--steps N)");
     const bool split = parser.value(view) == QLatin1String("split");
     bool passes = parser.value(view) == QLatin1String("passes");
     if (!split && !passes && parser.value(view) != QLatin1String("program"))
@@ -118,22 +169,43 @@ int main(int argc, char *argv[])
     passes = passes || parser.isSet(pipeline)
         || (!files.isEmpty() && ps::MainWindowPasses::isPassLog(files.first()));
     const int wantedStep = parser.isSet(passStep) ? parser.value(passStep).toInt() - 1 : 0;
+    if (passes && (parser.isSet(select) || parser.isSet(inspect)))
+        return headlessError("--select and --inspect act on the Program and split tabs, not on the passes");
     if (parser.isSet(mode) && parser.value(mode) != QLatin1String("train")
         && parser.value(mode) != QLatin1String("infer"))
         parser.showHelp(1);
 
     ps::MainWindow window;
-    const QString shotPath = parser.value(screenshot);
-    // Screenshots have a fixed size; an interactive window keeps the size it was closed with.
-    if (!shotPath.isEmpty())
-        window.resize(1600, 1000);
+    if (windowSize.isValid())
+        window.resize(windowSize);
     if (!shotPath.isEmpty()) {
-        auto grab = [&window, shotPath] {
-            QTimer::singleShot(100, &window, [&window, shotPath] {
-                if (window.grab().save(shotPath, "PNG"))
-                    QApplication::exit(0);
-                else
-                    QApplication::exit(headlessError("cannot write " + shotPath.toStdString()));
+        // The scene is set once the window shows what was asked (laid out, stepped); the shot
+        // waits for the layouts that opened the selection's layers.
+        auto grab = [&window, shotPath, windowSize, selectRef, inspectRef] {
+            QString why;
+            if (!selectRef.isEmpty() && !ps::SceneSetup::selectOp(window, selectRef, why)) {
+                QApplication::exit(headlessError("--select: " + why.toStdString()));
+                return;
+            }
+            if (!inspectRef.isEmpty() && !ps::SceneSetup::inspectValue(window, inspectRef, why)) {
+                QApplication::exit(headlessError("--inspect: " + why.toStdString()));
+                return;
+            }
+            whenLaidOut(&window, [&window, shotPath, windowSize] {
+                QTimer::singleShot(100, &window, [&window, shotPath, windowSize] {
+                    if (window.size() != windowSize)
+                        QApplication::exit(headlessError(QStringLiteral(
+                            "--size: the window cannot be made %1x%2 (it is %3x%4: its panels need that)")
+                                                             .arg(windowSize.width())
+                                                             .arg(windowSize.height())
+                                                             .arg(window.width())
+                                                             .arg(window.height())
+                                                             .toStdString()));
+                    else if (window.grab().save(shotPath, "PNG"))
+                        QApplication::exit(0);
+                    else
+                        QApplication::exit(headlessError("cannot write " + shotPath.toStdString()));
+                });
             });
         };
         // A headless run always ends: a failed debug session or layout exits non-zero with the
