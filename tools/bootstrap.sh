@@ -2,7 +2,8 @@
 # Sets up a Debian 12 machine for PIRScope, builds it, then either opens the GUI on the bundled
 # example (`run`) or runs the whole test suite (`test`). Idempotent; run as root (or with sudo).
 #   bash tools/bootstrap.sh run [FILE]   build and open pirscope (default: the bundled example)
-#   bash tools/bootstrap.sh test         build and run ctest, then a short fuzz run of every reader
+#   bash tools/bootstrap.sh test         build and run ctest, then the core tests again under ASan + UBSan
+#                                        and a short fuzz run of every reader
 set -euo pipefail
 mode=${1:-test}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -40,17 +41,22 @@ run)
     ;;
 test)
     (cd "$build" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs")
-    # Sanitizer stage: libFuzzer runs of every reader (PIR JSON and text, manifests, .npy,
-    # .pdiparams) built with clang, ASan + UBSan (errors abort), seeded with the real samples and
-    # the fixtures. Only the readers and the tensor/allocator code they use are compiled (about 60
-    # files); -O1 with line tables keeps the build short and the reports readable.
-    fuzz_build=${build}-fuzz
-    CC=clang CXX=clang++ cmake -S "$here" -B "$fuzz_build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-        -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only" -DCMAKE_C_FLAGS_RELEASE="-O1 -gline-tables-only" \
-        -DPIRSCOPE_GUI=OFF -DPIRSCOPE_TESTS=OFF -DPIRSCOPE_CUDA=OFF -DPIRSCOPE_FUZZ=ON
-    cmake --build "$fuzz_build" -j "$jobs" --target fuzz_pirjsonreader fuzz_pirtextreader fuzz_manifest fuzz_npy \
-        fuzz_pdiparams
-    bash "$here/tests/fuzz/run_fuzzers.sh" "$fuzz_build" "${PIRSCOPE_FUZZ_SECONDS:-15}"
+    # Sanitizer stage: core, the CLI, the core tests and libFuzzer targets of every reader (PIR
+    # JSON and text, manifests, .npy, .pdiparams) built once with clang, ASan + UBSan (every report
+    # fatal) and coverage counters; then the core tests run on that build and each fuzzer runs for
+    # a short while, seeded with the real samples and the fixtures. -O0 with line tables keeps the
+    # build short (the CPU kernels' templates take 5x longer at -O1 under the sanitizers) and the
+    # reports readable. Neither the GUI (Qt is not instrumented) nor cuda-sim (the CUDA kernels'
+    # sources, which the CPU build's tests run) is built here.
+    sanitize_build=${build}-sanitize
+    CC=clang CXX=clang++ cmake -S "$here" -B "$sanitize_build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_CXX_FLAGS_RELEASE="-O0 -gline-tables-only" -DCMAKE_C_FLAGS_RELEASE="-O0 -gline-tables-only" \
+        -DPIRSCOPE_GUI=OFF -DPIRSCOPE_TESTS=ON -DPIRSCOPE_CUDA=OFF -DPIRSCOPE_CUDA_SIM=OFF -DPIRSCOPE_SANITIZE=ON \
+        -DPIRSCOPE_FUZZ=ON
+    cmake --build "$sanitize_build" -j "$jobs"
+    (cd "$sanitize_build" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+        ctest --output-on-failure -j "$jobs")
+    bash "$here/tests/fuzz/run_fuzzers.sh" "$sanitize_build" "${PIRSCOPE_FUZZ_SECONDS:-15}"
     ;;
 *)
     echo "usage: $0 run [FILE] | test" >&2

@@ -117,7 +117,8 @@ std::vector<InputShape> InputShapes::resolve(const Program &program,
             s.channelDim = *layout == ImageTensor::Layout::NCHW ? 1 : 3;
         out.push_back(std::move(s));
     }
-    for (const auto &[name, dims] : chosen)
+    for (const auto &entry : chosen) {
+        const std::string &name = entry.first; // clang 14 cannot capture a structured binding
         if (std::none_of(out.begin(), out.end(), [&](const InputShape &s) { return s.name == name; })) {
             std::string names;
             for (const InputShape &s : out)
@@ -125,6 +126,7 @@ std::vector<InputShape> InputShapes::resolve(const Program &program,
             errors.push_back(name + ": the program has no input of that name (inputs: "
                 + (names.empty() ? std::string("none") : names) + ")");
         }
+    }
 
     for (InputShape &s : out) {
         if (auto it = chosen.find(s.name); it != chosen.end()) {
