@@ -1,7 +1,10 @@
 #include "core/graph/dotwriter.h"
 #include "core/graph/graphbuilder.h"
+#include "core/graph/groupexpansion.h"
 #include "core/io/programloader.h"
 #include "core/ir/block.h"
+#include "core/ir/builder.h"
+#include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/transform/syntheticprogram.h"
 #include "ui/graphnodeitem.h"
@@ -99,6 +102,7 @@ private slots:
     void cacheByGroup();
     void hundredsOfLayoutsInOneProcess();
     void realSampleDoesNotOverlap();
+    void firstViewClosesLevelsInOneStep();
     void firstViewOfDocLayout();
     void benchmarkDocLayout();
 };
@@ -373,6 +377,41 @@ void TestGraphLayout::realSampleDoesNotOverlap()
     QVERIFY2(disjoint(boxes), "two node boxes overlap");
     // The whole picture has a sane shape: not a one-pixel sliver.
     QVERIFY(result->bounds.width() > result->bounds.height() / 60);
+}
+
+void TestGraphLayout::firstViewClosesLevelsInOneStep()
+{
+    // 4 blocks x 4 layers x 3 ops, nested three deep: /Net/Block_b/Layer_l/.
+    Program program;
+    Builder b(program);
+    b.setInsertionPointToEnd(program.block());
+    const Type t = Type::denseTensor(DataType::Float32, { 1, 4 });
+    Operation *x = b.create("pd_op.data", {}, { t }, { { "name", Attribute::string("x") } });
+    Value v = x->result(0);
+    for (int blk = 0; blk < 4; ++blk)
+        for (int layer = 0; layer < 4; ++layer)
+            for (const char *name : { "pd_op.scale", "pd_op.relu", "pd_op.tanh" }) {
+                const std::string path
+                    = "/Net/Block_" + std::to_string(blk) + "/Layer_" + std::to_string(layer) + "/";
+                v = b.create(name, { v }, { t }, { { "struct_name", Attribute::string(path) } })->result(0);
+            }
+    const GraphModel model = GraphBuilder().build(program);
+    GroupExpansion all = GroupExpansion::all(model);
+    const size_t open = all.visibleItemCount(model);
+    QCOMPARE(open, size_t(48)); // every op
+
+    // Nearly legible: one level closed (the layers), as closeDeepest does.
+    GroupExpansion nearly = all;
+    QVERIFY(FirstView::closeTowardsLegible(model, nearly, FirstView::kUsableZoom * 0.9));
+    QCOMPARE(nearly.visibleItemCount(model), size_t(16));
+    // Far too small (a 48-box chain at a tenth of a legible zoom): levels closed until at most
+    // a tenth of the boxes are left, in one call: the blocks (4 boxes).
+    GroupExpansion far = all;
+    QVERIFY(FirstView::closeTowardsLegible(model, far, FirstView::kUsableZoom * 0.1));
+    QCOMPARE(far.visibleItemCount(model), size_t(4));
+    // Nothing open: nothing to close.
+    GroupExpansion closed(model);
+    QVERIFY(!FirstView::closeTowardsLegible(model, closed, 0.01));
 }
 
 void TestGraphLayout::firstViewOfDocLayout()

@@ -198,8 +198,8 @@ void GraphView::onLayoutFinished(quint64, std::shared_ptr<const GraphLayout> lay
         const QSizeF area = isVisible() && viewport()->width() >= 300 && viewport()->height() >= 200
             ? QSizeF(viewport()->size())
             : QSizeF(1200, 760);
-        if (FirstView::fitZoom(layout->bounds, area) < FirstView::kUsableZoom
-            && FirstView::closeDeepest(*m_model, m_expansion)) {
+        const double fit = FirstView::fitZoom(layout->bounds, area);
+        if (fit < FirstView::kUsableZoom && FirstView::closeTowardsLegible(*m_model, m_expansion, fit)) {
             requestLayout({});
             return;
         }

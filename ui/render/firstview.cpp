@@ -29,4 +29,14 @@ bool FirstView::closeDeepest(const GraphModel &model, GroupExpansion &expansion)
     return true;
 }
 
+bool FirstView::closeTowardsLegible(const GraphModel &model, GroupExpansion &expansion, double fitZoom)
+{
+    const double shown = double(expansion.visibleItemCount(model));
+    const double target = shown * std::clamp(fitZoom / kUsableZoom, 0.0, 1.0);
+    if (!closeDeepest(model, expansion))
+        return false;
+    while (double(expansion.visibleItemCount(model)) > target && closeDeepest(model, expansion)) { }
+    return true;
+}
+
 } // namespace ps

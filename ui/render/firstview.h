@@ -23,6 +23,13 @@ public:
     static double fitZoom(const QRectF &bounds, const QSizeF &viewport);
     /// Closes the deepest open groups; false when none is open.
     static bool closeDeepest(const GraphModel &model, GroupExpansion &expansion);
+    /// After a layout that fits only at `fitZoom` (< kUsableZoom): closes the deepest open level,
+    /// then more levels until the shown items are at most fitZoom / kUsableZoom of what they
+    /// were, so one more layout is likely legible instead of one per level (each of which can
+    /// cost a second on a 20,000-op program). A picture grows at least linearly in one direction
+    /// with its items, so this never closes more than needed for a chain, less for a grid.
+    /// False when nothing was open.
+    static bool closeTowardsLegible(const GraphModel &model, GroupExpansion &expansion, double fitZoom);
 };
 
 } // namespace ps

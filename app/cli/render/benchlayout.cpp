@@ -292,9 +292,8 @@ int runBenchLayout(const std::vector<std::string> &args)
         first = layout.layoutNow(model, defaults, -1, &message);
         if (!first)
             return cliError("layout failed: " + message.toStdString());
-        if (ps::FirstView::fitZoom(first->bounds, QSizeF(kFrameWidth, kFrameHeight))
-                >= ps::FirstView::kUsableZoom
-            || !ps::FirstView::closeDeepest(*model, defaults))
+        const double fit = ps::FirstView::fitZoom(first->bounds, QSizeF(kFrameWidth, kFrameHeight));
+        if (fit >= ps::FirstView::kUsableZoom || !ps::FirstView::closeTowardsLegible(*model, defaults, fit))
             break;
     }
     const double firstSeconds = timer.nsecsElapsed() / 1e9;
