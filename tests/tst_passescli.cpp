@@ -139,6 +139,25 @@ private slots:
         QVERIFY(r.out.contains("pd_op_to_kernel_pass*"));
     }
 
+    void numericsJsonReportsOrderSensitivity()
+    {
+        const CliRun r
+            = runCli({ "passes", fixture("fold_linear", "model.json"), "--pipeline", "inference-cpu",
+                "--check-numerics", "--params", fixture("fold_linear", "model.pdiparams"), "--json" });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject n = entry(
+            QJsonDocument::fromJson(r.out).object()["passes"].toArray(), "constant_folding_pass")["numerics"]
+                                  .toObject();
+        const QJsonObject o = n["order_sensitive"].toObject();
+        for (const char *key : { "values", "mismatches", "max_abs", "max_rel", "worst_value", "selections",
+                 "selection_input_max_abs", "selection_input_max_rel" })
+            QVERIFY2(o.contains(key), key);
+        QCOMPARE(o["values"].toInt(), 0);
+        QVERIFY(n["beyond_tolerance"].isArray());
+        QVERIFY(n["beyond_tolerance"].toArray().isEmpty());
+        QVERIFY(n["outputs"].toArray()[0].toObject().contains("order_sensitive"));
+    }
+
     void passLogAsTimeline()
     {
         // A FLAGS_print_ir log from Paddle 3.3.1: `passes LOG` is `passlog LOG`, step by step.

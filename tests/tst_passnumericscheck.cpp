@@ -32,10 +32,70 @@ const char *kProgram = R"({
 }
 )";
 
-std::unique_ptr<Program> parse()
+// scores = 1 + s * x with s = 0: six exact ties; top_k picks 3 and gathers their rows of y
+// ("picked"), then scales them by 1 ("scaled"); "other" does not depend on the choice.
+const char *kSelection = R"({
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[6],stop_gradient:[true]} : () -> tensor<6xf32>
+    (%1) = "pd_op.data" () {dtype:float32,name:"y",place:Place(undefined:0),shape:[6,4],stop_gradient:[true]} : () -> tensor<6x4xf32>
+    (%2) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:0} : () -> tensor<1xf32>
+    (%3) = "pd_op.scale" (%0, %2) {bias:1,bias_after_scale:true,stop_gradient:[true]} : (tensor<6xf32>, tensor<1xf32>) -> tensor<6xf32>
+    (%4, %5) = "pd_op.topk" (%3) {axis:-1,k:3,largest:true,sorted:true} : (tensor<6xf32>) -> tensor<3xf32>, tensor<3xi64>
+    (%6) = "pd_op.gather" (%1, %5) {axis:0,stop_gradient:[true]} : (tensor<6x4xf32>, tensor<3xi64>) -> tensor<3x4xf32>
+    (%7) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:1} : () -> tensor<1xf32>
+    (%8) = "pd_op.scale" (%6, %7) {bias:0,bias_after_scale:true,stop_gradient:[true]} : (tensor<3x4xf32>, tensor<1xf32>) -> tensor<3x4xf32>
+    (%9) = "pd_op.relu" (%1) {stop_gradient:[true]} : (tensor<6x4xf32>) -> tensor<6x4xf32>
+    () = "builtin.shadow_output" (%6) {output_name:"picked"} : (tensor<3x4xf32>) ->
+    () = "builtin.shadow_output" (%8) {output_name:"scaled"} : (tensor<3x4xf32>) ->
+    () = "builtin.shadow_output" (%9) {output_name:"other"} : (tensor<6x4xf32>) ->
+}
+)";
+
+std::unique_ptr<Program> parse(const char *text = kProgram)
 {
-    LoadResult r = PirTextReader::readString(kProgram, "numerics.txt");
+    LoadResult r = PirTextReader::readString(text, "numerics.txt");
     return r.ok() ? std::move(r.program) : nullptr;
+}
+
+/// Sets `attribute` of the `index`-th op named `op` (program order): a rewrite standing for a
+/// pass, harmless or wrong depending on the value.
+class SetAttribute : public Pass
+{
+public:
+    SetAttribute(std::string op, size_t index, std::string attribute, Attribute value)
+        : m_op(std::move(op))
+        , m_index(index)
+        , m_attribute(std::move(attribute))
+        , m_value(std::move(value))
+    {
+    }
+    std::string_view name() const override { return "set_attribute_pass"; }
+    std::string_view alias() const override { return "set_attribute"; }
+    std::string_view description() const override { return "sets one attribute"; }
+    size_t run(Program &program) override
+    {
+        size_t seen = 0, n = 0;
+        program.block().walk([&](Operation *op) {
+            if (op->name() == m_op && seen++ == m_index) {
+                op->setAttribute(m_attribute, m_value);
+                ++n;
+            }
+        });
+        return n;
+    }
+
+private:
+    std::string m_op;
+    size_t m_index;
+    std::string m_attribute;
+    Attribute m_value;
+};
+
+const ValueNumerics *output(const PassNumerics &n, const std::string &name)
+{
+    for (const ValueNumerics &o : n.outputs)
+        if (o.value == name)
+            return &o;
+    return nullptr;
 }
 
 /// Adds 0.5 to every scale's bias: a wrong "optimisation" the check must flag.
@@ -134,6 +194,82 @@ private slots:
         // The next pass is compared with the perturbed program, not with the original.
         QVERIFY(r[1].checked);
         QVERIFY(r[1].ok);
+    }
+
+    void nearTieFlipIsOrderSensitiveNotAFailure()
+    {
+        // s = 1e-5: the scores move by ~1e-5 (within tolerance, as a reordered float sum does)
+        // and the ties break by x: top_k picks other rows, gather and what follows differ.
+        auto program = parse(kSelection);
+        QVERIFY(program);
+        Setup s(*program);
+        s.pm.addPass(std::make_unique<SetAttribute>("pd_op.full", 0, "value", Attribute::f32(1e-5f)));
+        s.pm.addInstrumentation(s.check);
+        s.pm.run(*program);
+        QVERIFY2(s.check->baselineError().empty(), s.check->baselineError().c_str());
+        QCOMPARE(s.check->results().size(), size_t(1));
+        const PassNumerics &n = s.check->results()[0];
+        QVERIFY(n.checked);
+        QVERIFY(n.ok);
+        QCOMPARE(n.valuesOutsideTolerance, size_t(0));
+        // The float values compare as usual: the scores' tiny error is the pass's error.
+        QVERIFY(n.maxAbs > 0);
+        QVERIFY(n.maxAbs < 1e-4);
+        // What went through the flipped choice is reported apart, with the scores' error.
+        const PassNumerics::OrderSensitive &o = n.orderSensitive;
+        QCOMPARE(o.selections.size(), size_t(1));
+        QVERIFY(QString::fromStdString(o.selections[0]).contains("pd_op.topk"));
+        QVERIFY(o.values >= 4); // indices, gather, scale, outputs picked and scaled
+        QVERIFY(o.mismatches > 0);
+        QVERIFY(o.maxAbs > 0.01);
+        QVERIFY(o.inputMaxAbs > 0);
+        QVERIFY(o.inputMaxAbs < 1e-4);
+        QVERIFY(output(n, "picked") && output(n, "picked")->orderSensitive);
+        QVERIFY(output(n, "picked")->ok);
+        QVERIFY(output(n, "other") && !output(n, "other")->orderSensitive);
+        QCOMPARE(output(n, "other")->maxAbs, 0.0);
+        QVERIFY(!n.beyondTolerance.empty());
+        for (const ValueNumerics &v : n.beyondTolerance)
+            QVERIFY2(v.orderSensitive, v.value.c_str());
+    }
+
+    void wrongScoresFeedingASelectionAreFlagged()
+    {
+        // s = 0.5: the scores themselves are wrong; the flipped choice excuses nothing.
+        auto program = parse(kSelection);
+        QVERIFY(program);
+        Setup s(*program);
+        s.pm.addPass(std::make_unique<SetAttribute>("pd_op.full", 0, "value", Attribute::f32(0.5f)));
+        s.pm.addInstrumentation(s.check);
+        s.pm.run(*program);
+        const PassNumerics &n = s.check->results().at(0);
+        QVERIFY(n.checked);
+        QVERIFY(!n.ok);
+        QVERIFY(n.orderSensitive.selections.empty());
+        QCOMPARE(n.orderSensitive.values, size_t(0));
+        QVERIFY(n.valuesOutsideTolerance >= 3);
+        QVERIFY(!output(n, "picked")->ok);
+    }
+
+    void wrongRewriteAfterAnUnchangedSelectionIsFlagged()
+    {
+        // The ties stay (same choice before and after): a wrong bias after the gather is a
+        // failure like any other.
+        auto program = parse(kSelection);
+        QVERIFY(program);
+        Setup s(*program);
+        s.pm.addPass(std::make_unique<SetAttribute>("pd_op.scale", 1, "bias", Attribute::f32(0.5f)));
+        s.pm.addInstrumentation(s.check);
+        s.pm.run(*program);
+        const PassNumerics &n = s.check->results().at(0);
+        QVERIFY(n.checked);
+        QVERIFY(!n.ok);
+        QCOMPARE(n.orderSensitive.values, size_t(0));
+        QCOMPARE(n.worstValue, std::string("scaled"));
+        QVERIFY(qAbs(n.maxAbs - 0.5) < 1e-6);
+        QVERIFY(output(n, "picked")->ok);
+        QVERIFY(!output(n, "scaled")->ok);
+        QVERIFY(!output(n, "scaled")->orderSensitive);
     }
 
     void runFailuresAreReportedNotHidden()

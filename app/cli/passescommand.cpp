@@ -172,6 +172,33 @@ void writeNumerics(JsonStream &json, const ps::PassNumerics &n)
         json.key("max_abs").value(o.maxAbs);
         json.key("max_rel").value(o.maxRel);
         json.key("ok").value(o.ok);
+        json.key("order_sensitive").value(o.orderSensitive);
+        json.endObject();
+    }
+    json.endArray();
+    const ps::PassNumerics::OrderSensitive &o = n.orderSensitive;
+    json.key("order_sensitive").beginObject();
+    json.key("values").value(o.values);
+    json.key("mismatches").value(o.mismatches);
+    json.key("max_abs").value(o.maxAbs);
+    json.key("max_rel").value(o.maxRel);
+    json.key("worst_value").value(o.worstValue);
+    json.key("selections").beginArray();
+    for (const std::string &s : o.selections)
+        json.value(s);
+    json.endArray();
+    json.key("selection_input_max_abs").value(o.inputMaxAbs);
+    json.key("selection_input_max_rel").value(o.inputMaxRel);
+    json.endObject();
+    json.key("beyond_tolerance").beginArray();
+    for (const ps::ValueNumerics &v : n.beyondTolerance) {
+        json.beginObject();
+        json.key("value").value(v.value);
+        json.key("op").value(v.op);
+        json.key("max_abs").value(v.maxAbs);
+        json.key("max_rel").value(v.maxRel);
+        json.key("mismatches").value(v.mismatches);
+        json.key("order_sensitive").value(v.orderSensitive);
         json.endObject();
     }
     json.endArray().endObject();
@@ -243,6 +270,17 @@ void printNumerics(const ps::PassNumerics &n)
     std::cout << "max abs " << n.maxAbs << ", max rel " << n.maxRel << " (worst " << n.worstValue << ", "
               << n.valuesCompared << " values), " << (n.ok ? "within" : "BEYOND") << " rtol " << n.rtol
               << " atol " << n.atol << (n.lowPrecision ? " (low precision: error expected)" : "") << "\n";
+    const ps::PassNumerics::OrderSensitive &o = n.orderSensitive;
+    if (o.values == 0)
+        return;
+    std::string selections;
+    for (const std::string &s : o.selections)
+        selections += (selections.empty() ? "" : ", ") + s;
+    std::cout << "    order-sensitive (not a failure): " << o.values << " values, " << o.mismatches
+              << " elements differ (max abs " << o.maxAbs << ", worst " << o.worstValue
+              << ") after near ties flipped in " << selections
+              << "; their float inputs within tolerance (max abs " << o.inputMaxAbs << ", max rel "
+              << o.inputMaxRel << ")\n";
 }
 
 void writeText(const std::vector<ps::PassStep> &steps, const ps::PassNumericsCheck *numerics, size_t limit)

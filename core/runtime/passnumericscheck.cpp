@@ -1,8 +1,10 @@
 #include "core/runtime/passnumericscheck.h"
 
 #include "core/ir/block.h"
+#include "core/ir/datatypekind.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/ir/region.h"
 #include "core/ir/valuenumbering.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/hostcopy.h"
@@ -100,6 +102,134 @@ Tensor toChannelsFirst(const Tensor &t)
     return out;
 }
 
+bool isFloatTensor(Value v)
+{
+    return v && v.type().kind() == Type::Kind::DenseTensor && isFloatingPoint(v.type().dtype());
+}
+
+bool isDiscreteTensor(Value v)
+{
+    return v && v.type().kind() == Type::Kind::DenseTensor && v.type().dtype() != DataType::Undefined
+        && !isFloatingPoint(v.type().dtype());
+}
+
+/// An op that turns float data into a discrete choice: an integer or boolean result from a float
+/// operand (top_k / argsort indices, argmax, comparisons, casts), or rounding to an integer
+/// value. A near tie in its input can flip its result.
+bool isSelection(const Operation &op)
+{
+    static const std::unordered_set<std::string_view> rounding
+        = { "pd_op.floor", "pd_op.ceil", "pd_op.round", "pd_op.sign" };
+    bool floatIn = false;
+    for (Value v : op.operands())
+        floatIn = floatIn || isFloatTensor(v);
+    if (!floatIn)
+        return false;
+    if (rounding.contains(op.name()))
+        return true;
+    for (Value r : op.results())
+        if (isDiscreteTensor(r))
+            return true;
+    return false;
+}
+
+/// How far a value's difference may be put down to a flipped selection upstream of it.
+enum class Selected : unsigned char {
+    No, ///< no flipped selection upstream
+    NearTie, ///< a flipped selection whose float inputs were compared and within tolerance
+    Unexplained, ///< a flipped (or new) selection whose float inputs differ or were not compared
+};
+
+/// One value compared between the runs.
+struct Compared
+{
+    ValueNumerics numerics;
+    bool comparable = false;
+};
+
+/// Marks the values of `block` (and of the regions inside, whose values also mark the op that
+/// holds them) by the selections they go through, in program order; records the flipped
+/// near-tie selections and the error of their float inputs. Returns the strongest mark of the
+/// block's values.
+Selected markSelections(const Block &block, const std::unordered_map<const ValueImpl *, Compared> &compared,
+    const ValueNumbering &numbering, std::unordered_map<const ValueImpl *, Selected> &marks,
+    PassNumerics::OrderSensitive &report)
+{
+    auto markOf = [&marks](Value v) {
+        auto it = marks.find(v.impl());
+        return it == marks.end() ? Selected::No : it->second;
+    };
+    Selected strongest = Selected::No;
+    for (const Operation *op : block.ops()) {
+        Selected mark = Selected::No;
+        for (Value v : op->operands())
+            mark = std::max(mark, markOf(v));
+        for (unsigned i = 0; i < op->numRegions(); ++i)
+            for (size_t b = 0; b < op->region(i).numBlocks(); ++b)
+                mark = std::max(
+                    mark, markSelections(op->region(i).block(b), compared, numbering, marks, report));
+        // A flipped choice marks only the discrete results that changed (top_k's indices, not its
+        // values; never batch_norm's output for its reserve space).
+        std::vector<Selected> resultMarks(op->numResults(), mark);
+        if (isSelection(*op)) {
+            std::vector<unsigned> flipped;
+            for (unsigned i = 0; i < op->numResults(); ++i) {
+                const Value r = op->result(i);
+                if (!isDiscreteTensor(r) && op->numResults() > 1)
+                    continue;
+                auto c = compared.find(r.impl());
+                if (c == compared.end())
+                    resultMarks[i] = Selected::Unexplained; // new: nothing says it only flipped
+                else if (!c->second.numerics.ok)
+                    flipped.push_back(i);
+            }
+            if (!flipped.empty()) {
+                Selected origin = Selected::NearTie;
+                double inAbs = 0, inRel = 0;
+                for (Value v : op->operands()) {
+                    if (!isFloatTensor(v) || markOf(v) != Selected::No)
+                        continue; // an input already downstream of a selection carries its mark
+                    auto c = compared.find(v.impl());
+                    if (c == compared.end() || !c->second.numerics.ok) {
+                        origin = Selected::Unexplained;
+                        break;
+                    }
+                    inAbs = std::max(inAbs, c->second.numerics.maxAbs);
+                    inRel = std::max(inRel, c->second.numerics.maxRel);
+                }
+                if (origin == Selected::NearTie) {
+                    report.selections.push_back(
+                        numbering.name(op->result(flipped.front())) + " (" + std::string(op->name()) + ")");
+                    report.inputMaxAbs = std::max(report.inputMaxAbs, inAbs);
+                    report.inputMaxRel = std::max(report.inputMaxRel, inRel);
+                }
+                for (unsigned i : flipped)
+                    resultMarks[i] = std::max(resultMarks[i], origin);
+            }
+        }
+        for (unsigned i = 0; i < op->numResults(); ++i) {
+            marks[op->result(i).impl()] = resultMarks[i];
+            strongest = std::max(strongest, resultMarks[i]);
+        }
+    }
+    return strongest;
+}
+
+/// The value each output name reads in `program` (shadow_output / fetch at top level).
+std::unordered_map<std::string, const ValueImpl *> outputValues(const Program &program)
+{
+    std::unordered_map<std::string, const ValueImpl *> out;
+    for (const Operation *op : program.block().ops()) {
+        if (op->numOperands() == 0)
+            continue;
+        if (op->name() == "builtin.shadow_output")
+            out[op->stringAttribute("output_name")] = op->operand(0).impl();
+        else if (op->name() == "pd_op.fetch")
+            out[op->stringAttribute("name")] = op->operand(0).impl();
+    }
+    return out;
+}
+
 } // namespace
 
 PassNumericsCheck::PassNumericsCheck(
@@ -185,41 +315,25 @@ void PassNumericsCheck::runAfterPass(const Pass &pass, const Program &program, c
         return;
     }
     n.checked = true;
-    double worstExcess = -1;
-    auto account = [&](const std::string &label, const Tensor &actual, const Tensor &expected, bool output) {
-        ValueNumerics v;
-        v.value = label;
-        if (!comparable(actual, expected)) {
-            v.ok = false;
-            v.maxAbs = v.maxRel = INFINITY;
-        } else {
-            const TensorComparison c = compareToScale(actual, expected, n.rtol, n.atol);
-            v.maxAbs = c.maxAbsError;
-            v.maxRel = c.maxRelError;
-            v.ok = c.mismatches == 0;
+    auto compare = [&n](const Tensor &actual, const Tensor &expected) {
+        Compared c;
+        c.comparable = comparable(actual, expected);
+        if (!c.comparable) {
+            c.numerics.ok = false;
+            c.numerics.maxAbs = c.numerics.maxRel = INFINITY;
+            return c;
         }
-        ++n.valuesCompared;
-        n.valuesOutsideTolerance += !v.ok;
-        n.maxAbs = std::max(n.maxAbs, v.maxAbs);
-        n.maxRel = std::max(n.maxRel, v.maxRel);
-        n.ok = n.ok && v.ok;
-        // The worst value: a failing one before any passing one, then the largest absolute error.
-        const double excess = (v.ok ? 0 : 1e300) + std::min(v.maxAbs, 1e299);
-        if (excess > worstExcess) {
-            worstExcess = excess;
-            n.worstValue = label;
-        }
-        if (output)
-            n.outputs.push_back(std::move(v));
+        const TensorComparison t = compareToScale(actual, expected, n.rtol, n.atol);
+        c.numerics.maxAbs = t.maxAbsError;
+        c.numerics.maxRel = t.maxRelError;
+        c.numerics.mismatches = size_t(t.mismatches);
+        c.numerics.ok = t.mismatches == 0;
+        return c;
     };
-    for (const auto &[name, tensor] : after.outputs) {
-        auto it = std::find_if(m_current.outputs.begin(), m_current.outputs.end(),
-            [&name = name](const auto &o) { return o.first == name; });
-        if (it == m_current.outputs.end())
-            continue; // a new output: nothing to compare with
-        account(name, tensor, it->second, true);
-    }
+    // Every value both runs computed, then the selections they went through.
     const ValueNumbering numbering(program);
+    std::unordered_map<const ValueImpl *, Compared> compared;
+    std::vector<const ValueImpl *> order;
     program.block().walk([&](Operation *op) {
         for (Value r : op->results()) {
             auto a = after.values.find(r.impl());
@@ -228,10 +342,64 @@ void PassNumericsCheck::runAfterPass(const Pass &pass, const Program &program, c
                 continue;
             const bool movedToNhwc = after.channelsLast.contains(r.impl())
                 && !m_current.channelsLast.contains(r.impl()) && a->second.defined() && a->second.rank() == 4;
-            account(
-                numbering.name(r), movedToNhwc ? toChannelsFirst(a->second) : a->second, b->second, false);
+            Compared c = compare(movedToNhwc ? toChannelsFirst(a->second) : a->second, b->second);
+            c.numerics.value = numbering.name(r);
+            c.numerics.op = std::string(op->name());
+            compared.emplace(r.impl(), std::move(c));
+            order.push_back(r.impl());
         }
     });
+    std::unordered_map<const ValueImpl *, Selected> marks;
+    markSelections(program.block(), compared, numbering, marks, n.orderSensitive);
+
+    double worstExcess = -1;
+    double worstOrderSensitive = -1;
+    auto account = [&](ValueNumerics v, const ValueImpl *value, bool output) {
+        auto mark = value ? marks.find(value) : marks.end();
+        v.orderSensitive = !v.ok && mark != marks.end() && mark->second == Selected::NearTie;
+        if (!v.ok)
+            n.beyondTolerance.push_back(v);
+        if (v.orderSensitive) {
+            PassNumerics::OrderSensitive &o = n.orderSensitive;
+            ++o.values;
+            o.mismatches += v.mismatches;
+            o.maxAbs = std::max(o.maxAbs, v.maxAbs);
+            o.maxRel = std::max(o.maxRel, v.maxRel);
+            if (v.maxAbs > worstOrderSensitive) {
+                worstOrderSensitive = v.maxAbs;
+                o.worstValue = v.value;
+            }
+            v.ok = true;
+            n.beyondTolerance.back().ok = true;
+        } else {
+            n.valuesOutsideTolerance += !v.ok;
+            n.maxAbs = std::max(n.maxAbs, v.maxAbs);
+            n.maxRel = std::max(n.maxRel, v.maxRel);
+            n.ok = n.ok && v.ok;
+            // The worst value: a failing one before any passing one, then the largest absolute error.
+            const double excess = (v.ok ? 0 : 1e300) + std::min(v.maxAbs, 1e299);
+            if (excess > worstExcess) {
+                worstExcess = excess;
+                n.worstValue = v.value;
+            }
+        }
+        ++n.valuesCompared;
+        if (output)
+            n.outputs.push_back(std::move(v));
+    };
+    const std::unordered_map<std::string, const ValueImpl *> outputs = outputValues(program);
+    for (const auto &[name, tensor] : after.outputs) {
+        auto it = std::find_if(m_current.outputs.begin(), m_current.outputs.end(),
+            [&name = name](const auto &o) { return o.first == name; });
+        if (it == m_current.outputs.end())
+            continue; // a new output: nothing to compare with
+        ValueNumerics v = compare(tensor, it->second).numerics;
+        v.value = name;
+        auto value = outputs.find(name);
+        account(std::move(v), value == outputs.end() ? nullptr : value->second, true);
+    }
+    for (const ValueImpl *value : order)
+        account(compared.at(value).numerics, value, false);
     m_current = std::move(after);
     m_results.push_back(std::move(n));
 }

@@ -20,9 +20,14 @@ class ValueImpl;
 struct ValueNumerics
 {
     std::string value; ///< an output name, or the printer id in the program after the pass ("%12")
+    std::string op; ///< the op that defines the value ("pd_op.gather_nd"; empty for an output)
     double maxAbs = 0;
     double maxRel = 0;
     bool ok = true;
+    size_t mismatches = 0; ///< elements beyond tolerance
+    /// Beyond tolerance only through a flipped selection (PassNumerics::OrderSensitive): reported,
+    /// not a failure; `ok` stays true.
+    bool orderSensitive = false;
 };
 
 /// The numeric check of one pass run: the program before and after the pass, run on the same
@@ -39,7 +44,7 @@ struct PassNumerics
     double maxRel = 0;
     std::string worstValue; ///< the value with the largest error over its tolerance
     /// Every compared element within |a - e| <= atol + rtol * (|e| + rms(e)) (outputs and
-    /// surviving values; compareToScale).
+    /// surviving values; compareToScale), order-sensitive values excepted.
     bool ok = true;
     double rtol = 0;
     double atol = 0;
@@ -49,16 +54,43 @@ struct PassNumerics
     std::vector<ValueNumerics> outputs;
     size_t valuesCompared = 0;
     size_t valuesOutsideTolerance = 0;
+    /// Every output and value beyond tolerance, the order-sensitive ones included (outputs
+    /// first, then values in program order).
+    std::vector<ValueNumerics> beyondTolerance;
+
+    /// Values that differ only because a discrete selection flipped: an op that turns float data
+    /// into integers or booleans (top_k / argsort indices, argmax, a comparison, a cast, floor
+    /// and what reads those: gather, where, floor_divide ...) gave a different result after the
+    /// pass while every float value it read stayed within tolerance, as a near tie does when a
+    /// pass legitimately reorders float math. Such values (and everything computed from them) are
+    /// listed here with their errors and left out of maxAbs / maxRel / worstValue / ok. A
+    /// selection whose float inputs are beyond tolerance or were not compared (rewritten by the
+    /// pass) excuses nothing: what it feeds is judged as any value.
+    struct OrderSensitive
+    {
+        size_t values = 0; ///< values beyond tolerance excused this way
+        size_t mismatches = 0; ///< their elements beyond tolerance
+        double maxAbs = 0;
+        double maxRel = 0;
+        std::string worstValue;
+        /// The flipped selections: "%12 (pd_op.topk)" in program order.
+        std::vector<std::string> selections;
+        /// The largest error of the float values the flipped selections read.
+        double inputMaxAbs = 0;
+        double inputMaxRel = 0;
+    };
+    OrderSensitive orderSensitive;
 };
 
 /// An instrumentation that runs the program on the CPU oracle before the first pass and after
 /// every pass that changed it (ProgramRunner on the live program, the parameters from a shared
 /// ParameterStore so folded parameters are there), and compares each run with the one before:
 /// the outputs by name and every value both runs computed (the same IR value: it survived the
-/// pass). Values are copied as each op produces them, so an inplace op overwriting its input
-/// later does not count as a difference. Values of random ops and `empty` are not compared.
-/// Cost per changed pass: one program execution and a host copy of its values (memory: two
-/// runs' values).
+/// pass). Differences that only a flipped near tie in a discrete selection explains are reported
+/// apart (PassNumerics::OrderSensitive). Values are copied as each op produces them, so an inplace op
+/// overwriting its input later does not count as a difference. Values of random ops and `empty` are not
+/// compared. Cost per changed pass: one program execution and a host copy of its values (memory: two runs'
+/// values).
 class PassNumericsCheck : public PassInstrumentation
 {
 public:
