@@ -139,6 +139,42 @@ private slots:
         QVERIFY(r.out.contains("pd_op_to_kernel_pass*"));
     }
 
+    void traceBundleFolder()
+    {
+        // A bundle folder (or its manifest.json) opens as run/split/verify open it: the passes
+        // run on its program with the manifest's output kept, checked on its own .npy files.
+        const QString lenet = QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/lenet");
+        for (const QString &path : { lenet, lenet + "/manifest.json" }) {
+            const CliRun r
+                = runCli({ "passes", path, "--pipeline", "inference-gpu", "--check-numerics", "--json" });
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+            QCOMPARE(o["numerics_baseline_error"].toString(), QString());
+            const QJsonArray passes = o["passes"].toArray();
+            QVERIFY(!passes.isEmpty());
+            bool checked = false;
+            for (const QJsonValue &p : passes) {
+                const QJsonObject n = p.toObject()["numerics"].toObject();
+                if (!n["checked"].toBool() || n.contains("skipped"))
+                    continue;
+                checked = true;
+                QVERIFY2(n["ok"].toBool(), qPrintable(p.toObject()["pass"].toString()));
+                QCOMPARE(n["outputs"].toArray().size(), 1);
+                QCOMPARE(n["outputs"].toArray()[0].toObject()["name"].toString(), QString("output_0"));
+            }
+            QVERIFY(checked);
+            // DCE keeps what the layer returns.
+            const QJsonObject dce = entry(passes, "dead_code_elimination_pass");
+            QVERIFY(dce["ops_after"].toInt() > 10);
+        }
+        // A folder that is neither says what `passes` accepts.
+        QTemporaryDir empty;
+        const CliRun r = runCli({ "passes", empty.path() });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(
+            r.err.contains("neither a program file") && r.err.contains("trace bundle"), r.err.constData());
+    }
+
     void numericsJsonReportsOrderSensitivity()
     {
         const CliRun r

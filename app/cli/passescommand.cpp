@@ -2,7 +2,9 @@
 #include "commands.h"
 #include "core/analysis/inplacegroups.h"
 #include "core/io/paddlepasslog.h"
+#include "core/io/tracebundle.h"
 #include "core/ir/block.h"
+#include "core/ir/irmapping.h"
 #include "core/ir/operation.h"
 #include "core/ir/pirprinter.h"
 #include "core/ir/program.h"
@@ -11,6 +13,8 @@
 #include "core/runtime/parameterstore.h"
 #include "core/runtime/parameterstoreevaluator.h"
 #include "core/runtime/passnumericscheck.h"
+#include "core/session/pipelinesource.h"
+#include "core/transform/appendshadowoutputs.h"
 #include "core/transform/passirprinter.h"
 #include "core/transform/passmanager.h"
 #include "core/transform/passpipeline.h"
@@ -28,10 +32,13 @@
 namespace {
 
 const char *kUsage
-    = "usage: pirscope-cli passes FILE [--pipeline NAME] [--enable a,b] [--disable c] [--json] "
+    = "usage: pirscope-cli passes FILE|BUNDLE_DIR [--pipeline NAME] [--enable a,b] [--disable c] [--json] "
       "[--all] [--print] [--print-ir] [--check-numerics] [--inputs SRC] [--params SRC] [--seed N] "
       "[--mode train|infer [--output ID]...] | --list\n"
-      "       pirscope-cli passes LOG|DUMP_DIR [passlog options]  (a Paddle pass log: see passlog)";
+      "       pirscope-cli passes LOG|DUMP_DIR [passlog options]  (a Paddle pass log: see passlog)\n"
+      "FILE is a program (PIR JSON or text); BUNDLE_DIR a trace bundle (folder or its manifest.json):\n"
+      "the passes run on its program, checked on its inputs/ and params/ unless --inputs/--params say\n"
+      "otherwise.";
 
 std::vector<std::string> splitList(const std::string &list)
 {
@@ -345,7 +352,26 @@ int runPasses(const std::vector<std::string> &args)
     bool train = false;
     if (!trainModeOption(cli, train, error))
         return cliError(error);
-    auto program = loadForCli(cli.positional()[0]);
+    // A trace bundle opens as run, split and verify open it (core/session); the passes run on a
+    // copy of its origin program with the manifest's outputs as `output_<k>` shadow outputs (as
+    // Paddle's origin_runnable_program has them), so DCE keeps what the layer returns.
+    const std::string &path = cli.positional()[0];
+    std::shared_ptr<const ps::TraceBundle> bundle;
+    std::unique_ptr<ps::Program> program;
+    if (ps::TraceBundle::isBundlePath(path)) {
+        const std::shared_ptr<const ps::PipelineSource> source = openForCli(path);
+        if (!source)
+            return 1;
+        bundle = source->bundle;
+        ps::IrMapping mapping;
+        program = source->origin->clone(&mapping);
+        std::vector<ps::Value> outputs;
+        for (const ps::Value &v : source->roles.outputValues())
+            outputs.push_back(mapping.lookup(v));
+        ps::appendShadowOutputs(*program, outputs, program->numOps(), "output_");
+    } else {
+        program = loadForCli(path);
+    }
     if (!program)
         return 1;
     if (train) { // the passes run on the whole train program: gradients are outputs too
@@ -362,8 +388,10 @@ int runPasses(const std::vector<std::string> &args)
     std::unique_ptr<ps::Backend> cpu;
     std::shared_ptr<ps::ParameterStore> store;
     ps::ProgramRunner::Options sources;
-    sources.inputs = ps::TensorSource::random(0);
-    sources.params = ps::TensorSource::random(0);
+    sources.inputs
+        = bundle ? ps::TensorSource::npyDirectory(bundle->filePath("inputs")) : ps::TensorSource::random(0);
+    sources.params
+        = bundle ? ps::TensorSource::npyDirectory(bundle->filePath("params")) : ps::TensorSource::random(0);
     if (!applySourceOptions(cli, sources, error))
         return cliError(error);
     if (cli.flag("check-numerics") || cli.option("params")) {
