@@ -194,6 +194,40 @@ private slots:
         QVERIFY(n["outputs"].toArray()[0].toObject().contains("order_sensitive"));
     }
 
+    void shapeForDynamicInputs()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("dynamic.txt");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,4],stop_gradient:[true]} : () -> tensor<-1x4xf32>
+    (%1) = "pd_op.relu" (%0) {stop_gradient:[true]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    (%2) = "pd_op.relu" (%0) {stop_gradient:[true]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    (%3) = "pd_op.add" (%1, %2) {stop_gradient:[true]} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    () = "builtin.shadow_output" (%3) {output_name:"y"} : (tensor<-1x4xf32>) ->
+}
+)");
+        f.close();
+        CliRun r
+            = runCli({ "passes", path, "--enable", "cse", "--check-numerics", "--shape", "x=3x4", "--json" });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["numerics_baseline_error"].toString(), QString());
+        QCOMPARE(o["numerics_input_shapes"].toObject()["x"].toArray(), QJsonArray({ 3, 4 }));
+        const QJsonObject cse = entry(o["passes"].toArray(), "common_subexpression_elimination_pass");
+        QVERIFY(cse["changed"].toBool());
+        QVERIFY(cse["numerics"].toObject()["ok"].toBool());
+        // Without --shape the dynamic dim is 1; a shape that does not fit is refused.
+        r = runCli({ "passes", path, "--enable", "cse", "--check-numerics", "--json" });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(QJsonDocument::fromJson(r.out).object()["numerics_input_shapes"].toObject().isEmpty());
+        r = runCli({ "passes", path, "--check-numerics", "--shape", "x=3x5" });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("--shape"), r.err.constData());
+        QCOMPARE(runCli({ "passes", path, "--check-numerics", "--shape", "z=3x4" }).exitCode, 1);
+    }
+
     void passLogAsTimeline()
     {
         // A FLAGS_print_ir log from Paddle 3.3.1: `passes LOG` is `passlog LOG`, step by step.

@@ -13,6 +13,7 @@
 #include "core/runtime/parameterstore.h"
 #include "core/runtime/parameterstoreevaluator.h"
 #include "core/runtime/passnumericscheck.h"
+#include "core/session/inputshapes.h"
 #include "core/session/pipelinesource.h"
 #include "core/transform/appendshadowoutputs.h"
 #include "core/transform/passirprinter.h"
@@ -34,7 +35,7 @@ namespace {
 const char *kUsage
     = "usage: pirscope-cli passes FILE|BUNDLE_DIR [--pipeline NAME] [--enable a,b] [--disable c] [--json] "
       "[--all] [--print] [--print-ir] [--check-numerics] [--inputs SRC] [--params SRC] [--seed N] "
-      "[--mode train|infer [--output ID]...] | --list\n"
+      "[--shape NAME=DIMS]... [--mode train|infer [--output ID]...] | --list\n"
       "       pirscope-cli passes LOG|DUMP_DIR [passlog options]  (a Paddle pass log: see passlog)\n"
       "FILE is a program (PIR JSON or text); BUNDLE_DIR a trace bundle (folder or its manifest.json):\n"
       "the passes run on its program, checked on its inputs/ and params/ unless --inputs/--params say\n"
@@ -255,8 +256,17 @@ void writeJson(
         json.endObject();
     }
     json.endArray();
-    if (numerics)
+    if (numerics) {
         json.key("numerics_baseline_error").value(numerics->baselineError());
+        json.key("numerics_input_shapes").beginObject();
+        for (const auto &[name, dims] : numerics->options().inputShapes) {
+            json.key(name).beginArray();
+            for (int64_t d : dims)
+                json.value(d);
+            json.endArray();
+        }
+        json.endObject();
+    }
     if (printed)
         json.key("program").value(ps::PirPrinter::toString(*printed));
     json.endObject();
@@ -340,7 +350,8 @@ int runPasses(const std::vector<std::string> &args)
     CliArguments cli;
     std::string error;
     if (!cli.parse(args, { "json", "all", "print", "print-ir", "list", "check-numerics" },
-            { "pipeline", "enable", "disable", "inputs", "image-norm", "params", "seed", "mode", "output" },
+            { "pipeline", "enable", "disable", "inputs", "image-norm", "params", "seed", "mode", "output",
+                "shape" },
             error))
         return cliError(error);
     if (cli.flag("list")) {
@@ -410,6 +421,21 @@ int runPasses(const std::vector<std::string> &args)
     if (cli.flag("check-numerics")) {
         ps::PassNumericsCheck::Options options;
         options.inputs = sources.inputs;
+        // --shape NAME=DIMS gives an input with dynamic dims its shape (as for run); the dynamic
+        // dims of other inputs are 1, which keeps the check fast but small.
+        std::map<std::string, std::vector<int64_t>> chosen;
+        for (const std::string &text : cli.options("shape")) {
+            auto assignment = ps::InputShapes::parseAssignment(text, error);
+            if (!assignment)
+                return cliError("--shape " + error);
+            chosen[assignment->first] = assignment->second;
+        }
+        std::vector<std::string> errors;
+        for (const ps::InputShape &s : ps::InputShapes::resolve(*program, chosen, nullptr, errors))
+            if (s.origin == ps::InputShape::Origin::Chosen)
+                options.inputShapes[s.name] = s.shape;
+        if (!errors.empty())
+            return cliError("--shape " + errors.front());
         numerics = std::make_shared<ps::PassNumericsCheck>(*cpu, store, options);
         pm->addInstrumentation(numerics);
     }

@@ -251,6 +251,7 @@ PassNumericsCheck::Run PassNumericsCheck::execute(const Program &program)
     ProgramRunner::Options options;
     options.inputs = m_options.inputs;
     options.params = m_params->source();
+    options.inputShapes = m_options.inputShapes;
     options.dynamicDim = m_options.dynamicDim;
     options.interpreter.synchronizeEachOp = false;
     if (!runner.prepare(options, run.error))

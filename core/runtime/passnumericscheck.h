@@ -4,6 +4,7 @@
 #include "core/runtime/tensorsource.h"
 #include "core/transform/passinstrumentation.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -97,6 +98,9 @@ public:
     struct Options
     {
         TensorSource inputs = TensorSource::random(0);
+        /// Shapes for inputs with dynamic dims (ProgramRunner::Options::inputShapes); the
+        /// dynamic dims of any other input are `dynamicDim`.
+        std::map<std::string, std::vector<int64_t>> inputShapes;
         int64_t dynamicDim = 1;
         double rtol = 1e-4;
         double atol = 1e-5;
@@ -113,6 +117,7 @@ public:
     void runAfterPass(const Pass &pass, const Program &program, const PassRecord &record) override;
 
     const std::vector<PassNumerics> &results() const { return m_results; }
+    const Options &options() const { return m_options; }
     /// Why the run before the first pass failed (empty when it ran).
     const std::string &baselineError() const { return m_baselineError; }
 
