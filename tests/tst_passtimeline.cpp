@@ -139,6 +139,18 @@ private slots:
         const std::optional<NumericCheck> flagged = PassTimelineNumerics::summary(wrong);
         QVERIFY(flagged && flagged->checked && !flagged->ok);
         QCOMPARE(flagged->worstValue, std::string("out"));
+        // Values that differ only through a flipped near tie stay ok, named in the note.
+        PassNumerics flipped;
+        flipped.checked = true;
+        flipped.orderSensitive.values = 13;
+        flipped.orderSensitive.maxAbs = 9937;
+        flipped.orderSensitive.selections = { "%2284 (pd_op.topk)" };
+        const std::optional<NumericCheck> tie = PassTimelineNumerics::summary(flipped);
+        QVERIFY(tie && tie->checked && tie->ok);
+        QVERIFY2(
+            QString::fromStdString(tie->note).contains("13 order-sensitive values, not failures: near ties "
+                                                       "flipped in %2284 (pd_op.topk)"),
+            tie->note.c_str());
         PassNumerics failed;
         failed.skipped = "the program after the pass did not run: no kernel";
         const std::optional<NumericCheck> notRun = PassTimelineNumerics::summary(failed);

@@ -54,6 +54,17 @@ std::optional<NumericCheck> PassTimelineNumerics::summary(const PassNumerics &n)
     c.note = (n.lowPrecision ? std::string("low-precision error expected, ") : std::string()) + tolerance
         + ", " + std::to_string(n.outputs.size()) + " outputs and " + std::to_string(n.valuesCompared)
         + " values compared";
+    const PassNumerics::OrderSensitive &o = n.orderSensitive;
+    if (o.values > 0) {
+        std::string selections;
+        for (const std::string &s : o.selections)
+            selections += (selections.empty() ? "" : ", ") + s;
+        char errors[160];
+        std::snprintf(errors, sizeof errors, " (max abs %g; their float inputs within tolerance, max abs %g)",
+            o.maxAbs, o.inputMaxAbs);
+        c.note += "; " + std::to_string(o.values)
+            + " order-sensitive values, not failures: near ties flipped in " + selections + errors;
+    }
     return c;
 }
 

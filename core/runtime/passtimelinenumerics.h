@@ -27,7 +27,8 @@ public:
 
     /// The timeline's form of one result: nullopt when there was nothing to compare (the pass
     /// changed nothing or is not implemented), unchecked with the reason when a program did not
-    /// run, else the errors; AMP's expected error is named in the note.
+    /// run, else the errors; AMP's expected error and order-sensitive values (near-tie flips,
+    /// PassNumerics::OrderSensitive) are named in the note.
     static std::optional<NumericCheck> summary(const PassNumerics &numerics);
 
 private:
