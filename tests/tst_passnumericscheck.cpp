@@ -251,6 +251,27 @@ private slots:
         QVERIFY(!output(n, "picked")->ok);
     }
 
+    void aRewrittenSelectionIsFlagged()
+    {
+        // Distinct scores (s = 1): a pass that makes top_k pick the smallest changes the choice
+        // with the same float inputs; it is the pass's doing, not a tie.
+        std::string text = kSelection;
+        text.replace(text.find("value:0}"), 8, "value:1}");
+        auto program = parse(text.c_str());
+        QVERIFY(program);
+        Setup s(*program);
+        s.pm.addPass(std::make_unique<SetAttribute>("pd_op.topk", 0, "largest", Attribute::boolean(false)));
+        s.pm.addInstrumentation(s.check);
+        s.pm.run(*program);
+        const PassNumerics &n = s.check->results().at(0);
+        QVERIFY(n.checked);
+        QVERIFY(!n.ok);
+        QCOMPARE(n.orderSensitive.values, size_t(0));
+        QVERIFY(n.orderSensitive.selections.empty());
+        QVERIFY(!output(n, "picked")->ok);
+        QVERIFY(!output(n, "picked")->orderSensitive);
+    }
+
     void wrongRewriteAfterAnUnchangedSelectionIsFlagged()
     {
         // The ties stay (same choice before and after): a wrong bias after the gather is a

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 
 namespace ps {
 
@@ -152,8 +153,8 @@ struct Compared
 /// near-tie selections and the error of their float inputs. Returns the strongest mark of the
 /// block's values.
 Selected markSelections(const Block &block, const std::unordered_map<const ValueImpl *, Compared> &compared,
-    const ValueNumbering &numbering, std::unordered_map<const ValueImpl *, Selected> &marks,
-    PassNumerics::OrderSensitive &report)
+    const std::function<bool(const Operation &)> &untouched, const ValueNumbering &numbering,
+    std::unordered_map<const ValueImpl *, Selected> &marks, PassNumerics::OrderSensitive &report)
 {
     auto markOf = [&marks](Value v) {
         auto it = marks.find(v.impl());
@@ -166,8 +167,8 @@ Selected markSelections(const Block &block, const std::unordered_map<const Value
             mark = std::max(mark, markOf(v));
         for (unsigned i = 0; i < op->numRegions(); ++i)
             for (size_t b = 0; b < op->region(i).numBlocks(); ++b)
-                mark = std::max(
-                    mark, markSelections(op->region(i).block(b), compared, numbering, marks, report));
+                mark = std::max(mark,
+                    markSelections(op->region(i).block(b), compared, untouched, numbering, marks, report));
         // A flipped choice marks only the discrete results that changed (top_k's indices, not its
         // values; never batch_norm's output for its reserve space).
         std::vector<Selected> resultMarks(op->numResults(), mark);
@@ -184,7 +185,14 @@ Selected markSelections(const Block &block, const std::unordered_map<const Value
                     flipped.push_back(i);
             }
             if (!flipped.empty()) {
-                Selected origin = Selected::NearTie;
+                // A near tie: the op as it was, its float inputs within tolerance and its float
+                // results too (top_k's values, argsort's sorted values: the same numbers).
+                Selected origin = untouched(*op) ? Selected::NearTie : Selected::Unexplained;
+                for (Value r : op->results()) {
+                    auto c = compared.find(r.impl());
+                    if (isFloatTensor(r) && (c == compared.end() || !c->second.numerics.ok))
+                        origin = Selected::Unexplained;
+                }
                 double inAbs = 0, inRel = 0;
                 for (Value v : op->operands()) {
                     if (!isFloatTensor(v) || markOf(v) != Selected::No)
@@ -270,6 +278,12 @@ PassNumericsCheck::Run PassNumericsCheck::execute(const Program &program)
         for (Value r : op->results())
             if (isChannelsLast(r))
                 run.channelsLast.insert(r.impl());
+        if (isSelection(*op)) {
+            Run::Selection &s = run.selections[op];
+            for (Value v : op->operands())
+                s.operands.push_back(v.impl());
+            s.attributes.assign(op->attributes().begin(), op->attributes().end());
+        }
     });
     run.ok = true;
     return run;
@@ -351,7 +365,12 @@ void PassNumericsCheck::runAfterPass(const Pass &pass, const Program &program, c
         }
     });
     std::unordered_map<const ValueImpl *, Selected> marks;
-    markSelections(program.block(), compared, numbering, marks, n.orderSensitive);
+    auto untouched = [&before = m_current, &after](const Operation &op) {
+        auto b = before.selections.find(&op);
+        auto a = after.selections.find(&op);
+        return b != before.selections.end() && a != after.selections.end() && a->second == b->second;
+    };
+    markSelections(program.block(), compared, untouched, numbering, marks, n.orderSensitive);
 
     double worstExcess = -1;
     double worstOrderSensitive = -1;

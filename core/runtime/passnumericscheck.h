@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/ir/attribute.h"
 #include "core/runtime/tensor.h"
 #include "core/runtime/tensorsource.h"
 #include "core/transform/passinstrumentation.h"
@@ -14,6 +15,7 @@
 namespace ps {
 
 class Backend;
+class Operation;
 class ParameterStore;
 class ValueImpl;
 
@@ -131,6 +133,15 @@ private:
         /// The values whose type says NHWC (transfer_layout_pass moves values into NHWC: such a
         /// value is compared with its NCHW self before the pass after a transpose back).
         std::unordered_set<const ValueImpl *> channelsLast;
+        /// The selections (ops that turn float data into a discrete choice) as they ran: a
+        /// flipped one excuses nothing when the pass edited it (another attribute or operand).
+        struct Selection
+        {
+            std::vector<const ValueImpl *> operands;
+            std::vector<NamedAttribute> attributes;
+            bool operator==(const Selection &) const = default;
+        };
+        std::unordered_map<const Operation *, Selection> selections;
     };
     Run execute(const Program &program);
 
