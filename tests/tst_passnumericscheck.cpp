@@ -191,6 +191,10 @@ private slots:
         QVERIFY(qAbs(r[0].maxAbs - 0.5) < 1e-6); // the bias is added after the scale
         QCOMPARE(r[0].worstValue, std::string("y"));
         QVERIFY(!r[0].outputs[0].ok);
+        // The element furthest off: after vs before.
+        QVERIFY(r[0].outputs[0].worstIndex >= 0);
+        QVERIFY(qAbs(r[0].outputs[0].worstActual - r[0].outputs[0].worstExpected - 0.5) < 1e-6);
+        QCOMPARE(r[0].beyondTolerance.front().value, std::string("y"));
         // The next pass is compared with the perturbed program, not with the original.
         QVERIFY(r[1].checked);
         QVERIFY(r[1].ok);

@@ -26,6 +26,7 @@
 #include "trainmode.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <sstream>
 #include <unordered_set>
@@ -153,6 +154,15 @@ std::vector<std::string> newInplaceGroups(const ps::PassStep &step)
     return out;
 }
 
+/// An element's value: a number, or "inf" / "-inf" / "nan" (a float16 overflow shows as such).
+void writeElement(JsonStream &json, double v)
+{
+    if (std::isfinite(v))
+        json.value(v);
+    else
+        json.value(std::string(std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf"));
+}
+
 void writeNumerics(JsonStream &json, const ps::PassNumerics &n)
 {
     json.key("numerics").beginObject();
@@ -206,6 +216,9 @@ void writeNumerics(JsonStream &json, const ps::PassNumerics &n)
         json.key("max_abs").value(v.maxAbs);
         json.key("max_rel").value(v.maxRel);
         json.key("mismatches").value(v.mismatches);
+        json.key("worst_index").value(v.worstIndex);
+        writeElement(json.key("worst_actual"), v.worstActual);
+        writeElement(json.key("worst_expected"), v.worstExpected);
         json.key("order_sensitive").value(v.orderSensitive);
         json.endObject();
     }

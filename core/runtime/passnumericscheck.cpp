@@ -342,6 +342,9 @@ void PassNumericsCheck::runAfterPass(const Pass &pass, const Program &program, c
         c.numerics.maxAbs = t.maxAbsError;
         c.numerics.maxRel = t.maxRelError;
         c.numerics.mismatches = size_t(t.mismatches);
+        c.numerics.worstIndex = t.worstIndex;
+        c.numerics.worstActual = t.worstActual;
+        c.numerics.worstExpected = t.worstExpected;
         c.numerics.ok = t.mismatches == 0;
         return c;
     };

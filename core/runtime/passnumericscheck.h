@@ -28,6 +28,10 @@ struct ValueNumerics
     double maxRel = 0;
     bool ok = true;
     size_t mismatches = 0; ///< elements beyond tolerance
+    /// The element furthest beyond tolerance (row-major index, -1 when none): after / before.
+    int64_t worstIndex = -1;
+    double worstActual = 0;
+    double worstExpected = 0;
     /// Beyond tolerance only through a flipped selection (PassNumerics::OrderSensitive): reported,
     /// not a failure; `ok` stays true.
     bool orderSensitive = false;
