@@ -180,6 +180,9 @@ void TestLayerGroups::backwardMirrorsForwardLayers()
         "pd_op.relu_grad", { net.relu1->result(0), matmulGrad->result(0) }, { tensor({ 1, 4 }) }, {});
     Operation *sum = b.create("pd_op.add_n", { reluGrad->result(0) }, { tensor({ 1, 4 }) }, {});
     b.create("builtin.shadow_output", { sum->result(0) }, {}, { str("output_name", "x@GRAD") });
+    // A backward helper that reads only a forward value (a saved activation).
+    Operation *saved = b.create("pd_op.cast", { net.relu1->result(0) }, { tensor({ 1, 4 }) }, {});
+    b.create("builtin.shadow_output", { saved->result(0) }, {}, { str("output_name", "saved") });
 
     QCOMPARE(LayerGrouper::guessForwardOp(*reluGrad), net.relu1); // its operand's producer
     QCOMPARE(LayerGrouper::guessForwardOp(*matmulGrad), net.matmul); // a user of its operand
@@ -194,6 +197,8 @@ void TestLayerGroups::backwardMirrorsForwardLayers()
     QCOMPARE(groupOf(m, matmulGrad), groupOf(m, addGrad));
     // A helper joins its consumer's layer, else its operand's; the seed is a chip of its consumer.
     QCOMPARE(groupOf(m, sum), groupOf(m, reluGrad));
+    // Never a forward layer: the helper that reads a forward value stays in the backward.
+    QCOMPARE(groupOf(m, saved), backward);
     QCOMPARE(m.nodeOf(seed), -1);
     QCOMPARE(m.nodes[size_t(m.ghostsOfOp.find(seed)->second)].group, groupOf(m, addGrad));
     // The forward layers are untouched.

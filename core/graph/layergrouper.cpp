@@ -271,18 +271,43 @@ private:
     }
 
     /// A layer of the backward (not the backward group itself) for a helper op: its first
-    /// consumer's, or its first operand's producer's; else the backward group.
+    /// consumer's, or its first operand's producer's; else the backward group. Never a forward
+    /// layer: a helper reading a forward value (a saved mean) stays in the backward.
     int helperLeaf(const Operation &op, bool consumers)
     {
         return nearestLayer(op, consumers, backwardRoot());
     }
 
+    /// Whether `entry` is the backward group or inside it (entries are created after their
+    /// parents, and parents are final until simplify()).
+    bool inBackward(int entry) const
+    {
+        const int root = m_backwardPrefixed ? entryAt(std::string(kBackwardLabel)) : -1;
+        if (root < 0)
+            return false;
+        for (int e = entry; e >= 0; e = m_entries[size_t(e)].parent)
+            if (e == root)
+                return true;
+        return false;
+    }
+
+    int entryAt(const std::string &path) const
+    {
+        auto it = m_byPath.find(path);
+        return it == m_byPath.end() ? -1 : it->second;
+    }
+
     /// The layer (not the backward group) of `op`'s first consumer in a layer, or with
-    /// `consumers` false of its first operand's producer in one; `fallback` when none is.
+    /// `consumers` false of its first operand's producer in one, on `op`'s side of a train
+    /// program (backward layers for a backward op, forward ones otherwise); `fallback` when
+    /// none is. The fallback is the backward group for a backward op.
     int nearestLayer(const Operation &op, bool consumers, int fallback)
     {
         const int root = backwardRoot();
-        auto specific = [root](int leaf) { return leaf != kUnresolved && leaf >= 0 && leaf != root; };
+        const bool backward = fallback >= 0 && fallback == root;
+        auto specific = [this, root, backward](int leaf) {
+            return leaf != kUnresolved && leaf >= 0 && leaf != root && inBackward(leaf) == backward;
+        };
         if (consumers) {
             for (unsigned r = 0; r < op.numResults(); ++r)
                 for (OpOperand *use = op.result(r).firstUse(); use; use = use->nextUse())
