@@ -412,6 +412,30 @@ void TestGraphLayout::firstViewClosesLevelsInOneStep()
     // Nothing open: nothing to close.
     GroupExpansion closed(model);
     QVERIFY(!FirstView::closeTowardsLegible(model, closed, 0.01));
+
+    // A flat program: 100 top-level layers of 2 ops, cut into ranges. Closing down to the range
+    // boxes alone is refused; with only ranges shown, the first one opens (the program's start).
+    Program flat;
+    Builder fb(flat);
+    fb.setInsertionPointToEnd(flat.block());
+    Value w = fb.create("pd_op.data", {}, { t }, { { "name", Attribute::string("x") } })->result(0);
+    for (int layer = 0; layer < 100; ++layer)
+        for (const char *name : { "pd_op.scale", "pd_op.relu" })
+            w = fb.create(name, { w }, { t },
+                      { { "struct_name", Attribute::string("/Linear_" + std::to_string(layer) + "/") } })
+                    ->result(0);
+    const GraphModel ranges = GraphBuilder().build(flat);
+    QVERIFY(ranges.topGroups.size() > 1);
+    GroupExpansion top(ranges);
+    QVERIFY(FirstView::showsOnlyRanges(ranges, top));
+    QVERIFY(FirstView::closeTowardsLegible(ranges, top, 0.01));
+    QVERIFY(!FirstView::showsOnlyRanges(ranges, top));
+    const int first = ranges.topGroups.front();
+    QVERIFY(top.isExpanded(first));
+    QVERIFY(ranges.groups[size_t(first)].label.rfind("ops ", 0) == 0);
+    // Open: closing it again would leave only ranges, so nothing changes.
+    QVERIFY(!FirstView::closeTowardsLegible(ranges, top, 0.01));
+    QVERIFY(top.isExpanded(first));
 }
 
 void TestGraphLayout::firstViewOfDocLayout()

@@ -33,9 +33,37 @@ bool FirstView::closeTowardsLegible(const GraphModel &model, GroupExpansion &exp
 {
     const double shown = double(expansion.visibleItemCount(model));
     const double target = shown * std::clamp(fitZoom / kUsableZoom, 0.0, 1.0);
-    if (!closeDeepest(model, expansion))
+    bool closed = false;
+    do {
+        GroupExpansion next = expansion;
+        if (!closeDeepest(model, next) || showsOnlyRanges(model, next))
+            break;
+        expansion = std::move(next);
+        closed = true;
+    } while (double(expansion.visibleItemCount(model)) > target);
+    if (closed || !showsOnlyRanges(model, expansion))
+        return closed;
+    int first = -1;
+    for (const LayerGroup &g : model.groups)
+        if (!expansion.isExpanded(g.id) && expansion.isShown(model, g.id)
+            && (first < 0 || g.firstNode < model.groups[size_t(first)].firstNode))
+            first = g.id;
+    if (first < 0)
         return false;
-    while (double(expansion.visibleItemCount(model)) > target && closeDeepest(model, expansion)) { }
+    expansion.setExpanded(first, true);
+    return true;
+}
+
+bool FirstView::showsOnlyRanges(const GraphModel &model, const GroupExpansion &expansion)
+{
+    if (!model.topNodes.empty())
+        return false;
+    for (const LayerGroup &g : model.groups) {
+        if (!expansion.isShown(model, g.id))
+            continue;
+        if (expansion.isExpanded(g.id) ? !g.nodes.empty() : g.kind != LayerGroupKind::Range)
+            return false;
+    }
     return true;
 }
 

@@ -28,8 +28,13 @@ public:
     /// were, so one more layout is likely legible instead of one per level (each of which can
     /// cost a second on a 20,000-op program). A picture grows at least linearly in one direction
     /// with its items, so this never closes more than needed for a chain, less for a grid.
-    /// False when nothing was open.
+    /// It stops before a level whose closing would leave only ranges (the "ops 1–5000" boxes
+    /// a flat program is cut into, which say nothing about it): the view then shows the top of
+    /// the graph at a readable zoom instead; when only ranges are shown already, the first one
+    /// is opened (the start of the program). False when nothing changed.
     static bool closeTowardsLegible(const GraphModel &model, GroupExpansion &expansion, double fitZoom);
+    /// Whether everything `expansion` shows is a closed range box.
+    static bool showsOnlyRanges(const GraphModel &model, const GroupExpansion &expansion);
 };
 
 } // namespace ps
