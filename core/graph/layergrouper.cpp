@@ -278,23 +278,16 @@ private:
         return nearestLayer(op, consumers, backwardRoot());
     }
 
-    /// Whether `entry` is the backward group or inside it (entries are created after their
-    /// parents, and parents are final until simplify()).
-    bool inBackward(int entry) const
+    /// Whether `entry` is inside the backward group `root` (-1: there is none). Parents are
+    /// final until simplify().
+    bool inBackward(int entry, int root) const
     {
-        const int root = m_backwardPrefixed ? entryAt(std::string(kBackwardLabel)) : -1;
         if (root < 0)
             return false;
         for (int e = entry; e >= 0; e = m_entries[size_t(e)].parent)
             if (e == root)
                 return true;
         return false;
-    }
-
-    int entryAt(const std::string &path) const
-    {
-        auto it = m_byPath.find(path);
-        return it == m_byPath.end() ? -1 : it->second;
     }
 
     /// The layer (not the backward group) of `op`'s first consumer in a layer, or with
@@ -306,7 +299,7 @@ private:
         const int root = backwardRoot();
         const bool backward = fallback >= 0 && fallback == root;
         auto specific = [this, root, backward](int leaf) {
-            return leaf != kUnresolved && leaf >= 0 && leaf != root && inBackward(leaf) == backward;
+            return leaf != kUnresolved && leaf >= 0 && leaf != root && inBackward(leaf, root) == backward;
         };
         if (consumers) {
             for (unsigned r = 0; r < op.numResults(); ++r)

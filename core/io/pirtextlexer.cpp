@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstring>
+#include <utility>
 
 namespace ps {
 
@@ -45,6 +46,15 @@ bool startsWith(const char *p, const char *end, std::string_view s)
 {
     return size_t(end - p) >= s.size() && std::memcmp(p, s.data(), s.size()) == 0;
 }
+
+/// What Paddle's IrPrinter writes where it has nothing to print: a null value or type, a null
+/// attribute, and an attribute kind it has no printer for (its text is Paddle's, read as is).
+constexpr std::pair<std::string_view, PirTextLexer::Kind> kPlaceholders[] = {
+    { "<<NULL VALUE>>", PirTextLexer::Kind::NullValue },
+    { "<<NULL TYPE>>", PirTextLexer::Kind::NullType },
+    { "<#AttrNull>", PirTextLexer::Kind::AttrNull },
+    { "<#AttrNotImplemented>", PirTextLexer::Kind::UnprintableAttribute },
+};
 
 } // namespace
 
@@ -131,18 +141,12 @@ void PirTextLexer::lex(Token &t)
         break;
     case '<':
         kind = Kind::Less;
-        if (startsWith(p, m_end, "<<NULL VALUE>>")) {
-            kind = Kind::NullValue;
-            q = p + 14;
-        } else if (startsWith(p, m_end, "<<NULL TYPE>>")) {
-            kind = Kind::NullType;
-            q = p + 13;
-        } else if (startsWith(p, m_end, "<#AttrNull>")) {
-            kind = Kind::AttrNull;
-            q = p + 11;
-        } else if (startsWith(p, m_end, "<#AttrNotImplemented>")) {
-            kind = Kind::UnprintableAttribute;
-            q = p + 21;
+        for (const auto &[text, placeholder] : kPlaceholders) {
+            if (startsWith(p, m_end, text)) {
+                kind = placeholder;
+                q = p + text.size();
+                break;
+            }
         }
         break;
     case '%':
