@@ -82,12 +82,8 @@ void PassTimelineRunner::setInput(std::shared_ptr<const Program> program, const 
     m_current.reset();
     m_result.reset();
     m_store.reset();
-    if (!m_numericsChosen) {
-        size_t ops = 0;
-        if (m_input)
-            m_input->block().walk([&ops](Operation *) { ++ops; });
-        m_checkNumerics = m_input && ops <= kNumericsOpLimit;
-    }
+    if (!m_numericsChosen)
+        m_checkNumerics = m_input && m_input->numOpsTotal() <= kNumericsOpLimit;
     request(0);
 }
 
