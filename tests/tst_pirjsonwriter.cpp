@@ -189,6 +189,7 @@ private slots:
     void floatFormatting();
     void stringEscaping();
     void prettyLayout();
+    void reportFormat();
 };
 
 void TestPirJsonWriter::samples_data()
@@ -520,6 +521,37 @@ void TestPirJsonWriter::stringEscaping()
     b.setInsertionPointToEnd(program.block());
     b.create("pd_op.data", {}, {}, { { "name", Attribute::string(std::string("in\0put\r", 7)) } });
     checkRoundTrip(program);
+}
+
+void TestPirJsonWriter::reportFormat()
+{
+    // pirscope-cli's --json layout: two-space indent, doubles as %.6g, written to the stream as
+    // each call returns (so it interleaves with other output).
+    std::ostringstream out;
+    JsonEmitter json(out, JsonEmitter::Format::Report);
+    json.beginObject().key("ops").value(12).key("ratio");
+    QCOMPARE(out.str(), std::string("{\n  \"ops\": 12,\n  \"ratio\": "));
+    json.value(1.0);
+    json.key("values").beginArray().value(0.5).value(1e-6).value(1234567.0).value(std::nan("")).endArray();
+    json.key("empty").beginObject().endObject();
+    json.key("name").value("a\"b").key("count").value(size_t(3)).key("ok").value(true);
+    json.endObject();
+    json.finish();
+    QCOMPARE(out.str(),
+        std::string("{\n"
+                    "  \"ops\": 12,\n"
+                    "  \"ratio\": 1,\n"
+                    "  \"values\": [\n"
+                    "    0.5,\n"
+                    "    1e-06,\n"
+                    "    1.23457e+06,\n"
+                    "    null\n"
+                    "  ],\n"
+                    "  \"empty\": {},\n"
+                    "  \"name\": \"a\\\"b\",\n"
+                    "  \"count\": 3,\n"
+                    "  \"ok\": true\n"
+                    "}\n"));
 }
 
 void TestPirJsonWriter::prettyLayout()

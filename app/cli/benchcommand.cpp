@@ -2,9 +2,9 @@
 #include "cliarguments.h"
 #include "commands.h"
 #include "core/io/inputfile.h"
+#include "core/io/jsonemitter.h"
 #include "core/io/programloader.h"
 #include "core/ir/program.h"
-#include "jsonstream.h"
 
 #include <algorithm>
 #include <chrono>
@@ -52,7 +52,7 @@ int benchLoad(const CliArguments &cli)
     }
 
     if (cli.flag("json")) {
-        JsonStream json(std::cout);
+        ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
         json.beginObject();
         json.key("file").value(path);
         json.key("bytes").value(content.size());

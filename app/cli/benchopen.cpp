@@ -1,10 +1,10 @@
 #include "benchtiming.h"
 #include "cliarguments.h"
 #include "commands.h"
+#include "core/io/jsonemitter.h"
 #include "core/io/programloader.h"
 #include "core/ir/program.h"
 #include "core/session/pipelinesource.h"
-#include "jsonstream.h"
 
 #include <cstdlib>
 #include <iostream>
@@ -45,7 +45,7 @@ int runBenchOpen(const std::vector<std::string> &args)
     const double pipeline = bestOf([&] { source->buildPipeline(training); }, 1.0, 3);
 
     if (cli.flag("json")) {
-        JsonStream json(std::cout);
+        ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
         json.beginObject();
         json.key("file").value(path);
         json.key("kind").value(bundle ? "bundle" : "program");

@@ -1,6 +1,7 @@
 #include "benchtiming.h"
 #include "cliarguments.h"
 #include "commands.h"
+#include "core/io/jsonemitter.h"
 #include "core/io/paddlepasslog.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
@@ -8,7 +9,6 @@
 #include "core/ir/program.h"
 #include "core/transform/passtimeline.h"
 #include "core/transform/syntheticprogram.h"
-#include "jsonstream.h"
 
 #include <chrono>
 #include <cstdio>
@@ -149,7 +149,7 @@ int runBenchPassLog(const std::vector<std::string> &args)
     const double allSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     if (cli.flag("json")) {
-        JsonStream json(std::cout);
+        ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
         json.beginObject();
         json.key("file").value(generated ? std::string("(generated)") : path);
         json.key("bytes").value(index->bytes);

@@ -1,11 +1,11 @@
 #include "allocatorname.h"
 #include "cliarguments.h"
 #include "commands.h"
+#include "core/io/jsonemitter.h"
 #include "core/ir/pirprinter.h"
 #include "core/ir/program.h"
 #include "core/transform/partialprogram.h"
 #include "core/transform/syntheticprogram.h"
-#include "jsonstream.h"
 
 #include <algorithm>
 #include <chrono>
@@ -173,7 +173,7 @@ std::vector<std::tuple<const char *, const char *, Timing>> pieces(const Figures
 
 void printJson(const Figures &f, SyntheticProgram::Kind kind)
 {
-    JsonStream json(std::cout);
+    ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
     json.beginObject();
     json.key("kind").value(SyntheticProgram::kindName(kind));
     json.key("allocator").value(allocatorName());

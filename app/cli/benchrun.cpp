@@ -1,9 +1,9 @@
 #include "cliarguments.h"
 #include "commands.h"
+#include "core/io/jsonemitter.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/runtime/backend.h"
-#include "jsonstream.h"
 #include "runsource.h"
 
 #include <algorithm>
@@ -100,7 +100,7 @@ int runBenchRun(const std::vector<std::string> &args)
         ops.begin(), ops.end(), [](const auto &a, const auto &b) { return a.second.first > b.second.first; });
 
     if (cli.flag("json")) {
-        JsonStream json(std::cout);
+        ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
         json.beginObject();
         json.key("source").value(source.path);
         json.key("backend").value(backend->name());

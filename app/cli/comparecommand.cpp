@@ -1,8 +1,8 @@
 #include "cliarguments.h"
 #include "commands.h"
 #include "core/analysis/programdiff.h"
+#include "core/io/jsonemitter.h"
 #include "core/ir/program.h"
-#include "jsonstream.h"
 
 #include <iostream>
 
@@ -26,7 +26,7 @@ int runCompare(const std::vector<std::string> &args)
         return 2;
     const ps::ProgramDifference d = ps::ProgramDiff::compare(*programA, *programB);
     if (cli.flag("json")) {
-        JsonStream json(std::cout);
+        ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
         json.beginObject();
         json.key("equal").value(d.equal);
         json.key("ops_a").value(d.opsA);

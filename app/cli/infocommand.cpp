@@ -1,8 +1,8 @@
 #include "cliarguments.h"
 #include "commands.h"
+#include "core/io/jsonemitter.h"
 #include "core/io/loadresult.h"
 #include "core/ir/program.h"
-#include "jsonstream.h"
 #include "programsummary.h"
 
 #include <iostream>
@@ -23,7 +23,7 @@ int runInfo(const std::vector<std::string> &args)
     const bool isJson = loaded.format == ps::LoadResult::Format::PirJson;
 
     if (cli.flag("json")) {
-        JsonStream json(std::cout);
+        ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
         json.beginObject();
         json.key("format").value(isJson ? "pir-json" : "pir-text");
         json.key("version");

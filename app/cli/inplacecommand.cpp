@@ -1,9 +1,9 @@
 #include "cliarguments.h"
 #include "commands.h"
 #include "core/analysis/inplacegroups.h"
+#include "core/io/jsonemitter.h"
 #include "core/ir/program.h"
 #include "core/ir/valuenumbering.h"
-#include "jsonstream.h"
 
 #include <iostream>
 
@@ -22,7 +22,7 @@ int runInplace(const std::vector<std::string> &args)
     const ps::InplaceGroups inplace(*program);
 
     if (cli.flag("json")) {
-        JsonStream json(std::cout);
+        ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
         json.beginObject().key("groups").beginArray();
         for (const ps::InplaceGroup &g : inplace.groups()) {
             json.beginObject();

@@ -2,9 +2,9 @@
 #include "commands.h"
 #include "core/analysis/valuenamemap.h"
 #include "core/analysis/valuenames.h"
+#include "core/io/jsonemitter.h"
 #include "core/ir/program.h"
 #include "core/ir/valuenumbering.h"
-#include "jsonstream.h"
 
 #include <iostream>
 
@@ -23,7 +23,7 @@ int runNames(const std::vector<std::string> &args)
     const ps::ValueNameMap map(*program);
 
     if (cli.flag("json")) {
-        JsonStream json(std::cout);
+        ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
         json.beginObject().key("names").beginArray();
         for (const ps::ValueNameEntry &e : map.entries()) {
             json.beginObject();

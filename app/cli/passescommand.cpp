@@ -1,6 +1,7 @@
 #include "cliarguments.h"
 #include "commands.h"
 #include "core/analysis/inplacegroups.h"
+#include "core/io/jsonemitter.h"
 #include "core/io/paddlepasslog.h"
 #include "core/io/tracebundle.h"
 #include "core/ir/block.h"
@@ -21,7 +22,6 @@
 #include "core/transform/passpipeline.h"
 #include "core/transform/passregistry.h"
 #include "core/transform/passsteprecorder.h"
-#include "jsonstream.h"
 #include "runsource.h"
 #include "trainmode.h"
 
@@ -155,7 +155,7 @@ std::vector<std::string> newInplaceGroups(const ps::PassStep &step)
 }
 
 /// An element's value: a number, or "inf" / "-inf" / "nan" (a float16 overflow shows as such).
-void writeElement(JsonStream &json, double v)
+void writeElement(ps::JsonEmitter &json, double v)
 {
     if (std::isfinite(v))
         json.value(v);
@@ -163,7 +163,7 @@ void writeElement(JsonStream &json, double v)
         json.value(std::string(std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf"));
 }
 
-void writeNumerics(JsonStream &json, const ps::PassNumerics &n)
+void writeNumerics(ps::JsonEmitter &json, const ps::PassNumerics &n)
 {
     json.key("numerics").beginObject();
     json.key("checked").value(n.checked);
@@ -228,7 +228,7 @@ void writeNumerics(JsonStream &json, const ps::PassNumerics &n)
 void writeJson(
     const std::vector<ps::PassStep> &steps, const ps::PassNumericsCheck *numerics, const ps::Program *printed)
 {
-    JsonStream json(std::cout);
+    ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
     json.beginObject().key("passes").beginArray();
     for (size_t i = 0; i < steps.size(); ++i) {
         const ps::PassStep &step = steps[i];

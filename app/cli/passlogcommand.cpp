@@ -1,12 +1,12 @@
 #include "cliarguments.h"
 #include "commands.h"
 #include "core/analysis/programtextdiff.h"
+#include "core/io/jsonemitter.h"
 #include "core/io/paddlepasslog.h"
 #include "core/io/passdumpfolder.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/transform/passtimeline.h"
-#include "jsonstream.h"
 
 #include <filesystem>
 #include <iomanip>
@@ -133,7 +133,7 @@ int runPassLog(const std::vector<std::string> &args)
     }
 
     if (cli.flag("json")) {
-        JsonStream json(std::cout);
+        ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
         json.beginObject();
         json.key("source").value(path);
         json.key("bytes").value(index->bytes);

@@ -1,12 +1,12 @@
 #include "cliarguments.h"
 #include "commands.h"
 #include "core/analysis/namepattern.h"
+#include "core/io/jsonemitter.h"
 #include "core/io/numbertext.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/npyio.h"
-#include "jsonstream.h"
 #include "opreference.h"
 #include "runsource.h"
 #include "trainmode.h"
@@ -49,7 +49,7 @@ bool dumpGroup(const std::filesystem::path &root, const Group &group, std::strin
     return true;
 }
 
-void writeTensorJson(JsonStream &json, ps::Backend &backend, const ps::ProgramRunner::NamedTensor &t)
+void writeTensorJson(ps::JsonEmitter &json, ps::Backend &backend, const ps::ProgramRunner::NamedTensor &t)
 {
     json.beginObject().key("name").value(t.name).key("scope_name").value(t.scopeName);
     if (!t.tensor.defined()) {
@@ -239,7 +239,7 @@ int runRun(const std::vector<std::string> &args)
                                                : "stopped";
 
     if (cli.flag("json")) {
-        JsonStream json(std::cout);
+        ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
         json.beginObject();
         json.key("source").value(source.path);
         json.key("kind").value(source.bundle() ? "bundle" : "program");

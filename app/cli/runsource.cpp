@@ -2,11 +2,11 @@
 
 #include "cliarguments.h"
 #include "commands.h"
+#include "core/io/jsonemitter.h"
 #include "core/io/numbertext.h"
 #include "core/ir/program.h"
 #include "core/runtime/backend.h"
 #include "core/session/debugsources.h"
-#include "jsonstream.h"
 #include "trainmode.h"
 
 #include <cstdio>
@@ -78,7 +78,8 @@ std::string shapesSummary(const std::vector<ps::InputShape> &shapes, ps::Program
     return out;
 }
 
-void writeShapesJson(JsonStream &json, const std::vector<ps::InputShape> &shapes, ps::ProgramRunner &runner)
+void writeShapesJson(
+    ps::JsonEmitter &json, const std::vector<ps::InputShape> &shapes, ps::ProgramRunner &runner)
 {
     json.key("shapes").beginArray();
     for (const ps::InputShape &s : shapes) {
@@ -224,7 +225,7 @@ void printFallback(std::ostream &out, const std::map<std::string, size_t> &ops, 
             << " ran on the CPU (no kernel on the device): " << names << "\n";
 }
 
-void writeFallbackJson(JsonStream &json, const std::map<std::string, size_t> &ops)
+void writeFallbackJson(ps::JsonEmitter &json, const std::map<std::string, size_t> &ops)
 {
     size_t count = 0;
     for (const auto &[name, n] : ops)

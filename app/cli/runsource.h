@@ -12,12 +12,9 @@
 #include <string>
 #include <vector>
 
-class JsonStream;
-
-class JsonStream;
-
 namespace ps {
 class Backend;
+class JsonEmitter;
 class Program;
 } // namespace ps
 
@@ -55,7 +52,8 @@ struct RunSource
 /// shape the prepared run fed, joined by "; "; empty when no input is dynamic.
 std::string shapesSummary(const std::vector<ps::InputShape> &shapes, ps::ProgramRunner &runner);
 /// `"shapes": [{"name", "declared", "shape", "origin", "note"}]` for every input.
-void writeShapesJson(JsonStream &json, const std::vector<ps::InputShape> &shapes, ps::ProgramRunner &runner);
+void writeShapesJson(
+    ps::JsonEmitter &json, const std::vector<ps::InputShape> &shapes, ps::ProgramRunner &runner);
 
 /// Opens `path` (a bundle folder or manifest.json, else a program file) with
 /// PipelineSource::open, and for a program file the `.pdiparams` and `.yml` beside it
@@ -83,7 +81,7 @@ std::unique_ptr<ps::Backend> makeBackend(const std::string &device, std::string 
 /// when none did).
 void printFallback(std::ostream &out, const std::map<std::string, size_t> &ops, const char *indent = "");
 /// `"fallback": {"count": 3, "ops": {"pd_op.topk": 2, ...}}` into the current JSON object.
-void writeFallbackJson(JsonStream &json, const std::map<std::string, size_t> &ops);
+void writeFallbackJson(ps::JsonEmitter &json, const std::map<std::string, size_t> &ops);
 
 /// "float32[4, 6] min -1.2 max 3.4 mean 0.1 std 0.9" (+ " nan 3 +inf 1" when present).
 std::string tensorSummary(ps::Backend &backend, const ps::Tensor &t);

@@ -1,11 +1,11 @@
 #include "cliarguments.h"
 #include "commands.h"
+#include "core/io/jsonemitter.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/pirtextformat.h"
 #include "core/ir/program.h"
 #include "core/session/pipelinesource.h"
-#include "jsonstream.h"
 #include "trainmode.h"
 
 #include <filesystem>
@@ -80,7 +80,7 @@ int runSplit(const std::vector<std::string> &args)
     };
 
     if (cli.flag("json")) {
-        JsonStream json(std::cout);
+        ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
         json.beginObject();
         json.key("source").value(path.string());
         json.key("kind").value(source.kind);

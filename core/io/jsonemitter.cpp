@@ -4,14 +4,40 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <ostream>
 #include <simdjson.h>
 
 namespace ps {
 
+JsonEmitter::JsonEmitter(std::string &out, Format format)
+    : m_out(out)
+    , m_format(format)
+{
+}
+
+JsonEmitter::JsonEmitter(std::ostream &out, Format format)
+    : m_out(m_pending)
+    , m_stream(&out)
+    , m_format(format)
+{
+}
+
+JsonEmitter &JsonEmitter::flush()
+{
+    if (m_stream) {
+        m_stream->write(m_pending.data(), std::streamsize(m_pending.size()));
+        m_pending.clear();
+    }
+    return *this;
+}
+
 void JsonEmitter::newline()
 {
+    if (m_format == Format::Compact)
+        return;
     m_out += '\n';
-    m_out.append(m_levels.size() * size_t(m_indent), ' ');
+    m_out.append(m_first.size() * (m_format == Format::Report ? 2 : 4), ' ');
 }
 
 void JsonEmitter::beforeValue()
@@ -20,97 +46,121 @@ void JsonEmitter::beforeValue()
         m_afterKey = false;
         return;
     }
-    if (m_levels.empty())
+    if (m_first.empty())
         return;
-    Level &level = m_levels.back();
-    if (!level.first)
+    if (!m_first.back())
         m_out += ',';
-    level.first = false;
-    if (m_pretty)
-        newline();
+    m_first.back() = false;
+    newline();
 }
 
-void JsonEmitter::beginObject()
+JsonEmitter &JsonEmitter::beginObject()
 {
     beforeValue();
     m_out += '{';
-    m_levels.push_back({ true });
+    m_first.push_back(true);
+    return flush();
 }
 
-void JsonEmitter::endObject()
+void JsonEmitter::close(char bracket)
 {
-    const bool empty = m_levels.back().first;
-    m_levels.pop_back();
-    if (m_pretty && !empty)
+    const bool empty = m_first.back();
+    m_first.pop_back();
+    if (!empty)
         newline();
-    m_out += '}';
+    m_out += bracket;
 }
 
-void JsonEmitter::beginArray()
+JsonEmitter &JsonEmitter::endObject()
+{
+    close('}');
+    return flush();
+}
+
+JsonEmitter &JsonEmitter::beginArray()
 {
     beforeValue();
     m_out += '[';
-    m_levels.push_back({ true });
+    m_first.push_back(true);
+    return flush();
 }
 
-void JsonEmitter::endArray()
+JsonEmitter &JsonEmitter::endArray()
 {
-    endObject();
-    m_out.back() = ']';
+    close(']');
+    return flush();
 }
 
-void JsonEmitter::key(std::string_view k)
+JsonEmitter &JsonEmitter::key(std::string_view k)
 {
     beforeValue();
     appendString(m_out, k);
-    m_out += m_pretty ? ": " : ":";
+    m_out += m_format == Format::Compact ? ":" : ": ";
     m_afterKey = true;
+    return flush();
 }
 
-void JsonEmitter::string(std::string_view s)
+JsonEmitter &JsonEmitter::value(std::string_view s)
 {
     beforeValue();
     appendString(m_out, s);
+    return flush();
 }
 
-void JsonEmitter::integer(int64_t v)
+JsonEmitter &JsonEmitter::value(int64_t v)
 {
     beforeValue();
     char buf[24];
     const auto r = std::to_chars(buf, buf + sizeof buf, v);
     m_out.append(buf, r.ptr);
+    return flush();
 }
 
-void JsonEmitter::unsignedInteger(uint64_t v)
+JsonEmitter &JsonEmitter::value(uint64_t v)
 {
     beforeValue();
     char buf[24];
     const auto r = std::to_chars(buf, buf + sizeof buf, v);
     m_out.append(buf, r.ptr);
+    return flush();
 }
 
-void JsonEmitter::number(double v)
+JsonEmitter &JsonEmitter::value(double v)
 {
     beforeValue();
-    if (!std::isfinite(v))
+    if (!std::isfinite(v)) {
         m_out += "null";
-    else
+    } else if (m_format == Format::Report) {
+        char buf[32];
+        const int n = std::snprintf(buf, sizeof buf, "%.6g", v);
+        m_out.append(buf, size_t(n));
+    } else {
         appendDouble(m_out, v);
+    }
+    return flush();
 }
 
-void JsonEmitter::boolean(bool v)
+JsonEmitter &JsonEmitter::value(bool v)
 {
     beforeValue();
     m_out += v ? "true" : "false";
+    return flush();
 }
 
-void JsonEmitter::null()
+JsonEmitter &JsonEmitter::null()
 {
     beforeValue();
     m_out += "null";
+    return flush();
 }
 
-void JsonEmitter::element(const simdjson::dom::element &e)
+void JsonEmitter::finish()
+{
+    m_out += '\n';
+    flush();
+}
+
+JsonEmitter &JsonEmitter::element(const simdjson::dom::element &e)
 {
     using simdjson::dom::element_type;
     switch (e.type()) {
@@ -120,33 +170,26 @@ void JsonEmitter::element(const simdjson::dom::element &e)
             key(field.key);
             element(field.value);
         }
-        endObject();
-        break;
+        return endObject();
     case element_type::ARRAY:
         beginArray();
         for (const auto item : simdjson::dom::array(e.get_array().value_unsafe()))
             element(item);
-        endArray();
-        break;
+        return endArray();
     case element_type::STRING:
-        string(e.get_string().value_unsafe());
-        break;
+        return value(e.get_string().value_unsafe());
     case element_type::INT64:
-        integer(e.get_int64().value_unsafe());
-        break;
+        return value(e.get_int64().value_unsafe());
     case element_type::UINT64:
-        unsignedInteger(e.get_uint64().value_unsafe());
-        break;
+        return value(e.get_uint64().value_unsafe());
     case element_type::DOUBLE:
-        number(e.get_double().value_unsafe());
-        break;
+        return value(e.get_double().value_unsafe());
     case element_type::BOOL:
-        boolean(e.get_bool().value_unsafe());
-        break;
+        return value(e.get_bool().value_unsafe());
     case element_type::NULL_VALUE:
-        null();
-        break;
+        return null();
     }
+    return *this;
 }
 
 void JsonEmitter::appendString(std::string &out, std::string_view s)

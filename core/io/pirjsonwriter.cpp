@@ -41,7 +41,7 @@ class Writer
 {
 public:
     Writer(std::string &out, const Program &program, const PirJsonWriter::Options &options)
-        : m_json(out, options.pretty)
+        : m_json(out, options.pretty ? JsonEmitter::Format::Indented : JsonEmitter::Format::Compact)
         , m_program(program)
         , m_options(options)
     {
@@ -85,11 +85,11 @@ void Writer::writeDocument()
     m_json.key("base_code");
     m_json.beginObject();
     m_json.key("magic");
-    m_json.string("pir");
+    m_json.value("pir");
     m_json.key("trainable");
-    m_json.boolean(m_program.trainable);
+    m_json.value(m_program.trainable);
     m_json.key("version");
-    m_json.integer(
+    m_json.value(
         m_options.version.value_or(m_program.serializationVersion.value_or(PirJsonWriter::kDefaultVersion)));
     m_json.endObject();
     m_json.key("program");
@@ -106,7 +106,7 @@ void Writer::writeRegion(const Region &region)
 {
     m_json.beginObject();
     m_json.key("#");
-    m_json.string("region_" + std::to_string(m_nextRegion++));
+    m_json.value("region_" + std::to_string(m_nextRegion++));
     m_json.key("blocks");
     m_json.beginArray();
     for (size_t i = 0; i < region.numBlocks(); ++i)
@@ -131,7 +131,7 @@ void Writer::writeBlock(const Block &block)
 {
     m_json.beginObject();
     m_json.key("#");
-    m_json.string("block_" + std::to_string(m_nextBlock++));
+    m_json.value("block_" + std::to_string(m_nextBlock++));
     m_json.key("args");
     m_json.beginArray();
     for (size_t i = 0; i < block.numArguments(); ++i) {
@@ -139,7 +139,7 @@ void Writer::writeBlock(const Block &block)
         m_json.beginObject();
         m_json.key("#");
         m_ids[arg.impl()] = m_nextArgumentId;
-        m_json.integer(m_nextArgumentId--);
+        m_json.value(m_nextArgumentId--);
         m_json.key("TT");
         writeType(arg.type());
         writeValueAttributes(block, arg);
@@ -154,11 +154,11 @@ void Writer::writeBlock(const Block &block)
             m_json.beginObject();
             m_json.key("#");
             m_ids[kwarg.impl()] = m_nextArgumentId;
-            m_json.integer(m_nextArgumentId--);
+            m_json.value(m_nextArgumentId--);
             m_json.key("TT");
             writeType(kwarg.type());
             m_json.key("key");
-            m_json.string(kwarg.keyword());
+            m_json.value(kwarg.keyword());
             writeValueAttributes(block, kwarg);
             m_json.endObject();
         }
@@ -189,7 +189,7 @@ void Writer::writeValueId(Value v)
         if (it != m_ids.end())
             id = it->second;
     }
-    m_json.integer(id);
+    m_json.value(id);
     m_json.endObject();
 }
 
@@ -226,13 +226,13 @@ void Writer::writeParameterOp(const Operation &op)
     };
     m_json.beginObject();
     m_json.key("#");
-    m_json.string("p");
+    m_json.value("p");
     m_json.key("A");
     m_json.beginArray();
-    m_json.integer(flagOf(op, "is_distributed", false) ? 1 : 0);
-    m_json.integer(flagOf(op, "is_parameter", true) ? 1 : 0);
-    m_json.integer(flagOf(op, "need_clip", false) ? 1 : 0);
-    m_json.string(op.attribute("parameter_name")->asString());
+    m_json.value(flagOf(op, "is_distributed", false) ? 1 : 0);
+    m_json.value(flagOf(op, "is_parameter", true) ? 1 : 0);
+    m_json.value(flagOf(op, "need_clip", false) ? 1 : 0);
+    m_json.value(op.attribute("parameter_name")->asString());
     m_json.endArray();
     m_json.key("DA");
     m_json.beginArray();
@@ -244,16 +244,16 @@ void Writer::writeParameterOp(const Operation &op)
     m_json.key("O");
     m_json.beginObject();
     m_json.key("%");
-    m_json.integer(defineResult(op.result(0)));
+    m_json.value(defineResult(op.result(0)));
     m_json.key("TT");
     writeType(op.result(0).type());
     m_json.endObject();
     if (m_program.trainable) {
         m_json.key("OA");
         m_json.beginArray();
-        m_json.integer(flagOf(op, "persistable", true) ? 1 : 0);
-        m_json.integer(flagOf(op, "stop_gradient", true) ? 1 : 0);
-        m_json.integer(flagOf(op, "trainable", true) ? 1 : 0);
+        m_json.value(flagOf(op, "persistable", true) ? 1 : 0);
+        m_json.value(flagOf(op, "stop_gradient", true) ? 1 : 0);
+        m_json.value(flagOf(op, "trainable", true) ? 1 : 0);
         m_json.endArray();
     }
     // Paddle's quant list holds `struct_name`; any other extra attribute goes there too so
@@ -293,7 +293,7 @@ void Writer::writeOp(const Operation &op)
     }
     m_json.beginObject();
     m_json.key("#");
-    m_json.string(m_nameBuffer);
+    m_json.value(m_nameBuffer);
     m_json.key("A");
     m_json.beginArray();
     for (const NamedAttribute &a : op.attributes()) {
@@ -311,7 +311,7 @@ void Writer::writeOp(const Operation &op)
     for (unsigned i = 0; i < op.numResults(); ++i) {
         m_json.beginObject();
         m_json.key("%");
-        m_json.integer(defineResult(op.result(i)));
+        m_json.value(defineResult(op.result(i)));
         m_json.key("TT");
         writeType(op.result(i).type());
         m_json.endObject();
@@ -342,7 +342,7 @@ void Writer::writeNamedAttribute(std::string_view name, const Attribute &attr)
     m_json.key("AT");
     writeAttribute(attr);
     m_json.key("N");
-    m_json.string(name);
+    m_json.value(name);
     m_json.endObject();
 }
 
@@ -364,7 +364,7 @@ void Writer::writeType(Type type)
     const auto header = [&](std::string_view id) {
         m_json.beginObject();
         m_json.key("#");
-        m_json.string(id);
+        m_json.value(id);
     };
     const auto elementType = [&](DataType dt) {
         const std::string_view id = jsonTypeId(dt);
@@ -374,7 +374,7 @@ void Writer::writeType(Type type)
     const auto dims = [&](const std::vector<int64_t> &d) {
         m_json.beginArray();
         for (int64_t x : d)
-            m_json.integer(x);
+            m_json.value(x);
         m_json.endArray();
     };
     switch (type.kind()) {
@@ -396,17 +396,17 @@ void Writer::writeType(Type type)
         m_json.beginArray();
         elementType(type.dtype());
         dims(type.dims());
-        m_json.string(type.layout());
+        m_json.value(type.layout());
         if (!array) {
             m_json.beginArray();
             for (const auto &level : type.lod()) {
                 m_json.beginArray();
                 for (uint64_t x : level)
-                    m_json.unsignedInteger(x);
+                    m_json.value(x);
                 m_json.endArray();
             }
             m_json.endArray();
-            m_json.unsignedInteger(type.offset());
+            m_json.value(type.offset());
         }
         m_json.endArray();
         m_json.endObject();
@@ -447,19 +447,19 @@ void Writer::writeAttribute(const Attribute &attr)
     const auto header = [&](std::string_view id) {
         m_json.beginObject();
         m_json.key("#");
-        m_json.string(id);
+        m_json.value(id);
     };
     const auto floating = [&](std::string_view id, double v) {
         header(id);
         if (std::isnan(v)) {
             m_json.key("VD");
-            m_json.string("NaN");
+            m_json.value("NaN");
         } else if (std::isinf(v)) {
             m_json.key("VD");
-            m_json.string(v > 0 ? "INF" : "-INF");
+            m_json.value(v > 0 ? "INF" : "-INF");
         } else {
             m_json.key("D");
-            m_json.number(v);
+            m_json.value(v);
         }
         m_json.endObject();
     };
@@ -473,19 +473,19 @@ void Writer::writeAttribute(const Attribute &attr)
         break;
     case K::Bool:
         simple("0.a_bool");
-        m_json.boolean(attr.asBool());
+        m_json.value(attr.asBool());
         break;
     case K::Int32:
         simple("0.a_i32");
-        m_json.integer(attr.asInt());
+        m_json.value(attr.asInt());
         break;
     case K::Int64:
         simple("0.a_i64");
-        m_json.integer(attr.asInt());
+        m_json.value(attr.asInt());
         break;
     case K::Index:
         simple("0.a_index");
-        m_json.integer(attr.asInt());
+        m_json.value(attr.asInt());
         break;
     case K::Float:
         floating("0.a_f32", double(float(attr.asDouble())));
@@ -495,11 +495,11 @@ void Writer::writeAttribute(const Attribute &attr)
         return;
     case K::String:
         simple("0.a_str");
-        m_json.string(attr.asString());
+        m_json.value(attr.asString());
         break;
     case K::TensorName:
         simple("0.a_tensorname");
-        m_json.string(attr.asString());
+        m_json.value(attr.asString());
         break;
     case K::Array:
         simple("0.a_array");
@@ -518,8 +518,8 @@ void Writer::writeAttribute(const Attribute &attr)
         simple(c64 ? "0.a_c64" : "0.a_c128");
         const std::complex<double> c = attr.asComplex();
         m_json.beginArray();
-        m_json.number(c64 ? double(float(c.real())) : c.real());
-        m_json.number(c64 ? double(float(c.imag())) : c.imag());
+        m_json.value(c64 ? double(float(c.real())) : c.real());
+        m_json.value(c64 ? double(float(c.imag())) : c.imag());
         m_json.endArray();
         break;
     }
@@ -527,44 +527,44 @@ void Writer::writeAttribute(const Attribute &attr)
         simple("1.a_intarray");
         m_json.beginArray();
         for (int64_t x : attr.asIntArray())
-            m_json.integer(x);
+            m_json.value(x);
         m_json.endArray();
         break;
     case K::DataTypeAttr:
         simple("1.a_dtype");
-        m_json.string(attr.asDataType() == DataType::Undefined ? std::string_view("Undefined(ALL_DTYPE)")
-                                                               : phiName(attr.asDataType()));
+        m_json.value(attr.asDataType() == DataType::Undefined ? std::string_view("Undefined(ALL_DTYPE)")
+                                                              : phiName(attr.asDataType()));
         break;
     case K::PlaceAttr: {
         const Place &p = attr.asPlace();
         simple("1.a_place");
         m_json.beginArray();
-        m_json.integer(int64_t(p.type));
-        m_json.integer(p.deviceId);
-        m_json.string(p.customDevice);
+        m_json.value(int64_t(p.type));
+        m_json.value(p.deviceId);
+        m_json.value(p.customDevice);
         m_json.endArray();
         break;
     }
     case K::DataLayout:
         simple("1.a_layout");
-        m_json.string(attr.asString());
+        m_json.value(attr.asString());
         break;
     case K::Scalar: {
         const DataType dt = attr.asDataType();
         const double v = attr.asDouble();
         simple("1.a_scalar");
         m_json.beginArray();
-        m_json.string(phiName(dt));
+        m_json.value(phiName(dt));
         if (dt == DataType::Bool)
-            m_json.boolean(v != 0);
+            m_json.value(v != 0);
         else if (dt == DataType::Float32)
-            m_json.number(double(float(v)));
+            m_json.value(double(float(v)));
         else if (dt == DataType::Float64 || dt == DataType::Float16 || dt == DataType::BFloat16)
-            m_json.number(v);
+            m_json.value(v);
         else if (v >= -9223372036854775808.0 && v < 9223372036854775808.0)
-            m_json.integer(int64_t(v));
+            m_json.value(int64_t(v));
         else
-            m_json.number(v);
+            m_json.value(v);
         m_json.endArray();
         break;
     }
@@ -572,7 +572,7 @@ void Writer::writeAttribute(const Attribute &attr)
         if (writeStoredJson(attr.asString()))
             return;
         simple(attr.unknownKindId().empty() ? std::string_view("unknown") : attr.unknownKindId());
-        m_json.string(attr.asString());
+        m_json.value(attr.asString());
         break;
     }
     m_json.endObject();

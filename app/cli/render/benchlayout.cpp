@@ -5,13 +5,13 @@
 #include "core/graph/dotwriter.h"
 #include "core/graph/graphbuilder.h"
 #include "core/graph/groupexpansion.h"
+#include "core/io/jsonemitter.h"
 #include "core/ir/block.h"
 #include "core/ir/pirprinter.h"
 #include "core/ir/program.h"
 #include "core/transform/partialprogram.h"
 #include "core/transform/programroles.h"
 #include "core/transform/syntheticprogram.h"
-#include "jsonstream.h"
 #include "renderapp.h"
 #include "ui/render/firstview.h"
 #include "ui/render/graphexporter.h"
@@ -323,7 +323,7 @@ int runBenchLayout(const std::vector<std::string> &args)
         shown += !n.ghost && n.op && first->shows(n.id) ? 1 : 0;
     const double firstView = subject.loadSeconds + modelSeconds + firstSeconds;
     if (cli.flag("json")) {
-        JsonStream json(std::cout);
+        ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
         json.beginObject();
         json.key("file").value(subject.label);
         json.key("mode").value(subject.mode);
