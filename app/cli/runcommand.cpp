@@ -7,7 +7,7 @@
 #include "core/ir/program.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/npyio.h"
-#include "opreference.h"
+#include "core/runtime/opreference.h"
 #include "runsource.h"
 #include "trainmode.h"
 
@@ -97,7 +97,10 @@ bool provide(ps::Interpreter &in, const std::string &text, std::string &error)
     }
     const std::string ref = text.substr(0, eq);
     std::string why;
-    const std::optional<ps::ProgramPosition> position = OpReference::resolve(in, ref, why);
+    std::vector<const ps::Program *> segments;
+    for (const ps::Interpreter::Segment &segment : in.segments())
+        segments.push_back(segment.program.get());
+    const std::optional<ps::ProgramPosition> position = ps::OpReference::resolve(segments, ref, why);
     if (!position) {
         error = "--provide " + ref + ": " + why;
         return false;
