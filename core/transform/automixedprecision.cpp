@@ -131,7 +131,8 @@ struct AutoMixedPrecision::State
 {
     std::unordered_set<const Operation *> low;
     std::unordered_set<const Operation *> untouched;
-    std::unordered_map<Value, Operation *> casts; ///< per block
+    Block *block = nullptr; ///< the block being rewritten
+    std::unordered_map<Value, Operation *> casts; ///< of `block`
     size_t lowOps = 0;
 };
 
@@ -180,9 +181,19 @@ size_t AutoMixedPrecision::run(Program &program)
 
 void AutoMixedPrecision::runBlock(Block &block, State &state)
 {
-    const OpRegistry &registry = OpRegistry::instance();
     const std::vector<Operation *> ops = block.ops();
-    // GetOpPrecision.
+    getOpPrecision(ops, state);
+    updateOpPrecision(ops, state);
+    processBlock(block, ops, state);
+    for (Operation *op : ops)
+        for (unsigned r = 0; r < op->numRegions(); ++r)
+            for (size_t b = 0; b < op->region(r).numBlocks(); ++b)
+                runBlock(op->region(r).block(b), state);
+}
+
+void AutoMixedPrecision::getOpPrecision(const std::vector<Operation *> &ops, State &state) const
+{
+    const OpRegistry &registry = OpRegistry::instance();
     for (Operation *op : ops) {
         const std::string_view name = op->name();
         const std::string shortName(op->shortName());
@@ -216,7 +227,10 @@ void AutoMixedPrecision::runBlock(Block &block, State &state)
         if (low)
             state.low.insert(op);
     }
-    // UpdateOpPrecision.
+}
+
+void AutoMixedPrecision::updateOpPrecision(const std::vector<Operation *> &ops, State &state)
+{
     for (bool updated = true; updated;) {
         updated = false;
         for (Operation *op : ops) {
@@ -253,117 +267,137 @@ void AutoMixedPrecision::runBlock(Block &block, State &state)
             }
         }
     }
-    // ProcessBlock.
+}
+
+void AutoMixedPrecision::processBlock(Block &block, const std::vector<Operation *> &ops, State &state)
+{
+    state.block = &block;
     state.casts.clear();
-    Builder builder(*block.program());
-    auto castOperand = [&](Operation *op, unsigned i, DataType to) {
-        const Value value = op->operand(i);
-        if (auto it = state.casts.find(value); it != state.casts.end()) {
-            op->setOperand(i, it->second->result(0));
-            return;
-        }
-        builder.setInsertionPoint(block, size_t(block.indexOf(op)));
-        const Type type = withDtype(value.type(), to);
-        Operation *cast
-            = builder.create("pd_op.cast", std::span<const Value>(&value, 1), std::span<const Type>(&type, 1),
-                { { "dtype", Attribute::dataType(to) },
-                    { "stop_gradient", Attribute::array({ Attribute::boolean(stopGradientOf(value)) }) } });
-        op->setOperand(i, cast->result(0));
-        state.casts.emplace(value, cast);
-        ++m_casts;
-    };
     for (Operation *op : ops) {
         if (state.untouched.count(op))
             continue;
-        const std::string_view name = op->name();
-        const bool low = state.low.count(op) != 0;
-        if (name.find("builtin") != std::string_view::npos) {
-            if (name == "builtin.combine") {
-                for (unsigned i = 0; i < op->numOperands(); ++i) {
-                    const DataType t = dtypeOf(op->operand(i));
-                    if (low && isFloat(t) && t != m_precision)
-                        castOperand(op, i, m_precision);
-                    else if (!low && t == m_precision)
-                        castOperand(op, i, DataType::Float32);
-                }
-                if (low) {
-                    std::vector<Type> types;
-                    for (Value v : op->operands())
-                        types.push_back(v.type());
-                    op->result(0).setType(Type::vector(std::move(types)));
-                }
-            } else if (name == "builtin.slice" && low) {
-                const Attribute *index = op->attribute("index");
-                const std::vector<Type> &inputs = op->operand(0).type().elements();
-                if (index && size_t(index->asInt()) < inputs.size())
-                    op->result(0).setType(inputs[size_t(index->asInt())]);
-            } else if (name == "builtin.split" && low) {
-                const std::vector<Type> &inputs = op->operand(0).type().elements();
-                for (unsigned i = 0; i < op->numResults() && i < inputs.size(); ++i)
-                    op->result(i).setType(inputs[i]);
-            }
-            if (low)
-                ++state.lowOps;
-            continue;
-        }
-        if (name == "pd_op.fetch") {
-            if (low)
-                setResultDtype(op->result(0), m_precision);
-            if (isDense(op->result(0)) && dtypeOf(op->operand(0)) != dtypeOf(op->result(0)))
-                castOperand(op, 0, dtypeOf(op->result(0)));
-            state.lowOps += low;
-            continue;
-        }
-        if ((name == "pd_op.feed" || name == "pd_op.data" || name == "pd_op.share_data_") && low) {
-            setResultDtype(op->result(0), m_precision);
-            ++state.lowOps;
-            continue;
+        if (op->name().find("builtin") != std::string_view::npos)
+            rewriteBuiltinOp(op, state);
+        else
+            rewritePdOp(op, state);
+    }
+}
+
+void AutoMixedPrecision::insertCast(Operation *op, unsigned operand, DataType to, State &state)
+{
+    const Value value = op->operand(operand);
+    if (auto it = state.casts.find(value); it != state.casts.end()) {
+        op->setOperand(operand, it->second->result(0));
+        return;
+    }
+    Block &block = *state.block;
+    Builder builder(*block.program());
+    builder.setInsertionPoint(block, size_t(block.indexOf(op)));
+    const Type type = withDtype(value.type(), to);
+    Operation *cast
+        = builder.create("pd_op.cast", std::span<const Value>(&value, 1), std::span<const Type>(&type, 1),
+            { { "dtype", Attribute::dataType(to) },
+                { "stop_gradient", Attribute::array({ Attribute::boolean(stopGradientOf(value)) }) } });
+    op->setOperand(operand, cast->result(0));
+    state.casts.emplace(value, cast);
+    ++m_casts;
+}
+
+void AutoMixedPrecision::rewriteBuiltinOp(Operation *op, State &state)
+{
+    const std::string_view name = op->name();
+    const bool low = state.low.count(op) != 0;
+    if (name == "builtin.combine") {
+        for (unsigned i = 0; i < op->numOperands(); ++i) {
+            const DataType t = dtypeOf(op->operand(i));
+            if (low && isFloat(t) && t != m_precision)
+                insertCast(op, i, m_precision, state);
+            else if (!low && t == m_precision)
+                insertCast(op, i, DataType::Float32, state);
         }
         if (low) {
-            ++state.lowOps;
-            const OpInfo *info = registry.lookup(name);
-            // The kernel's tensor inputs (mutable attributes are not kernel tensors).
-            for (unsigned i = 0; info && int(i) < info->numInputs && i < op->numOperands(); ++i) {
-                if (info->inputs[i].mutableAttribute || !isDense(op->operand(i)))
-                    continue;
-                const DataType t = dtypeOf(op->operand(i));
-                if (!listed(kInputsKept, *op, i) && isFloat(t) && t != m_precision)
-                    castOperand(op, i, m_precision);
-            }
-            if (const Attribute *dtype = op->attribute("dtype");
-                dtype && dtype->kind() == Attribute::Kind::DataTypeAttr) {
-                if (!isFloat(dtype->asDataType()) && dtype->asDataType() != DataType::Undefined)
-                    continue; // the op makes a non-float type: its results stay
-                op->setAttribute("dtype", Attribute::dataType(m_precision));
-            }
-            for (unsigned i = 0; i < op->numResults(); ++i)
-                if (op->result(i).type() && !listed(kOutputsKept, *op, i))
-                    setResultDtype(op->result(i), m_precision);
-            continue;
+            std::vector<Type> types;
+            for (Value v : op->operands())
+                types.push_back(v.type());
+            op->result(0).setType(Type::vector(std::move(types)));
         }
-        for (unsigned i = 0; i < op->numOperands(); ++i) {
-            const Value v = op->operand(i);
-            if (isDense(v) && dtypeOf(v) == m_precision) {
-                castOperand(op, i, DataType::Float32);
-            } else if (v && v.type() && v.type().kind() == Type::Kind::Vector && v.definingOp()
-                && v.definingOp()->name() == "builtin.combine") {
-                Operation *combine = v.definingOp();
-                for (unsigned j = 0; j < combine->numOperands(); ++j) {
-                    const DataType t = dtypeOf(combine->operand(j));
-                    if (isFloat(t) && t != DataType::Float32)
-                        castOperand(combine, j, DataType::Float32);
-                }
-                std::vector<Type> types;
-                for (Value item : combine->operands())
-                    types.push_back(item.type());
-                combine->result(0).setType(Type::vector(std::move(types)));
+    } else if (name == "builtin.slice" && low) {
+        const Attribute *index = op->attribute("index");
+        const std::vector<Type> &inputs = op->operand(0).type().elements();
+        if (index && size_t(index->asInt()) < inputs.size())
+            op->result(0).setType(inputs[size_t(index->asInt())]);
+    } else if (name == "builtin.split" && low) {
+        const std::vector<Type> &inputs = op->operand(0).type().elements();
+        for (unsigned i = 0; i < op->numResults() && i < inputs.size(); ++i)
+            op->result(i).setType(inputs[i]);
+    }
+    if (low)
+        ++state.lowOps;
+}
+
+void AutoMixedPrecision::rewritePdOp(Operation *op, State &state)
+{
+    const std::string_view name = op->name();
+    const bool low = state.low.count(op) != 0;
+    if (name == "pd_op.fetch") {
+        if (low)
+            setResultDtype(op->result(0), m_precision);
+        if (isDense(op->result(0)) && dtypeOf(op->operand(0)) != dtypeOf(op->result(0)))
+            insertCast(op, 0, dtypeOf(op->result(0)), state);
+        state.lowOps += low;
+    } else if ((name == "pd_op.feed" || name == "pd_op.data" || name == "pd_op.share_data_") && low) {
+        setResultDtype(op->result(0), m_precision);
+        ++state.lowOps;
+    } else if (low) {
+        ++state.lowOps;
+        rewriteLowPrecisionOp(op, state);
+    } else {
+        castLowPrecisionInputsBack(op, state);
+    }
+}
+
+void AutoMixedPrecision::rewriteLowPrecisionOp(Operation *op, State &state)
+{
+    const OpInfo *info = OpRegistry::instance().lookup(op->name());
+    // The kernel's tensor inputs (mutable attributes are not kernel tensors).
+    for (unsigned i = 0; info && int(i) < info->numInputs && i < op->numOperands(); ++i) {
+        if (info->inputs[i].mutableAttribute || !isDense(op->operand(i)))
+            continue;
+        const DataType t = dtypeOf(op->operand(i));
+        if (!listed(kInputsKept, *op, i) && isFloat(t) && t != m_precision)
+            insertCast(op, i, m_precision, state);
+    }
+    if (const Attribute *dtype = op->attribute("dtype");
+        dtype && dtype->kind() == Attribute::Kind::DataTypeAttr) {
+        if (!isFloat(dtype->asDataType()) && dtype->asDataType() != DataType::Undefined)
+            return; // the op makes a non-float type: its results stay
+        op->setAttribute("dtype", Attribute::dataType(m_precision));
+    }
+    for (unsigned i = 0; i < op->numResults(); ++i)
+        if (op->result(i).type() && !listed(kOutputsKept, *op, i))
+            setResultDtype(op->result(i), m_precision);
+}
+
+void AutoMixedPrecision::castLowPrecisionInputsBack(Operation *op, State &state)
+{
+    for (unsigned i = 0; i < op->numOperands(); ++i) {
+        const Value v = op->operand(i);
+        if (isDense(v) && dtypeOf(v) == m_precision) {
+            insertCast(op, i, DataType::Float32, state);
+        } else if (v && v.type() && v.type().kind() == Type::Kind::Vector && v.definingOp()
+            && v.definingOp()->name() == "builtin.combine") {
+            Operation *combine = v.definingOp();
+            for (unsigned j = 0; j < combine->numOperands(); ++j) {
+                const DataType t = dtypeOf(combine->operand(j));
+                if (isFloat(t) && t != DataType::Float32)
+                    insertCast(combine, j, DataType::Float32, state);
             }
+            std::vector<Type> types;
+            for (Value item : combine->operands())
+                types.push_back(item.type());
+            combine->result(0).setType(Type::vector(std::move(types)));
         }
     }
-    for (Operation *op : ops)
-        for (unsigned r = 0; r < op->numRegions(); ++r)
-            for (size_t b = 0; b < op->region(r).numBlocks(); ++b)
-                runBlock(op->region(r).block(b), state);
 }
 
 } // namespace ps

@@ -58,7 +58,24 @@ public:
 
 private:
     struct State;
+    /// One block, in the phases of Paddle's pass, then the blocks nested in its ops.
     void runBlock(Block &block, State &state);
+    /// Which ops may run in low precision (State::low) and which the pass leaves alone.
+    void getOpPrecision(const std::vector<Operation *> &ops, State &state) const;
+    /// Keeps in float32, until nothing changes, the ops whose neighbours need it.
+    static void updateOpPrecision(const std::vector<Operation *> &ops, State &state);
+    /// Rewrites the ops of `block` in program order.
+    void processBlock(Block &block, const std::vector<Operation *> &ops, State &state);
+    /// combine / slice / split: their vector types follow their inputs.
+    void rewriteBuiltinOp(Operation *op, State &state);
+    /// fetch, feed / data / share_data_, then the other ops, low precision or not.
+    void rewritePdOp(Operation *op, State &state);
+    /// Casts the op's float inputs to the low type and retypes its float results.
+    void rewriteLowPrecisionOp(Operation *op, State &state);
+    /// A float32 op: casts the low-precision tensors it reads back to float32.
+    void castLowPrecisionInputsBack(Operation *op, State &state);
+    /// Paddle's DoInsertCastOp: `op`'s operand through a cast to `to`, one cast per value and block.
+    void insertCast(Operation *op, unsigned operand, DataType to, State &state);
 
     Place m_place;
     DataType m_precision;
