@@ -18,30 +18,47 @@ std::string bytesText(int64_t bytes)
     return bytes < 0 ? std::string("dynamic") : std::to_string(bytes) + " bytes";
 }
 
-} // namespace
-
-int runSplit(const std::vector<std::string> &args)
+/// What `split` found: the program split as the pipeline splits it, and its middles' sizes.
+struct SplitReport
 {
-    CliArguments cli;
-    std::string error;
-    if (!cli.parse(args, { "json" }, { "flavour", "mode", "output" }, error))
-        return cliError(error);
-    if (cli.positional().size() != 1)
-        return cliError("usage: pirscope-cli split FILE|BUNDLE [--json] [--flavour newest|3.0|seed] "
-                        "[--mode train|infer [--output ID]...]");
+    std::string path;
+    std::string kind;
+    std::unique_ptr<ps::RunnableProgram> runnable;
+    const ps::SplitResult *split = nullptr;
+    const ps::SplitNames *names = nullptr;
+    int64_t middleBytes = 0;
+    size_t dynamicMiddles = 0;
+
+    std::string middleName(size_t i) const
+    {
+        const std::vector<std::string> &middles = (*names)[ps::SplitKey::Fm];
+        return i < middles.size() ? middles[i] : std::string();
+    }
+};
+
+std::string producerName(const ps::Value &v)
+{
+    return v.definingOp() ? std::string(v.definingOp()->name()) : std::string("(block argument)");
+}
+
+/// Opens and splits the file `cli` names; nullopt with `error` set (empty when already reported).
+std::optional<SplitReport> splitReport(const CliArguments &cli, std::string &error)
+{
     bool train = false;
     if (!trainModeOption(cli, train, error))
-        return cliError(error);
+        return std::nullopt;
     std::optional<ps::PipelineFlavour> flavour;
     if (auto f = cli.option("flavour")) {
         flavour = ps::flavourFromName(*f);
-        if (!flavour)
-            return cliError("unknown flavour '" + *f + "' (newest, 3.0, seed)");
+        if (!flavour) {
+            error = "unknown flavour '" + *f + "' (newest, 3.0, seed)";
+            return std::nullopt;
+        }
     }
     const std::filesystem::path path = cli.positional()[0];
     std::shared_ptr<const ps::PipelineSource> opened = openForCli(path.string());
     if (!opened)
-        return 1;
+        return std::nullopt;
     ps::DiagnosticList diagnostics;
     ps::PipelineSource::SplitInput source;
     // --mode train: a forward-only plain program gets the backward the GUI's Train mode appends.
@@ -49,7 +66,7 @@ int runSplit(const std::vector<std::string> &args)
         std::optional<ps::RunnableProgram> whole = plainTrainProgram(
             *opened->origin, flavour.value_or(ps::PipelineFlavour::Newest), outputOptions(cli), error);
         if (!whole)
-            return cliError(error);
+            return std::nullopt;
         source.runnable = std::make_unique<ps::RunnableProgram>(std::move(*whole));
         source.kind = "train";
     } else {
@@ -58,88 +75,94 @@ int runSplit(const std::vector<std::string> &args)
     printDiagnostics(diagnostics);
     if (!source.runnable) {
         const ps::Diagnostic *first = diagnostics.firstError();
-        return cliError(first ? first->toString() : "cannot split " + path.string());
+        error = first ? first->toString() : "cannot split " + path.string();
+        return std::nullopt;
     }
-    ps::RunnableProgram &rp = *source.runnable;
-    const ps::SplitResult &split = rp.splitForwardBackward();
-    const ps::SplitNames &names = rp.programNameAttr();
-    const std::vector<std::string> &middleNames = names[ps::SplitKey::Fm];
-    int64_t middleBytes = 0;
-    size_t dynamicMiddles = 0;
-    for (const ps::Value &m : split.middles) {
+    SplitReport report;
+    report.path = path.string();
+    report.kind = source.kind;
+    report.runnable = std::move(source.runnable);
+    report.split = &report.runnable->splitForwardBackward();
+    report.names = &report.runnable->programNameAttr();
+    for (const ps::Value &m : report.split->middles) {
         const int64_t b = m.type().byteSize();
         if (b < 0)
-            ++dynamicMiddles;
+            ++report.dynamicMiddles;
         else
-            middleBytes += b;
+            report.middleBytes += b;
     }
-    auto middleName
-        = [&middleNames](size_t i) { return i < middleNames.size() ? middleNames[i] : std::string(); };
-    auto producer = [](const ps::Value &v) {
-        return v.definingOp() ? std::string(v.definingOp()->name()) : std::string("(block argument)");
-    };
+    return report;
+}
 
-    if (cli.flag("json")) {
-        ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
-        json.beginObject();
-        json.key("source").value(path.string());
-        json.key("kind").value(source.kind);
-        json.key("flavour").value(ps::flavourName(rp.flavour()));
-        json.key("forward_range")
-            .beginArray()
-            .value(rp.forwardRange().begin)
-            .value(rp.forwardRange().end)
-            .endArray();
-        json.key("backward_range")
-            .beginArray()
-            .value(rp.backwardRange().begin)
-            .value(rp.backwardRange().end)
-            .endArray();
-        json.key("has_backward").value(split.hasBackward);
-        json.key("forward").beginObject().key("ops").value(split.forward->numOps());
-        json.key("ops_total").value(split.forward->numOpsTotal()).endObject();
-        json.key("backward").beginObject().key("ops").value(split.backward->numOps());
-        json.key("ops_total").value(split.backward->numOpsTotal());
-        json.key("kwargs").value(split.backward->block().numKwargs()).endObject();
-        json.key("attributes").beginObject();
-        for (ps::SplitKey key : ps::allSplitKeys()) {
-            json.key(ps::splitKeyName(key)).beginArray();
-            for (const std::string &n : names[key])
-                json.value(n);
-            json.endArray();
-        }
-        json.endObject();
-        json.key("middles").beginArray();
-        for (size_t i = 0; i < split.middles.size(); ++i) {
-            const ps::Value &m = split.middles[i];
-            json.beginObject().key("name").value(middleName(i));
-            json.key("type").value(ps::PirTextFormat::typeText(m.type(), ps::Generation::C));
-            json.key("bytes");
-            if (m.type().byteSize() < 0)
-                json.value("dynamic");
-            else
-                json.value(m.type().byteSize());
-            json.key("defined_by").value(producer(m)).endObject();
-        }
+void printSplitJson(const SplitReport &report)
+{
+    const ps::RunnableProgram &rp = *report.runnable;
+    const ps::SplitResult &split = *report.split;
+    const ps::SplitNames &names = *report.names;
+    ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
+    json.beginObject();
+    json.key("source").value(report.path);
+    json.key("kind").value(report.kind);
+    json.key("flavour").value(ps::flavourName(rp.flavour()));
+    json.key("forward_range")
+        .beginArray()
+        .value(rp.forwardRange().begin)
+        .value(rp.forwardRange().end)
+        .endArray();
+    json.key("backward_range")
+        .beginArray()
+        .value(rp.backwardRange().begin)
+        .value(rp.backwardRange().end)
+        .endArray();
+    json.key("has_backward").value(split.hasBackward);
+    json.key("forward").beginObject().key("ops").value(split.forward->numOps());
+    json.key("ops_total").value(split.forward->numOpsTotal()).endObject();
+    json.key("backward").beginObject().key("ops").value(split.backward->numOps());
+    json.key("ops_total").value(split.backward->numOpsTotal());
+    json.key("kwargs").value(split.backward->block().numKwargs()).endObject();
+    json.key("attributes").beginObject();
+    for (ps::SplitKey key : ps::allSplitKeys()) {
+        json.key(ps::splitKeyName(key)).beginArray();
+        for (const std::string &n : names[key])
+            json.value(n);
         json.endArray();
-        json.key("middle_bytes").value(middleBytes);
-        json.key("dynamic_middles").value(dynamicMiddles);
-        json.key("diagnostics").beginArray();
-        for (const std::string &d : rp.diagnostics())
-            json.value(d);
-        json.endArray().endObject();
-        json.finish();
-        return 0;
     }
+    json.endObject();
+    json.key("middles").beginArray();
+    for (size_t i = 0; i < split.middles.size(); ++i) {
+        const ps::Value &m = split.middles[i];
+        json.beginObject().key("name").value(report.middleName(i));
+        json.key("type").value(ps::PirTextFormat::typeText(m.type(), ps::Generation::C));
+        json.key("bytes");
+        if (m.type().byteSize() < 0)
+            json.value("dynamic");
+        else
+            json.value(m.type().byteSize());
+        json.key("defined_by").value(producerName(m)).endObject();
+    }
+    json.endArray();
+    json.key("middle_bytes").value(report.middleBytes);
+    json.key("dynamic_middles").value(report.dynamicMiddles);
+    json.key("diagnostics").beginArray();
+    for (const std::string &d : rp.diagnostics())
+        json.value(d);
+    json.endArray().endObject();
+    json.finish();
+}
 
+void printSplitText(const SplitReport &report)
+{
+    const ps::RunnableProgram &rp = *report.runnable;
+    const ps::SplitResult &split = *report.split;
+    const ps::SplitNames &names = *report.names;
     static const char *const kKinds[][2] = { { "bundle", "trace bundle (manifest names and ranges)" },
         { "train", "train program (names and ranges inferred)" },
         { "inference", "inference program (forward only)" } };
-    std::string kindText = source.kind;
+    std::string kindText = report.kind;
     for (const auto &k : kKinds)
-        if (source.kind == k[0])
+        if (report.kind == k[0])
             kindText = k[1];
-    std::cout << "split:    " << path.string() << ": " << kindText << ", flavour "
+    std::cout << "split:    " << report.path << ": " << kindText << ", flavour "
               << ps::flavourName(rp.flavour()) << "\n";
     std::cout << "ranges:   forward [" << rp.forwardRange().begin << ", " << rp.forwardRange().end
               << "), backward [" << rp.backwardRange().begin << ", " << rp.backwardRange().end << ") of "
@@ -156,16 +179,37 @@ int runSplit(const std::vector<std::string> &args)
         std::cout << "  " << ps::splitKeyName(key) << std::string(16 - ps::splitKeyName(key).size(), ' ')
                   << line << "\n";
     }
-    std::cout << "middles:  " << split.middles.size() << ", " << middleBytes << " bytes";
-    if (dynamicMiddles)
-        std::cout << " + " << dynamicMiddles << " of dynamic size";
+    std::cout << "middles:  " << split.middles.size() << ", " << report.middleBytes << " bytes";
+    if (report.dynamicMiddles)
+        std::cout << " + " << report.dynamicMiddles << " of dynamic size";
     std::cout << "\n";
     for (size_t i = 0; i < split.middles.size(); ++i) {
         const ps::Value &m = split.middles[i];
-        std::cout << "  " << middleName(i) << "\t" << ps::PirTextFormat::typeText(m.type(), ps::Generation::C)
-                  << "\t" << bytesText(m.type().byteSize()) << "\t" << producer(m) << "\n";
+        std::cout << "  " << report.middleName(i) << "\t"
+                  << ps::PirTextFormat::typeText(m.type(), ps::Generation::C) << "\t"
+                  << bytesText(m.type().byteSize()) << "\t" << producerName(m) << "\n";
     }
     for (const std::string &d : rp.diagnostics())
         std::cerr << "warning: " << d << "\n";
+}
+
+} // namespace
+
+int runSplit(const std::vector<std::string> &args)
+{
+    CliArguments cli;
+    std::string error;
+    if (!cli.parse(args, { "json" }, { "flavour", "mode", "output" }, error))
+        return cliError(error);
+    if (cli.positional().size() != 1)
+        return cliError("usage: pirscope-cli split FILE|BUNDLE [--json] [--flavour newest|3.0|seed] "
+                        "[--mode train|infer [--output ID]...]");
+    const std::optional<SplitReport> report = splitReport(cli, error);
+    if (!report)
+        return error.empty() ? 1 : cliError(error);
+    if (cli.flag("json"))
+        printSplitJson(*report);
+    else
+        printSplitText(*report);
     return 0;
 }
