@@ -8,6 +8,31 @@
 
 #include <iostream>
 
+namespace {
+
+void printNamesJson(const ps::ValueNumbering &ids, const ps::ValueNameMap &map)
+{
+    ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
+    json.beginObject().key("names").beginArray();
+    for (const ps::ValueNameEntry &e : map.entries()) {
+        json.beginObject();
+        json.key("value").value(ids.name(e.value));
+        json.key("name").value(e.name);
+        json.key("source").value(ps::nameSourceText(e.source));
+        json.endObject();
+    }
+    json.endArray().endObject();
+    json.finish();
+}
+
+void printNamesText(const ps::ValueNumbering &ids, const ps::ValueNameMap &map)
+{
+    for (const ps::ValueNameEntry &e : map.entries())
+        std::cout << ids.name(e.value) << "\t" << e.name << "\t" << ps::nameSourceText(e.source) << "\n";
+}
+
+} // namespace
+
 int runNames(const std::vector<std::string> &args)
 {
     CliArguments cli;
@@ -21,22 +46,9 @@ int runNames(const std::vector<std::string> &args)
         return 1;
     const ps::ValueNumbering ids(*program);
     const ps::ValueNameMap map(*program);
-
-    if (cli.flag("json")) {
-        ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
-        json.beginObject().key("names").beginArray();
-        for (const ps::ValueNameEntry &e : map.entries()) {
-            json.beginObject();
-            json.key("value").value(ids.name(e.value));
-            json.key("name").value(e.name);
-            json.key("source").value(ps::nameSourceText(e.source));
-            json.endObject();
-        }
-        json.endArray().endObject();
-        json.finish();
-        return 0;
-    }
-    for (const ps::ValueNameEntry &e : map.entries())
-        std::cout << ids.name(e.value) << "\t" << e.name << "\t" << ps::nameSourceText(e.source) << "\n";
+    if (cli.flag("json"))
+        printNamesJson(ids, map);
+    else
+        printNamesText(ids, map);
     return 0;
 }
