@@ -112,6 +112,59 @@ bool compareWithBundle(
     return ok;
 }
 
+/// How the ops of a differential run agreed with the CPU.
+struct Agreement
+{
+    size_t compared = 0; ///< within tolerance
+    size_t uncompared = 0; ///< checked but not comparable (no CPU kernel, fallback)
+    double maxRelDiff = 0;
+};
+
+Agreement agreementOf(const std::vector<ps::OpRecord> &records)
+{
+    Agreement a;
+    for (const ps::OpRecord &r : records) {
+        if (!r.compared)
+            continue;
+        if (r.comparison.empty()) {
+            ++a.compared;
+            a.maxRelDiff = std::max(a.maxRelDiff, r.maxRelDiff);
+        } else {
+            ++a.uncompared;
+        }
+    }
+    return a;
+}
+
+/// Runs `source` on `device` checked op by op against `cpu`, then (bundles) against Paddle's files.
+bool verifyAgainstCpu(const RunSource &source, ps::Backend &device, ps::Backend &cpu,
+    const ps::ProgramRunner::Options &options, const Tolerance &tolerance, bool fallback)
+{
+    std::cout << "differential " << device.name() << " vs " << cpu.name() << ", op by op:\n";
+    ps::StopInfo stop;
+    auto runner = runOn(source, device, &cpu, options, tolerance, stop, fallback);
+    if (!runner || stop.reason != ps::StopReason::Finished) {
+        if (stop.reason == ps::StopReason::Divergence && stop.record) {
+            const ps::OpRecord &r = runner->interpreter().records()[*stop.record];
+            std::cout << "  first divergence: " << r.op->name() << " at " << r.position.toString() << ": "
+                      << r.comparison << "\n";
+        }
+        return false;
+    }
+    const Agreement agreement = agreementOf(runner->interpreter().records());
+    const std::map<std::string, size_t> fallbacks = runner->interpreter().fallbackOps();
+    size_t fellBack = 0;
+    for (const auto &[name, n] : fallbacks)
+        fellBack += n;
+    std::cout << "  " << agreement.compared << " kernel ops agree (max rel diff " << agreement.maxRelDiff
+              << ")";
+    if (agreement.uncompared > fellBack)
+        std::cout << ", " << agreement.uncompared - fellBack << " not compared (no CPU kernel)";
+    std::cout << "\n";
+    printFallback(std::cout, fallbacks, "  ");
+    return !source.bundle() || compareWithBundle(*source.bundle(), *runner, tolerance);
+}
+
 /// `device`: the backend checked op by op against the CPU ("" = the first CUDA device when
 /// there is one).
 int verifyNumerics(const RunSource &source, const ps::DebugSources &sources, const Tolerance &tolerance,
@@ -148,41 +201,7 @@ int verifyNumerics(const RunSource &source, const ps::DebugSources &sources, con
     } else if (!cuda) {
         std::cout << "cuda: skipped (" << reason << ")\n";
     } else {
-        std::cout << "differential " << cuda->name() << " vs " << cpu->name() << ", op by op:\n";
-        ps::StopInfo cudaStop;
-        auto cudaRunner = runOn(source, *cuda, cpu.get(), options, tolerance, cudaStop, fallback);
-        if (!cudaRunner || cudaStop.reason != ps::StopReason::Finished) {
-            if (cudaStop.reason == ps::StopReason::Divergence && cudaStop.record) {
-                const ps::OpRecord &r = cudaRunner->interpreter().records()[*cudaStop.record];
-                std::cout << "  first divergence: " << r.op->name() << " at " << r.position.toString() << ": "
-                          << r.comparison << "\n";
-            }
-            ok = false;
-        } else {
-            double maxRel = 0;
-            size_t compared = 0, uncompared = 0;
-            for (const ps::OpRecord &r : cudaRunner->interpreter().records()) {
-                if (!r.compared)
-                    continue;
-                if (r.comparison.empty()) {
-                    ++compared;
-                    maxRel = std::max(maxRel, r.maxRelDiff);
-                } else {
-                    ++uncompared;
-                }
-            }
-            const std::map<std::string, size_t> fallbacks = cudaRunner->interpreter().fallbackOps();
-            size_t fellBack = 0;
-            for (const auto &[name, n] : fallbacks)
-                fellBack += n;
-            std::cout << "  " << compared << " kernel ops agree (max rel diff " << maxRel << ")";
-            if (uncompared > fellBack)
-                std::cout << ", " << uncompared - fellBack << " not compared (no CPU kernel)";
-            std::cout << "\n";
-            printFallback(std::cout, fallbacks, "  ");
-            if (source.bundle())
-                ok = compareWithBundle(*source.bundle(), *cudaRunner, tolerance) && ok;
-        }
+        ok = verifyAgainstCpu(source, *cuda, *cpu, options, tolerance, fallback) && ok;
     }
     std::cout << (ok ? "numerics: ok\n" : "numerics: FAILED\n");
     return ok ? 0 : 1;
