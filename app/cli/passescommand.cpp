@@ -9,11 +9,8 @@
 #include "core/ir/pirprinter.h"
 #include "core/ir/program.h"
 #include "core/ir/valuenumbering.h"
-#include "core/runtime/backend.h"
-#include "core/runtime/parameterstore.h"
-#include "core/runtime/parameterstoreevaluator.h"
-#include "core/runtime/passnumericscheck.h"
 #include "core/session/inputshapes.h"
+#include "core/session/passsession.h"
 #include "core/session/pipelinesource.h"
 #include "core/transform/appendshadowoutputs.h"
 #include "core/transform/passirprinter.h"
@@ -408,9 +405,7 @@ int runPasses(const std::vector<std::string> &args)
 
     // Parameters: when given or for the numeric check, constant_folding_pass computes its
     // values over them and the check runs every program on them.
-    ps::PassOptions passOptions;
-    std::unique_ptr<ps::Backend> cpu;
-    std::shared_ptr<ps::ParameterStore> store;
+    ps::PassSession session;
     ps::ProgramRunner::Options sources;
     sources.inputs
         = bundle ? ps::TensorSource::npyDirectory(bundle->filePath("inputs")) : ps::TensorSource::random(0);
@@ -418,14 +413,10 @@ int runPasses(const std::vector<std::string> &args)
         = bundle ? ps::TensorSource::npyDirectory(bundle->filePath("params")) : ps::TensorSource::random(0);
     if (!applySourceOptions(cli, sources, error))
         return cliError(error);
-    if (cli.flag("check-numerics") || cli.option("params")) {
-        cpu = ps::createCpuBackend();
-        store = std::make_shared<ps::ParameterStore>();
-        if (!store->load(*program, sources.params, error))
-            return cliError("--params: " + error);
-        passOptions.evaluator = std::make_shared<ps::ParameterStoreEvaluator>(store, *cpu);
-    }
-    std::optional<ps::PassManager> pm = buildManager(cli, passOptions, error);
+    if ((cli.flag("check-numerics") || cli.option("params"))
+        && !session.loadParameters(*program, sources.params, error))
+        return cliError("--params: " + error);
+    std::optional<ps::PassManager> pm = buildManager(cli, session.passOptions(), error);
     if (!pm)
         return cliError(error);
     auto recorder = std::make_shared<ps::PassStepRecorder>();
@@ -449,7 +440,7 @@ int runPasses(const std::vector<std::string> &args)
                 options.inputShapes[s.name] = s.shape;
         if (!errors.empty())
             return cliError("--shape " + errors.front());
-        numerics = std::make_shared<ps::PassNumericsCheck>(*cpu, store, options);
+        numerics = session.numericsCheck(std::move(options));
         pm->addInstrumentation(numerics);
     }
     if (cli.flag("print-ir")) // Paddle's FLAGS_print_ir text, on stderr so --json stays parseable
