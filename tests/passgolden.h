@@ -10,7 +10,7 @@
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
-#include "core/transform/fusionpasses.h"
+#include "core/transform/passregistry.h"
 #include "core/transform/pass.h"
 
 #include <QtTest>
@@ -259,7 +259,7 @@ namespace passgolden {
 inline QStringList fusionEntries()
 {
     QStringList out;
-    for (std::string_view name : ps::fusionPassNames())
+    for (std::string_view name : ps::PassRegistry::fusionPassNames())
         out << QString::fromLatin1(name.data(), int(name.size()));
     out << "fusion_chain";
     return out;

@@ -9,7 +9,7 @@
 #include "core/runtime/backend.h"
 #include "core/runtime/programrunner.h"
 #include "core/runtime/tensorcomparison.h"
-#include "core/transform/fusionpasses.h"
+#include "core/transform/passregistry.h"
 #include "passgolden.h"
 #include "sanitizerbuild.h"
 
@@ -64,7 +64,7 @@ size_t runPasses(const QStringList &names, Program &program)
 {
     size_t rewrites = 0;
     for (const QString &name : names)
-        rewrites += createFusionPass(name.toStdString())->run(program);
+        rewrites += PassRegistry::create(name.toStdString())->run(program);
     return rewrites;
 }
 

@@ -3,7 +3,7 @@
 // samples. The fixtures come from Paddle's CPU build, so map_op_to_another_pass runs as the
 // CPU build has it (no depthwise_conv2d -> conv2d); tst_fusionpasses checks the CUDA form.
 
-#include "core/transform/fusionpasses.h"
+#include "core/transform/passregistry.h"
 #include "passgolden.h"
 
 #include <QtTest>
@@ -17,11 +17,11 @@ namespace {
 /// total rewrites.
 size_t runEntry(const QString &entry, Program &program)
 {
-    FusionOptions options;
-    options.cudaBuild = false;
+    PassOptions options;
+    options.place = Place { Place::AllocType::Cpu, 0, {} };
     size_t rewrites = 0;
     for (const QString &name : entryPasses(entry)) {
-        std::unique_ptr<Pass> pass = createFusionPass(name.toStdString(), options);
+        std::unique_ptr<Pass> pass = PassRegistry::create(name.toStdString(), options);
         if (!pass)
             qFatal("no fusion pass %s", qPrintable(name));
         rewrites += pass->run(program);

@@ -61,13 +61,13 @@ private slots:
         QVERIFY(attributeMismatch(r.splitNames, readJson(d + "/split/program_attributes.json")).isEmpty());
         QVERIFY(attributeMismatch(r.attributeNames, readJson(d + "/program_attributes.json")).isEmpty());
         QCOMPARE(r.passLog.size(), size_t(2)); // CSE on the forward, then on the backward program
-        const PassRecord &forwardCse = r.passLog[0].record;
+        const PassTimelineStep &forwardCse = r.passLog[0];
         QCOMPARE(forwardCse.target, std::string("forward"));
-        QCOMPARE(forwardCse.opsBefore - forwardCse.opsAfter + 0,
+        QCOMPARE(forwardCse.opsBefore() - forwardCse.opsAfter() + 0,
             r.splitForward->numOpsTotal() - r.forward->numOpsTotal());
         // The step's copies are the programs before and after CSE.
-        QVERIFY(compareWithPaddle(*r.passLog[0].before, *splitForward).equal);
-        QVERIFY(compareWithPaddle(*r.passLog[0].after, *forward).equal);
+        QVERIFY(compareWithPaddle(*forwardCse.before->load()->program, *splitForward).equal);
+        QVERIFY(compareWithPaddle(*forwardCse.after->load()->program, *forward).equal);
         // The snapshot's values live in its own copies.
         for (const Value &v : r.attributeValues[SplitKey::Fo])
             QVERIFY(v.isNull() || v.parentBlock() == &r.forward->block());

@@ -5,7 +5,7 @@
 #include "core/ir/program.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/parameterstore.h"
-#include "core/runtime/parameterstoreevaluator.h"
+#include "core/session/parameterstoreevaluator.h"
 #include "core/transform/constantfolding.h"
 #include "core/transform/passregistry.h"
 

@@ -7,7 +7,7 @@
 #include "core/transform/deadcodeelimination.h"
 #include "core/transform/passirprinter.h"
 #include "core/transform/passmanager.h"
-#include "core/transform/passsteprecorder.h"
+#include "core/transform/passtimelinerecorder.h"
 #include "core/transform/unimplementedpass.h"
 #include "paddlebundle.h"
 
@@ -262,7 +262,7 @@ private slots:
         make(b, "pd_op.tanh", { x }, { f32() }); // dead
         shadow(b, binary(b, "pd_op.add", c1, c2), "out");
 
-        auto recorder = std::make_shared<PassStepRecorder>();
+        auto recorder = std::make_shared<PassTimelineRecorder>();
         pm.addInstrumentation(recorder);
         const std::vector<PassRecord> records = pm.run(p, "forward");
         QCOMPARE(records.size(), size_t(2));
@@ -281,12 +281,15 @@ private slots:
         QCOMPARE(pm.log().size(), size_t(2));
 
         // The recorder's copies: before and after each pass, shared along the run.
-        const std::vector<PassStep> &steps = recorder->steps();
+        const std::vector<PassTimelineStep> steps = recorder->takeSteps();
         QCOMPARE(steps.size(), size_t(2));
-        QCOMPARE(steps[0].before->numOps(), size_t(6));
-        QCOMPARE(steps[0].after->numOps(), size_t(5));
+        QCOMPARE(steps[0].target, std::string("forward"));
+        QCOMPARE(steps[0].before->load()->program->numOps(), size_t(6));
+        QCOMPARE(steps[0].after->load()->program->numOps(), size_t(5));
         QCOMPARE(steps[1].before, steps[0].after);
-        QCOMPARE(steps[1].after->numOps(), size_t(4));
+        QCOMPARE(steps[1].after->load()->program->numOps(), size_t(4));
+        QCOMPARE(steps[0].removedOps, records[0].removedOps);
+        QCOMPARE(steps[1].rewrites, long(records[1].rewrites));
         QCOMPARE(steps[0].removedOpTexts().size(), size_t(1));
         QVERIFY(QString::fromStdString(steps[0].removedOpTexts()[0]).contains("pd_op.tanh"));
         QVERIFY(QString::fromStdString(steps[1].removedOpTexts()[0]).contains("pd_op.full"));
@@ -301,7 +304,7 @@ private slots:
         const std::vector<PassRecord> again = pm.run(p);
         QCOMPARE(again.size(), size_t(1));
         QVERIFY(!again[0].changed());
-        QCOMPARE(recorder->steps().size(), size_t(2)); // removed: saw nothing more
+        QVERIFY(recorder->takeSteps().empty()); // removed: saw nothing more
         QCOMPARE(pm.log().size(), size_t(3));
     }
 

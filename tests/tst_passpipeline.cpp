@@ -2,7 +2,6 @@
 #include "core/ir/builder.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
-#include "core/transform/fusionpasses.h"
 #include "core/transform/passpipeline.h"
 #include "core/transform/passregistry.h"
 #include "core/transform/unimplementedpass.h"
@@ -91,9 +90,9 @@ private slots:
 
     void fusionPassesRunInTheGpuPipeline()
     {
-        // The fusion passes (core/transform/fusionpasses) are registered: the GPU pipeline runs
+        // The fusion passes (PassRegistry::fusionPassNames) are registered: the GPU pipeline runs
         // them, by Paddle name or alias, and the registry lists them as implemented.
-        for (std::string_view name : fusionPassNames()) {
+        for (std::string_view name : PassRegistry::fusionPassNames()) {
             QVERIFY2(PassRegistry::isImplemented(name), name.data());
             const std::vector<std::string> all = PassRegistry::implementedNames();
             QVERIFY(std::find(all.begin(), all.end(), std::string(name)) != all.end());

@@ -7,7 +7,7 @@
 #include "core/ir/program.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/parameterstore.h"
-#include "core/runtime/passtimelinenumerics.h"
+#include "core/session/passtimelinenumerics.h"
 #include "core/transform/passmanager.h"
 #include "core/transform/passregistry.h"
 #include "core/transform/passtimeline.h"

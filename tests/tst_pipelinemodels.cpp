@@ -139,12 +139,12 @@ private slots:
         QVERIFY(forward.isValid());
         QCOMPARE(model.index(cse, PassListModel::ChangeColumn).data().toString(),
             QStringLiteral("fwd \u22122 +1, bwd ="));
-        const PassStep &step = s->result.passLog.front();
-        QCOMPARE(step.record.removedOps.size(), size_t(2));
-        QCOMPARE(step.record.addedOps.size(), size_t(1));
+        const PassTimelineStep &step = s->result.passLog.front();
+        QCOMPARE(step.removedOps.size(), size_t(2));
+        QCOMPARE(step.addedOps.size(), size_t(1));
         QVERIFY(step.addedOpTexts().front().find("pd_op.assign") != std::string::npos);
-        QCOMPARE(step.record.target, std::string("forward"));
-        QCOMPARE(model.rowCount(forward), int(step.record.removedOps.size() + step.record.addedOps.size()));
+        QCOMPARE(step.target, std::string("forward"));
+        QCOMPARE(model.rowCount(forward), int(step.removedOps.size() + step.addedOps.size()));
         QVERIFY(model.index(0, 0, forward).data().toString().startsWith(QStringLiteral("\u2212 ")));
         QCOMPARE(model.index(0, 0, forward).data().toString().mid(2),
             QString::fromStdString(step.removedOpTexts().front()).trimmed());

@@ -6,6 +6,7 @@
 #include "core/runtime/programrunner.h"
 #include "core/runtime/tensorcomparison.h"
 #include "core/session/bundleprograms.h"
+#include "core/session/runprogramsplit.h"
 #include "core/transform/partialprogram.h"
 #include "paddlebundle.h"
 
@@ -120,7 +121,7 @@ private slots:
         Loaded l = load(model);
         QVERIFY2(l.pipeline, qPrintable(l.error));
         const TraceBundle &b = *l.bundle;
-        ProgramRunner runner(*l.pipeline, *m_cpu);
+        ProgramRunner runner(runProgramSplit(*l.pipeline), *m_cpu);
         std::string error;
         QVERIFY2(runner.prepare(bundleOptions(b), error), error.c_str());
         QVERIFY(runner.hasBackward());
@@ -184,7 +185,7 @@ private slots:
             QSKIP("golden bundle missing");
         Loaded l = load("control_flow");
         QVERIFY2(l.pipeline, qPrintable(l.error));
-        ProgramRunner runner(*l.pipeline, *m_cpu);
+        ProgramRunner runner(runProgramSplit(*l.pipeline), *m_cpu);
         std::string error;
         ProgramRunner::Options options = bundleOptions(*l.bundle);
         options.outputGradFiles.clear(); // ones: the gradient of sum(output)
@@ -243,7 +244,7 @@ private slots:
             QSKIP("golden bundle missing");
         Loaded l = load("mlp_ce");
         QVERIFY2(l.pipeline, qPrintable(l.error));
-        ProgramRunner runner(*l.pipeline, *m_cpu);
+        ProgramRunner runner(runProgramSplit(*l.pipeline), *m_cpu);
         std::string error;
         QVERIFY2(runner.prepare(bundleOptions(*l.bundle), error), error.c_str());
         std::map<std::string, FreeReason> frees(runner.forwardFrees().begin(), runner.forwardFrees().end());
@@ -269,7 +270,7 @@ private slots:
         Loaded l = load("mlp_ce");
         QVERIFY2(l.pipeline, qPrintable(l.error));
         auto run = [&](uint64_t seed) {
-            ProgramRunner runner(*l.pipeline, *m_cpu);
+            ProgramRunner runner(runProgramSplit(*l.pipeline), *m_cpu);
             ProgramRunner::Options options;
             options.inputs = TensorSource::random(seed);
             options.params = TensorSource::random(seed);
@@ -298,7 +299,7 @@ private slots:
             QSKIP("golden bundle missing");
         Loaded l = load("mlp_ce");
         QVERIFY2(l.pipeline, qPrintable(l.error));
-        ProgramRunner runner(*l.pipeline, *m_cpu);
+        ProgramRunner runner(runProgramSplit(*l.pipeline), *m_cpu);
         ProgramRunner::Options options = bundleOptions(*l.bundle);
         options.inputs = TensorSource::npyDirectory(QDir::tempPath().toStdString() + "/no-such-dir");
         std::string error;

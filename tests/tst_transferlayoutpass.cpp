@@ -8,7 +8,7 @@
 #include "core/io/pirtextreader.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/parameterstore.h"
-#include "core/runtime/passnumericscheck.h"
+#include "core/session/passnumericscheck.h"
 #include "core/transform/passmanager.h"
 #include "core/transform/passpipeline.h"
 #include "core/transform/passregistry.h"

@@ -4,6 +4,7 @@
 
 #include <QColor>
 #include <QFont>
+#include <algorithm>
 
 namespace ps {
 
@@ -39,13 +40,12 @@ QString qs(const std::string &s)
 
 /// "fwd −3 +1, bwd =": per program the ops removed and added (= unchanged), short enough for a
 /// narrow dock; the tooltip and the child rows spell it out.
-QString summary(const std::vector<const PassStep *> &steps)
+QString summary(const std::vector<const PassTimelineStep *> &steps)
 {
     if (steps.empty())
         return PassListModel::tr("not run");
     QStringList parts;
-    for (const PassStep *step : steps) {
-        const PassRecord *r = &step->record;
+    for (const PassTimelineStep *r : steps) {
         QString target = qs(r->target);
         if (target == QLatin1String("forward"))
             target = PassListModel::tr("fwd");
@@ -80,7 +80,7 @@ void PassListModel::clear()
     endResetModel();
 }
 
-void PassListModel::setPasses(const std::vector<PassInfo> &passes, const std::vector<PassStep> &log)
+void PassListModel::setPasses(const std::vector<PassInfo> &passes, const std::vector<PassTimelineStep> &log)
 {
     beginResetModel();
     m_root = std::make_unique<Node>();
@@ -92,29 +92,28 @@ void PassListModel::setPasses(const std::vector<PassInfo> &passes, const std::ve
         pass->checked = p.enabled;
         pass->text[PassColumn] = qs(p.alias);
         pass->text[DescriptionColumn] = qs(p.name) + QStringLiteral(": ") + qs(p.description);
-        std::vector<const PassStep *> steps;
-        for (const PassStep &step : log)
-            if (step.record.pass == p.name)
+        std::vector<const PassTimelineStep *> steps;
+        for (const PassTimelineStep &step : log)
+            if (step.pass == p.name)
                 steps.push_back(&step);
         pass->text[ChangeColumn] = p.enabled ? summary(steps) : tr("off");
         QStringList details;
-        for (const PassStep *step : steps)
+        for (const PassTimelineStep *step : steps)
             details << tr("%1: %2 \u2192 %3 ops, %4 removed, %5 added")
-                           .arg(qs(step->record.target))
-                           .arg(step->record.opsBefore)
-                           .arg(step->record.opsAfter)
-                           .arg(step->record.removedOps.size())
-                           .arg(step->record.addedOps.size());
+                           .arg(qs(step->target))
+                           .arg(step->opsBefore())
+                           .arg(step->opsAfter())
+                           .arg(step->removedOps.size())
+                           .arg(step->addedOps.size());
         pass->toolTip = details.join(QLatin1Char('\n'));
-        for (const PassStep *step : steps) {
-            const PassRecord *r = &step->record;
+        for (const PassTimelineStep *step : steps) {
             Node *run = pass->add();
-            run->text[PassColumn] = qs(r->target);
-            run->text[ChangeColumn] = tr("%1 \u2192 %2 ops").arg(r->opsBefore).arg(r->opsAfter);
+            run->text[PassColumn] = qs(step->target);
+            run->text[ChangeColumn] = tr("%1 \u2192 %2 ops").arg(step->opsBefore()).arg(step->opsAfter());
             run->text[DescriptionColumn] = tr("%1 removed, %2 added, %3 rewrites")
-                                               .arg(r->removedOps.size())
-                                               .arg(r->addedOps.size())
-                                               .arg(r->rewrites);
+                                               .arg(step->removedOps.size())
+                                               .arg(step->addedOps.size())
+                                               .arg(std::max(step->rewrites, 0L));
             for (const std::string &op : step->removedOpTexts()) {
                 Node *line = run->add();
                 line->removed = true;

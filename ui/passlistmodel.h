@@ -10,7 +10,7 @@
 namespace ps {
 
 /// The pipeline's passes as a tree: one checkable row per pass (alias and Paddle name, what it
-/// changed in the last snapshot, description), one child per PassStep (the program it ran
+/// changed in the last snapshot, description), one child per PassTimelineStep (the program it ran
 /// on: ops before → after, removed, added) and below it the removed (−) and added (+) ops.
 /// Unchecking or checking a pass emits passToggled(); the check box shows the new state at
 /// once, the records follow with the next setPasses().
@@ -24,7 +24,7 @@ public:
     explicit PassListModel(QObject *parent = nullptr);
     ~PassListModel() override;
 
-    void setPasses(const std::vector<PassInfo> &passes, const std::vector<PassStep> &log);
+    void setPasses(const std::vector<PassInfo> &passes, const std::vector<PassTimelineStep> &log);
     void clear();
     /// Row of the pass with this name or alias, or -1.
     int passRow(const QString &nameOrAlias) const;

@@ -2,10 +2,8 @@
 
 #include "core/ir/block.h"
 #include "core/ir/program.h"
-#include "core/runtime/backend.h"
 #include "core/runtime/parameterstore.h"
-#include "core/runtime/parameterstoreevaluator.h"
-#include "core/runtime/passtimelinenumerics.h"
+#include "core/session/passsession.h"
 #include "core/transform/passpipeline.h"
 #include "core/transform/passtimelinerecorder.h"
 #include "ui/programdocument.h"
@@ -201,22 +199,17 @@ void PassTimelineRunner::request(size_t fromStep)
             r->switches = switches;
             r->from = previous ? fromStep : 0;
             // Parameters for constant folding's values and the numeric check.
-            std::unique_ptr<Backend> cpu = createCpuBackend();
-            PassOptions passOptions;
-            PassTimelineOptions options;
+            PassSession session;
             std::string error;
-            if (!store) {
-                store = std::make_shared<ParameterStore>();
-                if (!store->load(*input, TensorSource::random(0), error))
-                    store.reset();
-            }
-            if (store) {
-                passOptions.evaluator = std::make_shared<ParameterStoreEvaluator>(store, *cpu);
-                if (numerics)
-                    options.check = std::make_shared<PassTimelineNumerics>(*cpu, store);
-            }
-            r->store = store;
-            PassManager pm = factory(passOptions);
+            if (store)
+                session.shareParameters(std::move(store));
+            else
+                session.loadParameters(*input, TensorSource::random(0), error);
+            PassTimelineOptions options;
+            if (numerics && session.hasParameters())
+                options.check = session.timelineCheck();
+            r->store = session.parameters();
+            PassManager pm = factory(session.passOptions());
             switches.applyTo(pm);
             r->timeline = previous ? PassTimelineRecorder::rerun(pm, *previous, fromStep, options)
                                    : PassTimelineRecorder::run(pm, *input, options);

@@ -10,18 +10,15 @@
 #include "core/ir/pirprinter.h"
 #include "core/ir/program.h"
 #include "core/ir/valuenumbering.h"
-#include "core/runtime/backend.h"
-#include "core/runtime/parameterstore.h"
-#include "core/runtime/parameterstoreevaluator.h"
-#include "core/runtime/passnumericscheck.h"
 #include "core/session/inputshapes.h"
+#include "core/session/passsession.h"
 #include "core/session/pipelinesource.h"
 #include "core/transform/appendshadowoutputs.h"
 #include "core/transform/passirprinter.h"
 #include "core/transform/passmanager.h"
 #include "core/transform/passpipeline.h"
 #include "core/transform/passregistry.h"
-#include "core/transform/passsteprecorder.h"
+#include "core/transform/passtimelinerecorder.h"
 #include "runsource.h"
 #include "trainmode.h"
 
@@ -128,19 +125,21 @@ std::optional<ps::PassManager> buildManager(
 
 /// The inplace groups (core/analysis) of the program after an inplace_pass step that hold an op
 /// the pass made `_`: "%2 %3 %4" per group, members in program order.
-std::vector<std::string> newInplaceGroups(const ps::PassStep &step)
+std::vector<std::string> newInplaceGroups(const ps::PassTimelineStep &step)
 {
     std::vector<std::string> out;
-    if (step.record.pass != "inplace_pass" || !step.after || step.record.addedOps.empty())
+    if (step.pass != "inplace_pass" || !step.after || step.addedOps.empty())
         return out;
-    std::vector<const ps::Operation *> ops;
-    step.after->block().walk([&ops](ps::Operation *op) { ops.push_back(op); });
+    const std::shared_ptr<const ps::LoadedProgram> after = step.after->load();
+    if (!after->program)
+        return out;
+    const std::vector<const ps::Operation *> ops = after->program->allOps();
     std::unordered_set<const ps::Operation *> added;
-    for (const ps::PassOpRef &ref : step.record.addedOps)
+    for (const ps::PassOpRef &ref : step.addedOps)
         if (ref.index < ops.size())
             added.insert(ops[ref.index]);
-    const ps::InplaceGroups groups(*step.after);
-    const ps::ValueNumbering numbering(*step.after);
+    const ps::InplaceGroups groups(*after->program);
+    const ps::ValueNumbering numbering(*after->program);
     for (const ps::InplaceGroup &g : groups.groups()) {
         const bool touched = std::any_of(
             g.edges.begin(), g.edges.end(), [&](const ps::InplaceEdge &e) { return added.count(e.op) != 0; });
@@ -225,30 +224,30 @@ void writeNumerics(ps::JsonEmitter &json, const ps::PassNumerics &n)
     json.endArray().endObject();
 }
 
-void writeJson(
-    const std::vector<ps::PassStep> &steps, const ps::PassNumericsCheck *numerics, const ps::Program *printed)
+void writeJson(const std::vector<ps::PassTimelineStep> &steps, const ps::PassNumericsCheck *numerics,
+    const ps::Program *printed)
 {
     ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
     json.beginObject().key("passes").beginArray();
     for (size_t i = 0; i < steps.size(); ++i) {
-        const ps::PassStep &step = steps[i];
-        const ps::PassRecord &r = step.record;
+        const ps::PassTimelineStep &step = steps[i];
         json.beginObject();
-        json.key("pass").value(r.pass);
-        json.key("implemented").value(r.implemented);
-        json.key("changed").value(r.changed());
-        json.key("rewrites").value(r.rewrites);
-        json.key("seconds").value(r.seconds);
-        json.key("ops_before").value(r.opsBefore);
-        json.key("ops_after").value(r.opsAfter);
-        json.key("removed").value(r.removedOps.size());
-        json.key("added").value(r.addedOps.size());
+        json.key("pass").value(step.pass);
+        json.key("implemented").value(step.implemented);
+        json.key("changed").value(step.changed());
+        // A pass that is not implemented did not run: no rewrites, no time.
+        json.key("rewrites").value(size_t(std::max(step.rewrites, 0L)));
+        json.key("seconds").value(std::max(step.seconds, 0.0));
+        json.key("ops_before").value(step.opsBefore());
+        json.key("ops_after").value(step.opsAfter());
+        json.key("removed").value(step.removedOps.size());
+        json.key("added").value(step.addedOps.size());
         json.key("modified").value(step.modifiedOps.size());
         json.key("notes").beginArray();
-        for (const std::string &note : r.notes)
+        for (const std::string &note : step.notes)
             json.value(note);
         json.endArray();
-        if (r.pass == "inplace_pass") {
+        if (step.pass == "inplace_pass") {
             json.key("inplace_groups").beginArray();
             for (const std::string &g : newInplaceGroups(step))
                 json.value(g);
@@ -313,31 +312,31 @@ void printNumerics(const ps::PassNumerics &n)
               << o.inputMaxRel << ")\n";
 }
 
-void writeText(const std::vector<ps::PassStep> &steps, const ps::PassNumericsCheck *numerics, size_t limit)
+void writeText(
+    const std::vector<ps::PassTimelineStep> &steps, const ps::PassNumericsCheck *numerics, size_t limit)
 {
     for (size_t i = 0; i < steps.size(); ++i) {
-        const ps::PassStep &step = steps[i];
-        const ps::PassRecord &r = step.record;
-        std::cout << r.pass << ": ";
-        if (!r.implemented) {
+        const ps::PassTimelineStep &step = steps[i];
+        std::cout << step.pass << ": ";
+        if (!step.implemented) {
             std::cout << "not run (not implemented in PIRScope)\n";
             continue;
         }
-        if (!r.changed()) {
-            std::cout << "no change (" << r.opsBefore << " ops)\n";
-            for (const std::string &note : r.notes)
+        if (!step.changed()) {
+            std::cout << "no change (" << step.opsBefore() << " ops)\n";
+            for (const std::string &note : step.notes)
                 std::cout << "    note: " << note << "\n";
             continue;
         }
-        std::cout << r.rewrites << " rewrites, ops " << r.opsBefore << " -> " << r.opsAfter << " (-"
-                  << r.removedOps.size() << " +" << r.addedOps.size() << " ~" << step.modifiedOps.size()
-                  << ")\n";
+        std::cout << step.rewrites << " rewrites, ops " << step.opsBefore() << " -> " << step.opsAfter()
+                  << " (-" << step.removedOps.size() << " +" << step.addedOps.size() << " ~"
+                  << step.modifiedOps.size() << ")\n";
         printOps("-", step.removedOpTexts(), limit);
         printOps("+", step.addedOpTexts(), limit);
         printOps("~", step.modifiedOpTexts(), limit);
         for (const std::string &group : newInplaceGroups(step))
             std::cout << "    inplace group: " << group << "\n";
-        for (const std::string &note : r.notes)
+        for (const std::string &note : step.notes)
             std::cout << "    note: " << note << "\n";
         if (numerics && i < numerics->results().size())
             printNumerics(numerics->results()[i]);
@@ -408,9 +407,7 @@ int runPasses(const std::vector<std::string> &args)
 
     // Parameters: when given or for the numeric check, constant_folding_pass computes its
     // values over them and the check runs every program on them.
-    ps::PassOptions passOptions;
-    std::unique_ptr<ps::Backend> cpu;
-    std::shared_ptr<ps::ParameterStore> store;
+    ps::PassSession session;
     ps::ProgramRunner::Options sources;
     sources.inputs
         = bundle ? ps::TensorSource::npyDirectory(bundle->filePath("inputs")) : ps::TensorSource::random(0);
@@ -418,17 +415,13 @@ int runPasses(const std::vector<std::string> &args)
         = bundle ? ps::TensorSource::npyDirectory(bundle->filePath("params")) : ps::TensorSource::random(0);
     if (!applySourceOptions(cli, sources, error))
         return cliError(error);
-    if (cli.flag("check-numerics") || cli.option("params")) {
-        cpu = ps::createCpuBackend();
-        store = std::make_shared<ps::ParameterStore>();
-        if (!store->load(*program, sources.params, error))
-            return cliError("--params: " + error);
-        passOptions.evaluator = std::make_shared<ps::ParameterStoreEvaluator>(store, *cpu);
-    }
-    std::optional<ps::PassManager> pm = buildManager(cli, passOptions, error);
+    if ((cli.flag("check-numerics") || cli.option("params"))
+        && !session.loadParameters(*program, sources.params, error))
+        return cliError("--params: " + error);
+    std::optional<ps::PassManager> pm = buildManager(cli, session.passOptions(), error);
     if (!pm)
         return cliError(error);
-    auto recorder = std::make_shared<ps::PassStepRecorder>();
+    auto recorder = std::make_shared<ps::PassTimelineRecorder>();
     pm->addInstrumentation(recorder);
     std::shared_ptr<ps::PassNumericsCheck> numerics;
     if (cli.flag("check-numerics")) {
@@ -449,13 +442,14 @@ int runPasses(const std::vector<std::string> &args)
                 options.inputShapes[s.name] = s.shape;
         if (!errors.empty())
             return cliError("--shape " + errors.front());
-        numerics = std::make_shared<ps::PassNumericsCheck>(*cpu, store, options);
+        numerics = session.numericsCheck(std::move(options));
         pm->addInstrumentation(numerics);
     }
     if (cli.flag("print-ir")) // Paddle's FLAGS_print_ir text, on stderr so --json stays parseable
         pm->addInstrumentation(std::make_shared<ps::PassIrPrinter>(std::cerr));
     pm->run(*program);
-    const std::vector<ps::PassStep> &steps = recorder->steps();
+    const ps::PassTimeline timeline(recorder->takeSteps(), "pass manager");
+    const std::vector<ps::PassTimelineStep> &steps = timeline.steps();
     const int status = numerics && beyondTolerance(*numerics) ? 2 : 0;
 
     if (cli.flag("json")) {

@@ -5,7 +5,6 @@
 #include "core/ir/program.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/npyio.h"
-#include "core/transform/pipelineresult.h"
 
 #include <algorithm>
 #include <set>
@@ -64,21 +63,20 @@ Tensor onesLike(const Tensor &t)
 
 } // namespace
 
-ProgramRunner::ProgramRunner(const PipelineResult &pipeline, Backend &backend)
+ProgramRunner::ProgramRunner(Split split, Backend &backend)
     : m_backend(backend)
-    , m_forward(pipeline.forward)
-    , m_fakeName(fakeValueName(pipeline.flavour))
+    , m_forward(std::move(split.forward))
+    , m_fakeName(std::move(split.fakeName))
+    , m_inputNames(std::move(split.inputs))
+    , m_paramNames(std::move(split.parameters))
+    , m_outputNames(std::move(split.outputs))
 {
-    const SplitNames &names = pipeline.attributeNames;
-    m_inputNames = names[SplitKey::Fx];
-    m_paramNames = names[SplitKey::Fp];
-    m_outputNames = names[SplitKey::Fo];
-    if (pipeline.backward && pipeline.backward->numOps() > 0) {
-        m_backward = pipeline.backward;
-        m_outputGradNames = names[SplitKey::BoG];
-        m_inputGradNames = names[SplitKey::BxG];
-        m_paramGradNames = names[SplitKey::BpG];
-        m_noNeedBuffers = names[SplitKey::NoNeedBuffers];
+    if (split.backward && split.backward->numOps() > 0) {
+        m_backward = std::move(split.backward);
+        m_outputGradNames = std::move(split.outputGrads);
+        m_inputGradNames = std::move(split.inputGrads);
+        m_paramGradNames = std::move(split.parameterGrads);
+        m_noNeedBuffers = std::move(split.noNeedBuffers);
     }
 }
 

@@ -13,9 +13,9 @@ namespace ps {
 
 class Backend;
 class Program;
-struct PipelineResult;
 
-/// Paddle's `pir_run_program` on a dy2static PipelineResult (PADDLE_PIR.md §5): inputs go into
+/// Paddle's `pir_run_program` on a dy2static pipeline's split programs (PADDLE_PIR.md §5; a
+/// PipelineResult becomes a Split through core/session's runProgramSplit): inputs go into
 /// the Scope under the `fx` names and parameters under the `fp` names (fake names skipped), the
 /// forward program runs, outputs are read by `fo` names; then run_program's garbage collection
 /// frees what the backward does not read (`no_need_buffers` keep their meta only), the output
@@ -57,8 +57,24 @@ public:
         Tensor tensor;
     };
 
-    /// Forward + backward (a training pipeline) or forward only (`pipeline.backward` empty).
-    ProgramRunner(const PipelineResult &pipeline, Backend &backend);
+    /// What run_program receives of a split pipeline: its programs and program_attr's names.
+    struct Split
+    {
+        std::shared_ptr<const Program> forward;
+        /// Null or empty: forward only.
+        std::shared_ptr<const Program> backward;
+        std::vector<std::string> inputs; ///< fx
+        std::vector<std::string> parameters; ///< fp
+        std::vector<std::string> outputs; ///< fo
+        std::vector<std::string> outputGrads; ///< bo_g
+        std::vector<std::string> inputGrads; ///< bx_g
+        std::vector<std::string> parameterGrads; ///< bp_g
+        std::vector<std::string> noNeedBuffers; ///< no_need_buffers
+        std::string fakeName; ///< the flavour's fake value name ("" when it has none)
+    };
+
+    /// Forward + backward (a training pipeline) or forward only (`split.backward` empty).
+    ProgramRunner(Split split, Backend &backend);
     /// A plain program as one segment.
     ProgramRunner(std::shared_ptr<const Program> program, Backend &backend);
     ~ProgramRunner();

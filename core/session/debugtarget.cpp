@@ -3,6 +3,7 @@
 #include "core/ir/program.h"
 #include "core/runtime/programrunner.h"
 #include "core/session/inferenceconfig.h"
+#include "core/session/runprogramsplit.h"
 #include "core/transform/pipelineresult.h"
 
 #include <filesystem>
@@ -30,7 +31,7 @@ const Program *DebugTarget::inputProgram() const
 std::unique_ptr<ProgramRunner> DebugTarget::makeRunner(Backend &backend) const
 {
     if (pipeline)
-        return std::make_unique<ProgramRunner>(*pipeline, backend);
+        return std::make_unique<ProgramRunner>(runProgramSplit(*pipeline), backend);
     return std::make_unique<ProgramRunner>(program, backend);
 }
 

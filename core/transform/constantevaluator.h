@@ -12,7 +12,7 @@ class Operation;
 /// `builtin.combine` of them), and keeps each result under `resultNames[i]` so later folds and
 /// the folded program can read it by that name. Paddle also erases an operand's tensor from its
 /// scope when the folded op was its only reader; an evaluator keeps it, because the parameter op
-/// stays in the program until dead_code_elimination_pass. Implemented by core/runtime
+/// stays in the program until dead_code_elimination_pass. Implemented by core/session
 /// (ParameterStoreEvaluator); transform only sees this interface.
 class ConstantEvaluator
 {

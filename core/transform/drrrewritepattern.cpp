@@ -237,7 +237,7 @@ Operation *DrrRewritePattern::createResultOp(
     int index, const DrrMatch &source, DrrMatch &result, PatternRewriter &rewriter) const
 {
     const DrrOpCall &call = m_pattern.resultGraph().opCalls()[size_t(index)];
-    Block &block = rewriter.block();
+    Block &block = *rewriter.insertionBlock();
     std::unordered_map<const Operation *, size_t> position;
     for (size_t i = 0; i < block.size(); ++i)
         position.emplace(block.op(i), i);

@@ -7,7 +7,7 @@
 #include "core/ir/program.h"
 #include "core/transform/appendshadowoutputs.h"
 #include "core/transform/backwardappender.h"
-#include "core/transform/passsteprecorder.h"
+#include "core/transform/passtimelinerecorder.h"
 
 #include <optional>
 #include <unordered_map>
@@ -150,20 +150,20 @@ void PartialProgramLayer::prepare(Stage &stage, bool training)
         stage.forwardClones = clonesOf(rp.program().block(), rp.forwardRange(), *split.forward);
         stage.backwardClones = clonesOf(rp.program().block(), rp.backwardRange(), *split.backward);
     }
-    std::shared_ptr<PassStepRecorder> recorder;
+    std::shared_ptr<PassTimelineRecorder> recorder;
     if (m_recordPassSteps) {
-        recorder = std::make_shared<PassStepRecorder>();
+        recorder = std::make_shared<PassTimelineRecorder>();
         m_passes.addInstrumentation(recorder);
     }
     auto runPasses = [&](Program &program, const std::string &target) {
         std::vector<PassRecord> records = m_passes.run(program, target);
         if (recorder) {
-            for (PassStep &step : recorder->takeSteps())
+            for (PassTimelineStep &step : recorder->takeSteps())
                 stage.passLog.push_back(std::move(step));
             return;
         }
-        for (PassRecord &r : records)
-            stage.passLog.push_back(PassStep { std::move(r), nullptr, nullptr, {} });
+        for (const PassRecord &r : records)
+            stage.passLog.push_back(PassTimelineRecorder::stepOf(r));
     };
     rp.applyPass([&](Program &forward, Program &backward, const SplitNames &) {
         runPasses(forward, "forward");

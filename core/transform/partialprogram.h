@@ -51,7 +51,7 @@ public:
     PassManager &passManager() { return m_passes; }
     /// Whether the pass log keeps a copy of each program before and after every pass (on by
     /// default; a copy costs about a clone per changed program). Off: the log has the records
-    /// only (PassStep::before/after null).
+    /// only (PassTimelineStep::before/after null).
     void setRecordPassSteps(bool on) { m_recordPassSteps = on; }
 
     /// Cached; appends the `output_<k>` shadow outputs to the main program the first time.
@@ -88,7 +88,7 @@ private:
         std::shared_ptr<const Program> splitForward;
         std::shared_ptr<const Program> splitBackward;
         SplitNames splitNames;
-        std::vector<PassStep> passLog;
+        std::vector<PassTimelineStep> passLog;
         /// Top-level op index of the whole program → its clone in the split forward/backward
         /// program (null for ops split_program does not clone), to follow grad-op links.
         std::vector<const Operation *> forwardClones;

@@ -10,7 +10,7 @@ struct PassRecord;
 
 /// Hooks PassManager::run calls around each pass, as MLIR's PassInstrumentation: the program
 /// is the one the passes transform in place, valid only during the call. An instrumentation
-/// records, prints or checks what it wants (PassStepRecorder keeps program copies, PassIrPrinter
+/// records, prints or checks what it wants (PassTimelineRecorder keeps program copies, PassIrPrinter
 /// prints Paddle's IRPrinting text, PassNumericsCheck runs both programs). Callbacks run on the
 /// thread that runs the passes, in the order the instrumentations were added (after-callbacks
 /// too). An UnimplementedPass gets both callbacks, with an unchanged program.

@@ -146,4 +146,11 @@ std::vector<PassRecord> PassManager::run(Program &program, const std::string &ta
     return records;
 }
 
+PassRecord PassManager::runAt(size_t index, Program &program, const std::string &target)
+{
+    PassRecord record = runOne(*m_entries[index].pass, program, target);
+    m_log.push_back(record);
+    return record;
+}
+
 } // namespace ps

@@ -52,6 +52,9 @@ public:
     /// Runs the enabled passes in order on `program`; returns their records (also appended to
     /// the log). `target` names the program in the records ("forward", "backward", "program").
     std::vector<PassRecord> run(Program &program, const std::string &target = "program");
+    /// Runs the `index`th listed pass on `program`, enabled or not, with the instrumentations'
+    /// per-pass callbacks (not the pipeline ones); returns its record (also appended to the log).
+    PassRecord runAt(size_t index, Program &program, const std::string &target = "program");
     const std::vector<PassRecord> &log() const { return m_log; }
     void clearLog() { m_log.clear(); }
 

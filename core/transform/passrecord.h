@@ -19,7 +19,7 @@ struct PassOpRef
 
 /// What one pass did to one program: counts, time and which ops went and came. It holds no
 /// program text; an instrumentation that wants text or program copies keeps them
-/// (PassStepRecorder, PassIrPrinter).
+/// (PassTimelineRecorder, PassIrPrinter).
 struct PassRecord
 {
     std::string pass; ///< Paddle's pass name

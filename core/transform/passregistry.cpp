@@ -1,13 +1,23 @@
 #include "core/transform/passregistry.h"
 
+#include "core/transform/addnormfusepass.h"
 #include "core/transform/automixedprecision.h"
 #include "core/transform/commonsubexpressionelimination.h"
 #include "core/transform/constantfolding.h"
+#include "core/transform/conv2daddactfusepass.h"
+#include "core/transform/conv2daddfusepass.h"
+#include "core/transform/conv2dbnfusepass.h"
 #include "core/transform/deadcodeelimination.h"
-#include "core/transform/fusionpasses.h"
+#include "core/transform/identityopcleanpass.h"
 #include "core/transform/inplacepass.h"
+#include "core/transform/mapoptoanotherpass.h"
+#include "core/transform/matmuladdactfusepass.h"
+#include "core/transform/matmulscalefusepass.h"
+#include "core/transform/matmultransposefusepass.h"
 #include "core/transform/passpipeline.h"
+#include "core/transform/removeredundanttransposepass.h"
 #include "core/transform/replacefetchwithshadowoutput.h"
+#include "core/transform/silufusepass.h"
 #include "core/transform/transferlayoutpass.h"
 #include "core/transform/unimplementedpass.h"
 
@@ -20,6 +30,7 @@ struct Entry
     const char *name;
     const char *alias;
     std::unique_ptr<Pass> (*make)(const PassOptions &);
+    bool fusion = false; ///< a pattern-fusion pass of Paddle's GPU inference pipeline
 };
 
 template<typename P> std::unique_ptr<Pass> plain(const PassOptions &)
@@ -46,6 +57,24 @@ const Entry kPasses[] = {
         [](const PassOptions &o) -> std::unique_ptr<Pass> {
             return std::make_unique<InplacePass>(o.place, o.noNeedBufferNames);
         } },
+    // The fusion passes, in the order Paddle's GPU inference pipeline runs them (kPirGpuPasses).
+    // map_op_to_another_pass follows the CUDA build of Paddle unless the place is a CPU: its
+    // depthwise_conv2d pattern exists only there.
+    { "map_op_to_another_pass", "map_op",
+        [](const PassOptions &o) -> std::unique_ptr<Pass> {
+            return std::make_unique<MapOpToAnotherPass>(o.place.type != Place::AllocType::Cpu);
+        },
+        true },
+    { "identity_op_clean_pass", "identity", &plain<IdentityOpCleanPass>, true },
+    { "silu_fuse_pass", "silu", &plain<SiluFusePass>, true },
+    { "conv2d_bn_fuse_pass", "conv_bn", &plain<Conv2dBnFusePass>, true },
+    { "conv2d_add_act_fuse_pass", "conv_add_act", &plain<Conv2dAddActFusePass>, true },
+    { "conv2d_add_fuse_pass", "conv_add", &plain<Conv2dAddFusePass>, true },
+    { "matmul_add_act_fuse_pass", "matmul_add_act", &plain<MatmulAddActFusePass>, true },
+    { "add_norm_fuse_pass", "add_norm", &plain<AddNormFusePass>, true },
+    { "matmul_scale_fuse_pass", "matmul_scale", &plain<MatmulScaleFusePass>, true },
+    { "matmul_transpose_fuse_pass", "matmul_transpose", &plain<MatmulTransposeFusePass>, true },
+    { "remove_redundant_transpose_pass", "transpose", &plain<RemoveRedundantTransposePass>, true },
 };
 
 const Entry *find(std::string_view name)
@@ -56,21 +85,12 @@ const Entry *find(std::string_view name)
     return nullptr;
 }
 
-/// The fusion passes (core/transform/fusionpasses) follow the CUDA build of Paddle unless the
-/// place is a CPU: map_op_to_another_pass's depthwise_conv2d pattern exists only there.
-FusionOptions fusionOptions(const PassOptions &options)
-{
-    return FusionOptions { options.place.type != Place::AllocType::Cpu };
-}
-
 } // namespace
 
 std::unique_ptr<Pass> PassRegistry::create(std::string_view name, const PassOptions &options)
 {
     if (const Entry *e = find(name))
         return e->make(options);
-    if (std::unique_ptr<Pass> fusion = createFusionPass(name, fusionOptions(options)))
-        return fusion;
     if (PassPipeline::isPaddlePass(name))
         return std::make_unique<UnimplementedPass>(
             std::string(name), PassPipeline::unimplementedReason(name));
@@ -82,22 +102,27 @@ std::vector<std::string> PassRegistry::implementedNames()
     std::vector<std::string> out;
     for (const Entry &e : kPasses)
         out.emplace_back(e.name);
-    for (std::string_view name : fusionPassNames())
-        out.emplace_back(name);
+    return out;
+}
+
+std::vector<std::string_view> PassRegistry::fusionPassNames()
+{
+    std::vector<std::string_view> out;
+    for (const Entry &e : kPasses)
+        if (e.fusion)
+            out.emplace_back(e.name);
     return out;
 }
 
 bool PassRegistry::isImplemented(std::string_view name)
 {
-    return find(name) != nullptr || createFusionPass(name) != nullptr;
+    return find(name) != nullptr;
 }
 
 std::string PassRegistry::canonicalName(std::string_view name)
 {
     if (const Entry *e = find(name))
         return e->name;
-    if (std::unique_ptr<Pass> fusion = createFusionPass(name))
-        return std::string(fusion->name());
     return PassPipeline::isPaddlePass(name) ? std::string(name) : std::string();
 }
 

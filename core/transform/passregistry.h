@@ -20,6 +20,9 @@ public:
     static std::unique_ptr<Pass> create(std::string_view name, const PassOptions &options = {});
     /// Paddle names of the implemented passes, in registration order.
     static std::vector<std::string> implementedNames();
+    /// Paddle names of the pattern-fusion passes, in the order Paddle's GPU inference pipeline
+    /// runs them (kPirGpuPasses).
+    static std::vector<std::string_view> fusionPassNames();
     static bool isImplemented(std::string_view name);
     /// The Paddle name for a name or alias; empty when unknown.
     static std::string canonicalName(std::string_view name);

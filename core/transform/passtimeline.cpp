@@ -3,7 +3,10 @@
 #include "core/analysis/programdiff.h"
 #include "core/io/paddlepasslog.h"
 #include "core/ir/block.h"
+#include "core/ir/operation.h"
+#include "core/ir/pirprinter.h"
 #include "core/ir/program.h"
+#include "core/ir/valuenumbering.h"
 
 namespace ps {
 
@@ -28,7 +31,46 @@ PassTimelineStep::Kind kindOf(LoggedStep::Kind k)
     return PassTimelineStep::Kind::Pass;
 }
 
+/// The first line of each referenced op's text in `snapshot`'s program.
+std::vector<std::string> opLines(const ProgramSnapshot *snapshot, const std::vector<PassOpRef> &refs)
+{
+    std::vector<std::string> lines;
+    if (!snapshot || refs.empty())
+        return lines;
+    const std::shared_ptr<const LoadedProgram> loaded = snapshot->load();
+    if (!loaded->program)
+        return lines;
+    const Program &program = *loaded->program;
+    const std::vector<const Operation *> ops = program.allOps();
+    const ValueNumbering numbering(program);
+    for (const PassOpRef &ref : refs) {
+        if (ref.index >= ops.size())
+            continue;
+        std::string text = PirPrinter::opText(*ops[ref.index], numbering);
+        const size_t newline = text.find('\n');
+        if (newline != std::string::npos)
+            text.resize(newline);
+        lines.push_back(std::move(text));
+    }
+    return lines;
+}
+
 } // namespace
+
+std::vector<std::string> PassTimelineStep::removedOpTexts() const
+{
+    return opLines(before.get(), removedOps);
+}
+
+std::vector<std::string> PassTimelineStep::addedOpTexts() const
+{
+    return opLines(after.get(), addedOps);
+}
+
+std::vector<std::string> PassTimelineStep::modifiedOpTexts() const
+{
+    return opLines(after.get(), modifiedOps);
+}
 
 PassTimeline::PassTimeline(std::vector<PassTimelineStep> steps, std::string source)
     : m_steps(std::move(steps))

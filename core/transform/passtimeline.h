@@ -2,6 +2,7 @@
 
 #include "core/analysis/opdiff.h"
 #include "core/ir/diagnostic.h"
+#include "core/transform/passrecord.h"
 #include "core/transform/programsnapshot.h"
 
 #include <list>
@@ -29,7 +30,8 @@ struct NumericCheck
     std::string note; ///< e.g. "AMP: fp16 error expected", or why nothing was compared
 };
 
-/// One step of a pass pipeline: a pass and the program before and after it.
+/// One step of a pass pipeline: a pass and the program before and after it. Immutable once
+/// recorded, so steps can be shared between threads.
 struct PassTimelineStep
 {
     enum class Kind {
@@ -54,6 +56,27 @@ struct PassTimelineStep
     long rewrites = -1; ///< what the pass reported; negative when unknown
     std::string statistics; ///< Paddle's `detected [..] subgraphs` text
     std::optional<NumericCheck> numerics;
+    /// From a PassManager run (empty for a log's steps), as PassRecord has them: the ops the
+    /// pass removed (walk positions in `before`) and added (in `after`), and its notes.
+    std::vector<PassOpRef> removedOps;
+    std::vector<PassOpRef> addedOps;
+    std::vector<std::string> notes;
+    /// Ops in both programs that the pass edited in place (attributes, result types or
+    /// operands), by their walk position in `after`; computed when the pass reported a change.
+    std::vector<PassOpRef> modifiedOps;
+
+    /// What the pass reported: ops removed or added, or rewrites (PassRecord::changed).
+    bool changed() const { return !removedOps.empty() || !addedOps.empty() || rewrites > 0; }
+    /// Ops (nested ones included) before and after; 0 where the step has no such program.
+    size_t opsBefore() const { return before ? before->opCount() : 0; }
+    size_t opsAfter() const { return after ? after->opCount() : 0; }
+    /// The removed ops as printed in `before` (value ids of `pirscope-cli print` of that
+    /// program), one line each; regions are summarised by their first line. O(program).
+    std::vector<std::string> removedOpTexts() const;
+    /// The added ops as printed in `after`.
+    std::vector<std::string> addedOpTexts() const;
+    /// The edited ops as printed in `after`.
+    std::vector<std::string> modifiedOpTexts() const;
 };
 
 /// The diff of one step, with the two programs it points into.

@@ -12,7 +12,7 @@ struct PassRecord;
 
 /// Checks the passes of a PassTimelineRecorder run numerically, on the live program the passes
 /// edit in place, so a value that survives a pass is the same IR value before and after it.
-/// core/runtime's PassTimelineNumerics implements it over PassNumericsCheck (the CPU oracle).
+/// core/session's PassTimelineNumerics implements it over PassNumericsCheck (the CPU oracle).
 class PassTimelineCheck
 {
 public:

@@ -7,9 +7,23 @@
 #include "core/transform/passrecord.h"
 
 #include <algorithm>
-#include <chrono>
 
 namespace ps {
+
+namespace {
+
+/// The keys of the snapshot's ops by op.
+std::unordered_map<const Operation *, uint64_t> keysByOp(
+    const std::vector<const Operation *> &ops, const OpKeys &keys)
+{
+    std::unordered_map<const Operation *, uint64_t> out;
+    out.reserve(ops.size());
+    for (size_t i = 0; i < ops.size() && i < keys.size(); ++i)
+        out.emplace(ops[i], keys[i]);
+    return out;
+}
+
+} // namespace
 
 PassTimelineRecorder::PassTimelineRecorder(std::string target)
     : m_target(std::move(target))
@@ -30,9 +44,19 @@ OpKeys PassTimelineRecorder::keysOf(const Program &program)
 
 void PassTimelineRecorder::begin(const Program &program)
 {
-    m_steps.clear();
     OpKeys keys = keysOf(program);
     m_current = ProgramSnapshot::of(std::shared_ptr<const Program>(program.clone()), std::move(keys));
+}
+
+void PassTimelineRecorder::runBeforePipeline(const Program &program, std::string_view target)
+{
+    m_target = std::string(target);
+    begin(program);
+}
+
+void PassTimelineRecorder::runAfterPass(const Pass &, const Program &program, const PassRecord &record)
+{
+    passRan(record, program);
 }
 
 Program &PassTimelineRecorder::beginFrom(std::shared_ptr<const ProgramSnapshot> snapshot)
@@ -50,6 +74,43 @@ Program &PassTimelineRecorder::beginFrom(std::shared_ptr<const ProgramSnapshot> 
     return *m_live;
 }
 
+bool PassTimelineRecorder::sameOp(const Operation &a, const Operation &b,
+    const std::unordered_map<const Operation *, uint64_t> &keyThen) const
+{
+    auto keyNow = [this](const Operation *op) {
+        auto it = m_keyOf.find(op);
+        return it == m_keyOf.end() ? uint64_t(0) : it->second;
+    };
+    auto keyBefore = [&keyThen](const Operation *op) {
+        auto it = keyThen.find(op);
+        return it == keyThen.end() ? uint64_t(0) : it->second;
+    };
+    auto sameValue = [&](Value x, Value y) {
+        if (x.isNull() || y.isNull())
+            return x.isNull() == y.isNull();
+        if (!(x.type() == y.type()) || x.isOpResult() != y.isOpResult())
+            return false;
+        if (x.isOpResult())
+            return x.index() == y.index() && keyNow(x.definingOp()) == keyBefore(y.definingOp());
+        return x.isKeywordArgument() ? x.keyword() == y.keyword() : x.index() == y.index();
+    };
+    if (a.name() != b.name() || a.numOperands() != b.numOperands() || a.numResults() != b.numResults()
+        || a.numRegions() != b.numRegions())
+        return false;
+    // A clone shares its original's attribute list until one of them changes it.
+    if (a.attributes().data() != b.attributes().data()
+        && !std::equal(
+            a.attributes().begin(), a.attributes().end(), b.attributes().begin(), b.attributes().end()))
+        return false;
+    for (unsigned k = 0; k < a.numOperands(); ++k)
+        if (!sameValue(a.operand(k), b.operand(k)))
+            return false;
+    for (unsigned k = 0; k < a.numResults(); ++k)
+        if (!(a.result(k).type() == b.result(k).type()))
+            return false;
+    return true;
+}
+
 bool PassTimelineRecorder::unchangedSince(const Program &program) const
 {
     const std::shared_ptr<const LoadedProgram> snapshot = m_current->load();
@@ -57,58 +118,65 @@ bool PassTimelineRecorder::unchangedSince(const Program &program) const
     const std::vector<const Operation *> then = snapshot->program->allOps();
     if (now.size() != then.size() || snapshot->keys.size() != then.size())
         return false;
-    std::unordered_map<const Operation *, uint64_t> keyThen;
-    keyThen.reserve(then.size());
-    for (size_t i = 0; i < then.size(); ++i)
-        keyThen.emplace(then[i], snapshot->keys[i]);
-    auto keyNow = [this](const Operation *op) {
-        auto it = m_keyOf.find(op);
-        return it == m_keyOf.end() ? uint64_t(0) : it->second;
-    };
-    auto sameValue = [&](Value a, Value b) {
-        if (a.isNull() || b.isNull())
-            return a.isNull() == b.isNull();
-        if (!(a.type() == b.type()) || a.isOpResult() != b.isOpResult())
-            return false;
-        if (a.isOpResult())
-            return a.index() == b.index() && keyNow(a.definingOp()) == keyThen[b.definingOp()];
-        return a.isKeywordArgument() ? a.keyword() == b.keyword() : a.index() == b.index();
-    };
+    const std::unordered_map<const Operation *, uint64_t> keyThen = keysByOp(then, snapshot->keys);
     for (size_t i = 0; i < now.size(); ++i) {
-        const Operation &a = *now[i];
-        const Operation &b = *then[i];
-        if (keyNow(&a) != snapshot->keys[i] || a.name() != b.name() || a.numOperands() != b.numOperands()
-            || a.numResults() != b.numResults() || a.numRegions() != b.numRegions())
+        auto key = m_keyOf.find(now[i]);
+        if (key == m_keyOf.end() || key->second != snapshot->keys[i] || !sameOp(*now[i], *then[i], keyThen))
             return false;
-        // A clone shares its original's attribute list until one of them changes it.
-        if (a.attributes().data() != b.attributes().data()
-            && !std::equal(
-                a.attributes().begin(), a.attributes().end(), b.attributes().begin(), b.attributes().end()))
-            return false;
-        for (unsigned k = 0; k < a.numOperands(); ++k)
-            if (!sameValue(a.operand(k), b.operand(k)))
-                return false;
-        for (unsigned k = 0; k < a.numResults(); ++k)
-            if (!(a.result(k).type() == b.result(k).type()))
-                return false;
     }
     return program.block().numKwargs() == snapshot->program->block().numKwargs()
         && program.block().numArguments() == snapshot->program->block().numArguments();
 }
 
-void PassTimelineRecorder::passRan(std::string_view pass, const Program &program, double seconds,
-    long rewrites, std::optional<NumericCheck> numerics, bool implemented)
+std::vector<PassOpRef> PassTimelineRecorder::modifiedSince(const Program &program) const
+{
+    const std::shared_ptr<const LoadedProgram> snapshot = m_current->load();
+    const std::vector<const Operation *> then = snapshot->program->allOps();
+    const std::unordered_map<const Operation *, uint64_t> keyThen = keysByOp(then, snapshot->keys);
+    std::unordered_map<uint64_t, const Operation *> opThen;
+    opThen.reserve(keyThen.size());
+    for (const auto &[op, key] : keyThen)
+        opThen.emplace(key, op);
+    std::vector<PassOpRef> out;
+    const std::vector<const Operation *> now = program.allOps();
+    for (size_t i = 0; i < now.size(); ++i) {
+        auto key = m_keyOf.find(now[i]);
+        if (key == m_keyOf.end())
+            continue;
+        auto before = opThen.find(key->second);
+        if (before != opThen.end() && !sameOp(*now[i], *before->second, keyThen))
+            out.push_back({ i, now[i]->name() });
+    }
+    return out;
+}
+
+PassTimelineStep PassTimelineRecorder::stepOf(const PassRecord &record)
 {
     PassTimelineStep step;
     step.kind = PassTimelineStep::Kind::Pass;
-    step.implemented = implemented;
-    step.pass = std::string(pass);
+    step.implemented = record.implemented;
+    step.pass = record.pass;
+    step.target = record.target;
+    step.seconds = record.implemented ? record.seconds : -1;
+    step.rewrites = record.implemented ? long(record.rewrites) : -1;
+    step.removedOps = record.removedOps;
+    step.addedOps = record.addedOps;
+    step.notes = record.notes;
+    return step;
+}
+
+void PassTimelineRecorder::passRan(
+    const PassRecord &record, const Program &program, std::optional<NumericCheck> numerics)
+{
+    PassTimelineStep step = stepOf(record);
     step.target = m_target;
     step.before = m_current;
-    step.seconds = seconds;
-    step.rewrites = rewrites;
     step.numerics = std::move(numerics);
     if (!unchangedSince(program)) {
+        // Modified ops are looked for only where the pass says it changed something, and
+        // before the keys of the ops it added are handed out.
+        if (step.changed())
+            step.modifiedOps = modifiedSince(program);
         OpKeys keys = keysOf(program);
         m_current = ProgramSnapshot::of(std::shared_ptr<const Program>(program.clone()), std::move(keys));
     }
@@ -142,23 +210,11 @@ void PassTimelineRecorder::runFrom(
             options.check->begin(program);
             checking = true;
         }
-        const bool implemented = pass->implemented();
-        const auto start = std::chrono::steady_clock::now();
-        const size_t rewrites = implemented ? pass->run(program) : 0;
-        const double seconds
-            = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const PassRecord record = pm.runAt(i, program, m_target);
         std::optional<NumericCheck> numerics;
-        if (options.check) {
-            PassRecord record;
-            record.pass = std::string(pass->name());
-            record.target = m_target;
-            record.implemented = implemented;
-            record.rewrites = rewrites;
-            record.seconds = seconds;
+        if (options.check)
             numerics = options.check->afterPass(*pass, program, record);
-        }
-        passRan(pass->name(), program, implemented ? seconds : -1, implemented ? long(rewrites) : -1,
-            std::move(numerics), implemented);
+        passRan(record, program, std::move(numerics));
     }
 }
 

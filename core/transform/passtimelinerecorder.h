@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/transform/passinstrumentation.h"
 #include "core/transform/passtimeline.h"
 #include "core/transform/passtimelinecheck.h"
 
@@ -8,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ps {
@@ -28,26 +30,37 @@ struct PassTimelineOptions
 /// each pass that changed it (an unchanged program is shared with the step before, so a
 /// pipeline of 40 passes of which 5 match keeps 6 copies), and stable op keys: every op of the
 /// live program gets a key the first time it is seen, so an op a pass kept has the same key
-/// before and after it and the diff needs no guessing. Costs one program copy per changing pass
-/// plus a walk per pass.
-class PassTimelineRecorder
+/// before and after it and the diff needs no guessing. Each step also keeps what the pass
+/// reported (PassRecord: removed and added ops, notes) and the ops it edited in place. Costs
+/// one program copy per changing pass plus a walk per pass.
+///
+/// Added to a PassManager as an instrumentation, it records every run(): each run starts from a
+/// copy of the program it is given, with the run's target, and the steps of all runs add up.
+class PassTimelineRecorder : public PassInstrumentation
 {
 public:
     explicit PassTimelineRecorder(std::string target = "program");
 
-    /// Starts with `program`, the program the passes will change in place.
+    void runBeforePipeline(const Program &program, std::string_view target) override;
+    void runAfterPass(const Pass &pass, const Program &program, const PassRecord &record) override;
+
+    /// Starts with `program`, the program the passes will change in place (the steps recorded
+    /// so far stay).
     void begin(const Program &program);
     /// Starts from an earlier snapshot whose keys carry over; returns the live copy to run the
     /// next passes on (owned by the recorder).
     Program &beginFrom(std::shared_ptr<const ProgramSnapshot> snapshot);
-    /// Records that `pass` ran on the program given to begin() (or returned by beginFrom()).
-    void passRan(std::string_view pass, const Program &program, double seconds, long rewrites,
-        std::optional<NumericCheck> numerics = std::nullopt, bool implemented = true);
+    /// Records the pass `record` describes, run on the program given to begin() (or returned by
+    /// beginFrom()).
+    void passRan(const PassRecord &record, const Program &program,
+        std::optional<NumericCheck> numerics = std::nullopt);
+    /// A step with what `record` says and no programs (a pass log that keeps no copies).
+    static PassTimelineStep stepOf(const PassRecord &record);
     /// Records a pass that is listed but switched off: before and after are the same.
     void passSkipped(std::string_view pass);
     /// The program as of the latest step.
     std::shared_ptr<const ProgramSnapshot> current() const { return m_current; }
-    std::vector<PassTimelineStep> takeSteps() { return std::move(m_steps); }
+    std::vector<PassTimelineStep> takeSteps() { return std::exchange(m_steps, {}); }
 
     /// Runs the passes of `pm` in order on a copy of `input`: enabled passes run and are timed,
     /// disabled ones are listed as switched off.
@@ -62,6 +75,13 @@ public:
 private:
     OpKeys keysOf(const Program &program);
     bool unchangedSince(const Program &program) const;
+    /// The ops of `program` that are ops of the current snapshot with other attributes, result
+    /// types or operands.
+    std::vector<PassOpRef> modifiedSince(const Program &program) const;
+    /// Whether the live op `now` equals `then`, the op with its key in the current snapshot
+    /// whose ops have the keys `keyThen`.
+    bool sameOp(const Operation &now, const Operation &then,
+        const std::unordered_map<const Operation *, uint64_t> &keyThen) const;
     void runFrom(PassManager &pm, Program &program, size_t firstPass, const PassTimelineOptions &options);
 
     std::string m_target;

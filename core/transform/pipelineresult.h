@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/transform/passmanager.h"
-#include "core/transform/passstep.h"
+#include "core/transform/passtimeline.h"
 #include "core/transform/runnableprogram.h"
 
 #include <memory>
@@ -51,7 +51,7 @@ struct PipelineResult
 
     /// One step per pass run (forward and backward programs), with the programs before and
     /// after it unless the layer's setRecordPassSteps(false).
-    std::vector<PassStep> passLog;
+    std::vector<PassTimelineStep> passLog;
     /// Parameters the flavour pruned as unused (seed and 3.0 `_prune_unused_params`).
     std::vector<std::string> prunedParameters;
     /// Everything Paddle would have rejected or that could not be reproduced.

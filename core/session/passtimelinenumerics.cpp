@@ -1,4 +1,4 @@
-#include "core/runtime/passtimelinenumerics.h"
+#include "core/session/passtimelinenumerics.h"
 
 #include "core/runtime/parameterstore.h"
 #include "core/transform/pass.h"

@@ -1,4 +1,4 @@
-#include "core/runtime/passnumericscheck.h"
+#include "core/session/passnumericscheck.h"
 
 #include "core/ir/block.h"
 #include "core/ir/datatypekind.h"

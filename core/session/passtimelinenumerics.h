@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/runtime/passnumericscheck.h"
+#include "core/session/passnumericscheck.h"
 #include "core/transform/passtimelinecheck.h"
 
 #include <memory>

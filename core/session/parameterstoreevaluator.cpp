@@ -1,4 +1,4 @@
-#include "core/runtime/parameterstoreevaluator.h"
+#include "core/session/parameterstoreevaluator.h"
 
 #include "core/ir/block.h"
 #include "core/ir/builder.h"
