@@ -1,14 +1,12 @@
 #include "cliarguments.h"
 #include "commands.h"
 #include "core/analysis/programtextdiff.h"
-#include "core/io/paddlepasslog.h"
-#include "core/io/passdumpfolder.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/session/passlogopener.h"
 #include "core/transform/passtimeline.h"
 #include "jsonstream.h"
 
-#include <filesystem>
 #include <iomanip>
 #include <iostream>
 
@@ -72,9 +70,7 @@ int runPassLog(const std::vector<std::string> &args)
                         "diff|before|after] [--all]]");
     const std::string path = cli.positional()[0];
     ps::DiagnosticList diagnostics;
-    std::error_code ec;
-    const auto index = std::filesystem::is_directory(path, ec) ? ps::PassDumpFolder::index(path, diagnostics)
-                                                               : ps::PaddlePassLog::index(path, diagnostics);
+    const auto index = ps::PassLogOpener::index(path, diagnostics);
     for (const ps::Diagnostic &d : diagnostics.items())
         std::cerr << d.toString() << "\n";
     if (!index)
