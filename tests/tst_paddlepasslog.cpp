@@ -7,6 +7,7 @@
 #include "core/ir/operation.h"
 #include "core/ir/pirprinter.h"
 #include "core/ir/program.h"
+#include "core/session/pathkind.h"
 #include "core/transform/passtimeline.h"
 
 #include <QtTest>
@@ -368,7 +369,7 @@ private slots:
             QVERIFY(!PaddlePassLog::index(path, d));
             QVERIFY2(d.toString().find(path) != std::string::npos, d.toString().c_str());
             QVERIFY(!PaddlePassLog::looksLikeLogFile(path));
-            QVERIFY(!PaddlePassLog::isLogPath(path));
+            QVERIFY(!opensAsTimeline(classifyPath(path)));
         }
         DiagnosticList d;
         PaddlePassLog::index(fifo, d);

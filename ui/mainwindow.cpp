@@ -319,10 +319,11 @@ void MainWindow::createActions()
 
 bool MainWindow::openFile(const QString &path)
 {
-    if (MainWindowPasses::isPassLog(path))
+    const PathKind kind = ProgramOpener::kindOf(path);
+    if (opensAsTimeline(kind))
         return m_passes->openLog(path);
     DiagnosticList diagnostics;
-    std::shared_ptr<const PipelineSource> source = ProgramOpener::open(path, diagnostics);
+    std::shared_ptr<const PipelineSource> source = ProgramOpener::open(path, kind, diagnostics);
     return adoptSource(std::move(source), diagnostics, path);
 }
 

@@ -1,8 +1,7 @@
 #include "ui/mainwindowpasses.h"
 
-#include "core/io/paddlepasslog.h"
-#include "core/io/passdumpfolder.h"
 #include "core/ir/program.h"
+#include "core/session/passlogopener.h"
 #include "core/session/pipelinesource.h"
 #include "ui/mainwindow.h"
 #include "ui/passlistmodel.h"
@@ -11,9 +10,9 @@
 #include "ui/passview.h"
 #include "ui/pipelinerunner.h"
 #include "ui/programdocument.h"
+#include "ui/programopener.h"
 
 #include <QElapsedTimer>
-#include <QFileInfo>
 
 namespace ps {
 
@@ -45,9 +44,7 @@ MainWindowPasses::MainWindowPasses(MainWindow *window)
 
 bool MainWindowPasses::isPassLog(const QString &path)
 {
-    if (path.startsWith(QLatin1Char(':')))
-        return false;
-    return PaddlePassLog::isLogPath(path.toStdString());
+    return opensAsTimeline(ProgramOpener::kindOf(path));
 }
 
 void MainWindowPasses::switchPass(int step, const QString &name, bool enabled)
@@ -73,9 +70,7 @@ bool MainWindowPasses::openLog(const QString &path)
     timer.start();
     DiagnosticList diagnostics;
     const std::string p = path.toStdString();
-    std::shared_ptr<const PassLogIndex> index = QFileInfo(path).isDir()
-        ? PassDumpFolder::index(p, diagnostics)
-        : PaddlePassLog::index(p, diagnostics);
+    std::shared_ptr<const PassLogIndex> index = PassLogOpener::index(p, diagnostics);
     std::shared_ptr<PassTimeline> timeline = index ? PassTimeline::fromLog(index) : nullptr;
     std::shared_ptr<const ProgramSnapshot> input = timeline ? timeline->input() : nullptr;
     std::shared_ptr<const LoadedProgram> loaded = input ? input->load() : nullptr;

@@ -26,8 +26,8 @@ public:
 
     PassView *view() const { return m_view; }
     PassTimelineRunner *runner() const { return m_runner; }
-    /// Whether `path` is a pass log (PaddlePassLog::looksLikeLogFile) or a folder of per-pass dumps
-    /// (and not a trace bundle).
+    /// Whether `path` opens as a pass timeline (a pass log or a folder of per-pass dumps:
+    /// opensAsTimeline of ProgramOpener::kindOf).
     static bool isPassLog(const QString &path);
     /// Opens a pass log or dump folder: its timeline in the pass view, its first program as the
     /// window's program. False, keeping what was open, when it has no readable program.

@@ -4,10 +4,25 @@
 
 namespace ps {
 
-std::shared_ptr<const PipelineSource> ProgramOpener::open(const QString &path, DiagnosticList &diagnostics)
+namespace {
+
+bool isResource(const QString &path)
 {
-    if (!path.startsWith(QLatin1Char(':')))
-        return PipelineSource::open(path.toStdString(), diagnostics);
+    return path.startsWith(QLatin1Char(':'));
+}
+
+} // namespace
+
+PathKind ProgramOpener::kindOf(const QString &path)
+{
+    return isResource(path) ? PathKind::Program : classifyPath(path.toStdString());
+}
+
+std::shared_ptr<const PipelineSource> ProgramOpener::open(
+    const QString &path, PathKind kind, DiagnosticList &diagnostics)
+{
+    if (!isResource(path))
+        return PipelineSource::open(path.toStdString(), kind, diagnostics);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         diagnostics.error(SourceLocation { path.toStdString(), 0, 0, {}, -1 }, "cannot open resource");

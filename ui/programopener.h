@@ -12,9 +12,12 @@ namespace ps {
 class ProgramOpener
 {
 public:
-    /// A trace bundle, a program file or a ":/" resource; null with the problems in
-    /// `diagnostics`.
-    static std::shared_ptr<const PipelineSource> open(const QString &path, DiagnosticList &diagnostics);
+    /// classifyPath for a file on disk; a ":/" resource is a program file.
+    static PathKind kindOf(const QString &path);
+    /// A trace bundle, a program file or a ":/" resource, as `kind` (kindOf) says; null with the
+    /// problems in `diagnostics`.
+    static std::shared_ptr<const PipelineSource> open(
+        const QString &path, PathKind kind, DiagnosticList &diagnostics);
 };
 
 } // namespace ps

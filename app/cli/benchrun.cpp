@@ -5,6 +5,7 @@
 #include "core/ir/program.h"
 #include "core/runtime/backend.h"
 #include "runsource.h"
+#include "sourceoptions.h"
 
 #include <algorithm>
 #include <chrono>
@@ -35,8 +36,7 @@ int runBenchRun(const std::vector<std::string> &args)
                         "[--shape NAME=DIMS]... [--json]");
     uint64_t runs = 10;
     uint64_t seed = 0;
-    if (!cli.unsignedOption("runs", 1, 1'000'000, runs, error)
-        || !cli.unsignedOption("seed", 0, UINT64_MAX, seed, error))
+    if (!cli.unsignedOption("runs", 1, 1'000'000, runs, error) || !SourceOptions::parseSeed(cli, seed, error))
         return cliError(error);
     auto backend = makeBackend(cli.option("device").value_or("cpu"), error);
     if (!backend)

@@ -1,7 +1,7 @@
 #include "commands.h"
 #include "core/io/loadresult.h"
 #include "core/io/programloader.h"
-#include "core/io/tracebundle.h"
+#include "core/session/pathkind.h"
 #include "core/session/pipelinesource.h"
 
 #include <iostream>
@@ -26,7 +26,8 @@ void cannotLoad(const std::string &path, const ps::DiagnosticList &diagnostics)
 {
     const ps::Diagnostic *first = diagnostics.items().size() > 1 ? diagnostics.firstError() : nullptr;
     std::cerr << "error: cannot "
-              << (ps::TraceBundle::isBundlePath(path) ? "open the trace bundle " : "load ") << path
+              << (ps::classifyPath(path) == ps::PathKind::TraceBundle ? "open the trace bundle " : "load ")
+              << path
               << (first ? " (" + first->location.toString() + ": " + first->message + ")" : std::string())
               << "\n";
 }

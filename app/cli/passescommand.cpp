@@ -2,7 +2,6 @@
 #include "commands.h"
 #include "core/analysis/inplacegroups.h"
 #include "core/io/jsonemitter.h"
-#include "core/io/paddlepasslog.h"
 #include "core/io/tracebundle.h"
 #include "core/ir/block.h"
 #include "core/ir/irmapping.h"
@@ -12,6 +11,7 @@
 #include "core/ir/valuenumbering.h"
 #include "core/session/inputshapes.h"
 #include "core/session/passsession.h"
+#include "core/session/pathkind.h"
 #include "core/session/pipelinesource.h"
 #include "core/transform/appendshadowoutputs.h"
 #include "core/transform/passirprinter.h"
@@ -357,7 +357,7 @@ bool beyondTolerance(const ps::PassNumericsCheck &numerics)
 int runPasses(const std::vector<std::string> &args)
 {
     // A Paddle pass log (FLAGS_print_ir) or a folder of per-pass dumps: its timeline, as passlog.
-    if (!args.empty() && !args[0].starts_with("-") && ps::PaddlePassLog::isLogPath(args[0]))
+    if (!args.empty() && !args[0].starts_with("-") && ps::opensAsTimeline(ps::classifyPath(args[0])))
         return runPassLog(args);
     CliArguments cli;
     std::string error;
@@ -381,7 +381,7 @@ int runPasses(const std::vector<std::string> &args)
     const std::string &path = cli.positional()[0];
     std::shared_ptr<const ps::TraceBundle> bundle;
     std::unique_ptr<ps::Program> program;
-    if (ps::TraceBundle::isBundlePath(path)) {
+    if (ps::classifyPath(path) == ps::PathKind::TraceBundle) {
         const std::shared_ptr<const ps::PipelineSource> source = openForCli(path);
         if (!source)
             return 1;

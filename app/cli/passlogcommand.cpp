@@ -2,13 +2,11 @@
 #include "commands.h"
 #include "core/analysis/programtextdiff.h"
 #include "core/io/jsonemitter.h"
-#include "core/io/paddlepasslog.h"
-#include "core/io/passdumpfolder.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/session/passlogopener.h"
 #include "core/transform/passtimeline.h"
 
-#include <filesystem>
 #include <iomanip>
 #include <iostream>
 
@@ -82,9 +80,7 @@ struct PassLogReport
 std::optional<OpenedPassLog> openPassLog(const std::string &path, std::string &error)
 {
     OpenedPassLog log;
-    std::error_code ec;
-    log.index = std::filesystem::is_directory(path, ec) ? ps::PassDumpFolder::index(path, log.diagnostics)
-                                                        : ps::PaddlePassLog::index(path, log.diagnostics);
+    log.index = ps::PassLogOpener::index(path, log.diagnostics);
     for (const ps::Diagnostic &d : log.diagnostics.items())
         std::cerr << d.toString() << "\n";
     if (!log.index)

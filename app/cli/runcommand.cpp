@@ -8,7 +8,9 @@
 #include "core/runtime/backend.h"
 #include "core/runtime/npyio.h"
 #include "core/runtime/opreference.h"
+#include "core/session/debugengine.h"
 #include "runsource.h"
+#include "sourceoptions.h"
 #include "trainmode.h"
 
 #include <chrono>
@@ -88,7 +90,7 @@ void printOpValues(ps::Interpreter &in, const ps::Operation &op, bool results)
 
 /// `--provide OPREF=FILE.npy[,FILE2.npy]`: the op's results from the files (one per result,
 /// checked against the declared dtype and static dims), used instead of running it.
-bool provide(ps::Interpreter &in, const std::string &text, std::string &error)
+bool provide(ps::DebugEngine &engine, const std::string &text, std::string &error)
 {
     const size_t eq = text.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
@@ -97,6 +99,7 @@ bool provide(ps::Interpreter &in, const std::string &text, std::string &error)
     }
     const std::string ref = text.substr(0, eq);
     std::string why;
+    ps::Interpreter &in = engine.runner()->interpreter();
     std::vector<const ps::Program *> segments;
     for (const ps::Interpreter::Segment &segment : in.segments())
         segments.push_back(segment.program.get());
@@ -120,19 +123,46 @@ bool provide(ps::Interpreter &in, const std::string &text, std::string &error)
             + std::to_string(files.size()) + " file(s) given";
         return false;
     }
-    std::vector<ps::RuntimeValue> values;
-    for (size_t i = 0; i < files.size(); ++i) {
-        ps::Tensor t = ps::NpyIO::read(files[i], why);
-        if (!t.defined()) {
-            error = "--provide " + ref + ": " + why;
-            return false;
-        }
-        values.emplace_back(std::move(t));
-    }
-    if (!in.provideOutputs(*position, std::move(values), why)) {
+    if (!engine.provideOutputs(*position, files, why)) {
         error = "--provide " + ref + ": " + why;
         return false;
     }
+    return true;
+}
+
+/// `--check-nan` and `--break POS|REGEX` as the debugger's breakpoints; false with `error` for a
+/// position without an op or a pattern that does not compile.
+bool setBreakpoints(ps::DebugEngine &engine, const CliArguments &cli, std::string &error)
+{
+    int id = 0;
+    if (cli.flag("check-nan"))
+        engine.setBreakpoint({ .id = ++id, .kind = ps::DebugBreakpoint::Kind::NanInf });
+    const std::optional<std::string> b = cli.option("break");
+    if (!b)
+        return true;
+    ps::Interpreter &in = engine.runner()->interpreter();
+    std::string positionError;
+    if (auto position = ps::ProgramPosition::parse(*b, &positionError)) {
+        if (!in.opAt(*position)) {
+            error = "--break " + *b + ": no op at " + position->toString();
+            return false;
+        }
+        engine.setBreakpoint({ .id = ++id, .kind = ps::DebugBreakpoint::Kind::Op, .position = *position });
+        return true;
+    }
+    if (!positionError.empty()) {
+        error = "--break: " + positionError;
+        return false;
+    }
+    const std::optional<ps::NamePattern> pattern = ps::NamePattern::compile(*b, error);
+    if (!pattern) {
+        error = "--break: " + error;
+        return false;
+    }
+    engine.setBreakpoint({ .id = ++id, .kind = ps::DebugBreakpoint::Kind::NameRegex, .pattern = *b });
+    if (in.opsMatching(*pattern, false).empty())
+        std::cerr << "warning: --break " << ps::NumberText::quote(*b)
+                  << ": no result name of any op matches it; the run will not stop there\n";
     return true;
 }
 
@@ -150,11 +180,17 @@ int runRun(const std::vector<std::string> &args)
     if (cli.positional().size() != 1)
         return cliError(kUsage);
     uint64_t seed = 0;
-    if (!seedOption(cli, seed, error))
+    if (!SourceOptions::parseSeed(cli, seed, error))
         return cliError(error);
-    auto backend = makeBackend(cli.option("device").value_or("cpu"), error);
+    const std::string deviceText = cli.option("device").value_or("cpu");
+    const std::optional<ps::Device> device = deviceOption(deviceText, error);
+    if (!device)
+        return cliError(error);
+    ps::DebugEngine engine(ps::DebugEngine::RecordSink {});
+    std::string reason;
+    ps::Backend *backend = engine.backend(*device, reason);
     if (!backend)
-        return cliError(error);
+        return cliError(deviceUnavailable(deviceText, reason));
     bool train = false;
     if (!trainModeOption(cli, train, error))
         return cliError(error);
@@ -165,58 +201,33 @@ int runRun(const std::vector<std::string> &args)
     ps::DebugSources sources;
     if (!source.sources(seed, cli.options("shape"), sources, error))
         return cliError(error);
-    if (auto in = cli.option("inputs"))
-        if (!sources.setFromText(false, *in, error))
-            return cliError("--inputs: " + error);
-    if (auto norm = cli.option("image-norm")) {
-        const auto n = ps::ImageTensor::parseNormalization(*norm);
-        if (!n)
-            return cliError("--image-norm needs imagenet or none, got '" + *norm + "'");
-        if (sources.inputs != ps::DebugSources::Kind::Image)
-            return cliError("--image-norm applies to --inputs IMAGE only");
-        sources.imageNetNormalization = *n == ps::ImageTensor::Normalization::ImageNet;
-    }
-    if (auto p = cli.option("params")) {
-        if (!sources.setFromText(true, *p, error))
-            return cliError("--params: " + error);
-        if (sources.params == ps::DebugSources::Kind::Image)
-            return cliError("--params: an image cannot provide parameters (use it with --inputs)");
-    }
-    ps::ProgramRunner::Options options;
+    SourceOptions given;
+    if (!given.parse(cli, seed, error))
+        return cliError(error);
+    if ((given.inputs && !sources.setSource(false, *given.inputs, error))
+        || (given.params && !sources.setSource(true, *given.params, error)))
+        return cliError(error);
     std::vector<ps::InputShape> shapes;
-    if (!source.runOptions(sources, options, shapes, error))
+    if (!source.checkShapes(sources, shapes, error))
         return cliError(error);
-    options.interpreter.checkNanInf = cli.flag("check-nan");
-    options.interpreter.cpuFallback = !cli.flag("no-fallback");
-    auto runner = source.makeRunner(*backend);
-    if (!runner->prepare(options, error))
+    ps::Interpreter::Options interpreterOptions;
+    interpreterOptions.checkNanInf = cli.flag("check-nan");
+    interpreterOptions.cpuFallback = !cli.flag("no-fallback");
+    error = engine.build(source.target, *device, sources, false, 0, interpreterOptions);
+    if (!error.empty())
         return cliError(error);
-    ps::Interpreter &in = runner->interpreter();
-    if (cli.flag("check-nan"))
-        in.breakpoints().addNanInf();
-    if (auto b = cli.option("break")) {
-        std::string positionError;
-        if (auto position = ps::ProgramPosition::parse(*b, &positionError)) {
-            if (!in.opAt(*position))
-                return cliError("--break " + *b + ": no op at " + position->toString());
-            in.breakpoints().addOp(*position);
-        } else if (!positionError.empty()) {
-            return cliError("--break: " + positionError);
-        } else if (in.breakpoints().addNameRegex(*b, error) < 0) {
-            return cliError("--break: " + error);
-        } else if (const auto pattern = ps::NamePattern::compile(*b, error);
-                   pattern && in.opsMatching(*pattern, false).empty()) {
-            std::cerr << "warning: --break " << ps::NumberText::quote(*b)
-                      << ": no result name of any op matches it; the run will not stop there\n";
-        }
-    }
+    if (!setBreakpoints(engine, cli, error))
+        return cliError(error);
     for (const std::string &p : cli.options("provide"))
-        if (!provide(in, p, error))
+        if (!provide(engine, p, error))
             return cliError(error);
 
+    ps::ProgramRunner *runner = engine.runner();
+    ps::Interpreter &in = runner->interpreter();
     const auto t0 = std::chrono::steady_clock::now();
-    const ps::StopInfo stop = runner->run();
+    engine.run(ps::DebugEngine::Command::Continue, std::nullopt, 1);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const ps::StopInfo stop = in.lastStop();
     const bool finished = stop.reason == ps::StopReason::Finished;
 
     std::vector<Group> groups { { "outputs", "outputs", "outputs", runner->outputs() } };

@@ -1,12 +1,13 @@
 #include "runsource.h"
 
-#include "cliarguments.h"
 #include "commands.h"
 #include "core/io/jsonemitter.h"
 #include "core/io/numbertext.h"
 #include "core/ir/program.h"
 #include "core/runtime/backend.h"
+#include "core/runtime/backendfactory.h"
 #include "core/session/debugsources.h"
+#include "sourceoptions.h"
 #include "trainmode.h"
 
 #include <cstdio>
@@ -29,8 +30,8 @@ bool RunSource::sources(uint64_t seed, const std::vector<std::string> &shapeOpti
     return true;
 }
 
-bool RunSource::runOptions(const ps::DebugSources &sources, ps::ProgramRunner::Options &options,
-    std::vector<ps::InputShape> &shapes, std::string &error) const
+bool RunSource::checkShapes(
+    const ps::DebugSources &sources, std::vector<ps::InputShape> &shapes, std::string &error) const
 {
     std::vector<std::string> errors;
     shapes = sources.inputShapes(target, errors);
@@ -51,7 +52,13 @@ bool RunSource::runOptions(const ps::DebugSources &sources, ps::ProgramRunner::O
             + " (the sizes are examples)";
         return false;
     }
-    return sources.applyTo(target, {}, options, error);
+    return true;
+}
+
+bool RunSource::runOptions(const ps::DebugSources &sources, ps::ProgramRunner::Options &options,
+    std::vector<ps::InputShape> &shapes, std::string &error) const
+{
+    return checkShapes(sources, shapes, error) && sources.applyTo(target, {}, options, error);
 }
 
 namespace {
@@ -99,49 +106,16 @@ void writeShapesJson(
     json.endArray();
 }
 
-bool seedOption(const CliArguments &cli, uint64_t &seed, std::string &error)
-{
-    seed = 0;
-    return cli.unsignedOption("seed", 0, UINT64_MAX, seed, error);
-}
-
 bool applySourceOptions(const CliArguments &cli, ps::ProgramRunner::Options &options, std::string &error)
 {
     uint64_t seed = 0;
-    if (!seedOption(cli, seed, error))
+    SourceOptions given;
+    if (!SourceOptions::parseSeed(cli, seed, error) || !given.parse(cli, seed, error))
         return false;
-    if (auto in = cli.option("inputs")) {
-        auto s = ps::TensorSource::fromText(*in, seed, error);
-        if (!s) {
-            error = "--inputs: " + error;
-            return false;
-        }
-        options.inputs = *s;
-    }
-    if (auto norm = cli.option("image-norm")) {
-        const auto n = ps::ImageTensor::parseNormalization(*norm);
-        if (!n) {
-            error = "--image-norm needs imagenet or none, got '" + *norm + "'";
-            return false;
-        }
-        if (options.inputs.kind() != ps::TensorSource::Kind::Image) {
-            error = "--image-norm applies to --inputs IMAGE only";
-            return false;
-        }
-        options.inputs.setImageNormalization(*n);
-    }
-    if (auto p = cli.option("params")) {
-        auto s = ps::TensorSource::fromText(*p, seed, error);
-        if (!s) {
-            error = "--params: " + error;
-            return false;
-        }
-        if (s->kind() == ps::TensorSource::Kind::Image) {
-            error = "--params: an image cannot provide parameters (use it with --inputs)";
-            return false;
-        }
-        options.params = *s;
-    }
+    if (given.inputs)
+        options.inputs = std::move(*given.inputs);
+    if (given.params)
+        options.params = std::move(*given.params);
     return true;
 }
 
@@ -179,37 +153,29 @@ bool loadRunSource(const std::string &path, RunSource &out, std::string &error, 
     return true;
 }
 
-std::unique_ptr<ps::Backend> makeBackend(const std::string &device, std::string &error)
+std::optional<ps::Device> deviceOption(const std::string &text, std::string &error)
 {
-    if (device == "cpu")
-        return ps::createCpuBackend();
-    if (device == "cuda" || device.rfind("cuda:", 0) == 0) {
-        uint64_t index = 0;
-        if (device.size() > 5) {
-            std::string why;
-            const std::optional<uint64_t> n
-                = ps::NumberText::parseUnsigned(std::string_view(device).substr(5), 1023, why);
-            if (!n) {
-                error = "--device " + device + ": the CUDA device index: " + why;
-                return nullptr;
-            }
-            index = *n;
-        }
-        std::string reason;
-        auto backend = ps::createCudaBackend(int(index), reason);
-        if (!backend)
-            error = "--device " + device + ": " + reason;
-        return backend;
-    }
-    if (device == "cuda-sim") {
-        std::string reason;
-        auto backend = ps::createCudaSimBackend(reason);
-        if (!backend)
-            error = "--device cuda-sim: " + reason;
-        return backend;
-    }
-    error = "unknown device '" + device + "' (cpu, cuda, cuda:N, cuda-sim)";
-    return nullptr;
+    std::optional<ps::Device> device = ps::parseDevice(text, error);
+    if (!device && text.starts_with("cuda:")) // a CUDA device with a bad index
+        error = "--device " + text + ": " + error;
+    return device;
+}
+
+std::string deviceUnavailable(const std::string &text, const std::string &reason)
+{
+    return "--device " + text + ": " + reason;
+}
+
+std::unique_ptr<ps::Backend> makeBackend(const std::string &text, std::string &error)
+{
+    const std::optional<ps::Device> device = deviceOption(text, error);
+    if (!device)
+        return nullptr;
+    std::string reason;
+    std::unique_ptr<ps::Backend> backend = ps::createBackend(*device, reason);
+    if (!backend)
+        error = deviceUnavailable(text, reason);
+    return backend;
 }
 
 void printFallback(std::ostream &out, const std::map<std::string, size_t> &ops, const char *indent)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/runtime/device.h"
 #include "core/runtime/programrunner.h"
 #include "core/session/debugsources.h"
 #include "core/session/debugtarget.h"
@@ -8,6 +9,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -40,10 +42,13 @@ struct RunSource
     /// malformed --shape.
     bool sources(uint64_t seed, const std::vector<std::string> &shapeOptions, ps::DebugSources &out,
         std::string &error) const;
+    /// The input shapes a run with `sources` gives the target into `shapes`, each resolved. False
+    /// with `error`: a --shape that does not fit, the inputs that still need one (with the
+    /// --shape to give).
+    bool checkShapes(
+        const ps::DebugSources &sources, std::vector<ps::InputShape> &shapes, std::string &error) const;
     /// `sources` applied to the target as the GUI applies them (DebugSources::applyTo; images:
-    /// netpbm only), after the input shapes are checked: `shapes` receives them. False with
-    /// `error`: a --shape that does not fit, the inputs that still need one (with the --shape
-    /// to give), a bad file.
+    /// netpbm only), after checkShapes. False with `error`: checkShapes's, a bad file.
     bool runOptions(const ps::DebugSources &sources, ps::ProgramRunner::Options &options,
         std::vector<ps::InputShape> &shapes, std::string &error) const;
 };
@@ -67,15 +72,18 @@ bool loadRunSource(const std::string &path, RunSource &out, std::string &error, 
 
 class CliArguments;
 
-/// `--seed N`, `--inputs`, `--image-norm`, `--params` as `run` reads them, applied to `options`
-/// (which holds the defaults). False with `error` set.
+/// SourceOptions (`--seed N`, `--inputs`, `--image-norm`, `--params`) over the defaults in
+/// `options`. False with `error` set.
 bool applySourceOptions(const CliArguments &cli, ps::ProgramRunner::Options &options, std::string &error);
-/// `--seed N` (0 when absent); false with `error` set when it is not a number.
-bool seedOption(const CliArguments &cli, uint64_t &seed, std::string &error);
 
-/// "--device cpu|cuda|cuda:N|cuda-sim": the backend, or nullptr with `error` saying why (createCudaBackend's
-/// reason on a machine without CUDA).
-std::unique_ptr<ps::Backend> makeBackend(const std::string &device, std::string &error);
+/// `--device TEXT` (parseDevice): nullopt with `error` as the command prints it ("unknown device
+/// 'tpu' (cpu, cuda, cuda:N, cuda-sim)", "--device cuda:x: the CUDA device index: ...").
+std::optional<ps::Device> deviceOption(const std::string &text, std::string &error);
+/// Why `--device TEXT` cannot run: "--device cuda: <createBackend's reason>".
+std::string deviceUnavailable(const std::string &text, const std::string &reason);
+/// "--device cpu|cuda|cuda:N|cuda-sim": the backend (createBackend), or nullptr with `error`
+/// saying why (deviceOption's message, or deviceUnavailable's on a machine without CUDA).
+std::unique_ptr<ps::Backend> makeBackend(const std::string &text, std::string &error);
 
 /// "fallback: 3 ops ran on the CPU (no kernel on the device): pd_op.topk x2, pd_op.cumsum" (nothing
 /// when none did).

@@ -4,10 +4,12 @@
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/runtime/backend.h"
+#include "core/runtime/backendfactory.h"
 #include "core/runtime/npyio.h"
 #include "core/runtime/tensorcomparison.h"
 #include "core/transform/pipelineresult.h"
 #include "runsource.h"
+#include "sourceoptions.h"
 
 #include <iostream>
 #include <map>
@@ -194,7 +196,7 @@ int verifyNumerics(const RunSource &source, const ps::DebugSources &sources, con
     }
 
     std::string reason;
-    auto cuda = device.empty() ? ps::createCudaBackend(0, reason) : makeBackend(device, reason);
+    auto cuda = device.empty() ? ps::createBackend(ps::Device::cuda(), reason) : makeBackend(device, reason);
     if (!cuda && !device.empty()) {
         std::cout << "error: " << reason << "\n";
         ok = false;
@@ -221,7 +223,7 @@ int runVerify(const std::vector<std::string> &args)
     uint64_t seed = 0;
     if (!cli.numberOption("rtol", 0, 1e6, tolerance.rtol, error)
         || !cli.numberOption("atol", 0, 1e300, tolerance.atol, error)
-        || !cli.unsignedOption("seed", 0, UINT64_MAX, seed, error))
+        || !SourceOptions::parseSeed(cli, seed, error))
         return cliError(error);
     const std::string path = cli.positional()[0];
     RunSource source;

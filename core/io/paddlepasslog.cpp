@@ -1,15 +1,12 @@
 #include "core/io/paddlepasslog.h"
 
 #include "core/io/inputfile.h"
-#include "core/io/passdumpfolder.h"
 #include "core/io/pirtextreader.h"
-#include "core/io/tracebundle.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
-#include <filesystem>
 #include <unordered_map>
 
 namespace ps {
@@ -624,14 +621,6 @@ bool PaddlePassLog::looksLikeLogFile(const std::string &path)
     if (!file->read(head.data(), head.size(), error))
         return false;
     return looksLikeLog(std::string_view(head));
-}
-
-bool PaddlePassLog::isLogPath(const std::string &path)
-{
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        return !TraceBundle::isBundlePath(path) && PassDumpFolder::isDumpFolder(path);
-    return looksLikeLogFile(path);
 }
 
 LoadResult PaddlePassLog::readProgram(const PassLogIndex &index, size_t i, PirTextReader::OpIdMap *opIds)

@@ -43,10 +43,6 @@ public:
     /// Whether the first 64 KiB of the file at `path` look like a pass log (an IRPrinting or
     /// lowering banner, or `IR After`), so a GUI can open it as a timeline, not a program.
     static bool looksLikeLogFile(const std::string &path);
-    /// A pass log file (looksLikeLogFile) or a folder of per-pass dumps that is not a trace
-    /// bundle (PassDumpFolder::isDumpFolder): what the GUI and `pirscope-cli passes` open as a
-    /// timeline.
-    static bool isLogPath(const std::string &path);
     /// The same test on text already read.
     static bool looksLikeLog(std::string_view head);
 

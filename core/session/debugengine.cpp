@@ -4,6 +4,7 @@
 
 #include "core/ir/valuenumbering.h"
 #include "core/runtime/backend.h"
+#include "core/runtime/backendfactory.h"
 #include "core/runtime/npyio.h"
 #include "core/runtime/programrunner.h"
 
@@ -22,27 +23,20 @@ DebugEngine::~DebugEngine()
 
 Backend &DebugEngine::cpu()
 {
-    std::unique_ptr<Backend> &b = m_backends[Device::cpu().name()];
-    if (!b)
-        b = createCpuBackend();
-    return *b;
+    std::string reason;
+    return *backend(Device::cpu(), reason);
 }
 
-Backend *DebugEngine::backendFor(Device device, std::string &error)
+Backend *DebugEngine::backend(Device device, std::string &reason)
 {
-    if (device.isCpu())
-        return &cpu();
-    std::unique_ptr<Backend> &b = m_backends[device.name()];
-    if (!b) {
-        std::string reason;
-        b = device.isSimulated() ? createCudaSimBackend(reason) : createCudaBackend(device.index, reason);
-        if (!b) {
-            m_backends.erase(device.name());
-            error = device.name() + " is not available: " + reason;
-            return nullptr;
-        }
+    std::unique_ptr<Backend> &cached = m_backends[device.name()];
+    if (!cached)
+        cached = createBackend(device, reason);
+    if (!cached) {
+        m_backends.erase(device.name());
+        return nullptr;
     }
-    return b.get();
+    return cached.get();
 }
 
 std::vector<DeviceOption> DebugEngine::probeDevices()
@@ -51,43 +45,36 @@ std::vector<DeviceOption> DebugEngine::probeDevices()
     out.push_back({ Device::cpu(), cpu().name(), true, {} });
     // Devices are numbered densely: the first index that fails ends the list.
     for (int i = 0; i < 16; ++i) {
-        std::unique_ptr<Backend> &cached = m_backends[Device::cuda(i).name()];
-        if (!cached) {
-            std::string reason;
-            cached = createCudaBackend(i, reason);
-            if (!cached) {
-                m_backends.erase(Device::cuda(i).name());
-                if (i == 0)
-                    out.push_back({ Device::cuda(0), "CUDA (unavailable)", false, reason });
-                break;
-            }
+        std::string reason;
+        const Backend *cuda = backend(Device::cuda(i), reason);
+        if (!cuda) {
+            if (i == 0)
+                out.push_back({ Device::cuda(0), "CUDA (unavailable)", false, reason });
+            break;
         }
-        out.push_back({ Device::cuda(i), cached->name(), true, {} });
+        out.push_back({ Device::cuda(i), cuda->name(), true, {} });
     }
     // cuda-sim: the CUDA backend run on the host (slow; for checking the CUDA code path).
-    std::unique_ptr<Backend> &sim = m_backends[Device::cudaSim().name()];
     std::string simReason;
-    if (!sim)
-        sim = createCudaSimBackend(simReason);
-    if (sim)
+    if (const Backend *sim = backend(Device::cudaSim(), simReason))
         out.push_back({ Device::cudaSim(), sim->name(), true, {} });
-    else
-        m_backends.erase(Device::cudaSim().name());
     return out;
 }
 
 std::string DebugEngine::build(const DebugTarget &target, Device device, const DebugSources &sources,
-    bool compareWithCpu, uint64_t epoch)
+    bool compareWithCpu, uint64_t epoch, const Interpreter::Options &interpreterOptions)
 {
     teardown();
     if (!target.valid())
         return "nothing to debug: no program is open";
-    std::string error;
-    Backend *backend = backendFor(device, error);
+    std::string reason;
+    Backend *backend = this->backend(device, reason);
     if (!backend)
-        return error;
+        return device.name() + " is not available: " + reason;
     std::unique_ptr<ProgramRunner> runner = target.makeRunner(*backend);
     ProgramRunner::Options options;
+    options.interpreter = interpreterOptions;
+    std::string error;
     if (!sources.applyTo(target, m_decoder, options, error))
         return error;
     if (!runner->prepare(options, error))
@@ -178,6 +165,16 @@ bool DebugEngine::provideOutputs(const std::vector<std::string> &files, std::str
         error = "the debugger is not paused at an op";
         return false;
     }
+    return provideOutputs(*m_interpreter->position(), files, error);
+}
+
+bool DebugEngine::provideOutputs(
+    const ProgramPosition &position, const std::vector<std::string> &files, std::string &error)
+{
+    if (!m_interpreter) {
+        error = "no program is being debugged";
+        return false;
+    }
     std::vector<RuntimeValue> values;
     for (const std::string &file : files) {
         Tensor t = NpyIO::read(file, error);
@@ -185,7 +182,7 @@ bool DebugEngine::provideOutputs(const std::vector<std::string> &files, std::str
             return false;
         values.emplace_back(std::move(t));
     }
-    return m_interpreter->provideOutputs(*m_interpreter->position(), std::move(values), error);
+    return m_interpreter->provideOutputs(position, std::move(values), error);
 }
 
 void DebugEngine::setCompareWithCpu(bool on)

@@ -73,10 +73,14 @@ public:
     /// CPU plus every CUDA device that initialises; a CUDA that does not is listed unavailable
     /// with createCudaBackend's reason. The backends created stay cached for build().
     std::vector<DeviceOption> probeDevices();
-    /// Creates the runner on `device` and prepares its scope; "" on success, else why not. Records
-    /// are tagged with `epoch` from now on.
+    /// The backend for `device` (createBackend), created on first use and cached for build(); null
+    /// with createBackend's `reason` when the device cannot run.
+    Backend *backend(Device device, std::string &reason);
+    /// Creates the runner on `device` and prepares its scope, its interpreter set as
+    /// `interpreterOptions`; "" on success, else why not. Records are tagged with `epoch` from
+    /// now on.
     std::string build(const DebugTarget &target, Device device, const DebugSources &sources,
-        bool compareWithCpu, uint64_t epoch);
+        bool compareWithCpu, uint64_t epoch, const Interpreter::Options &interpreterOptions = {});
     void teardown();
     bool active() const { return m_runner != nullptr; }
 
@@ -86,9 +90,18 @@ public:
     void restart(uint64_t epoch);
     /// The current op's results from `.npy` files (one per result); steps past it.
     bool provideOutputs(const std::vector<std::string> &files, std::string &error);
+    /// The results of the op at `position` from `.npy` files (one per result), used instead of
+    /// running it when the run reaches it, or at once when it is the current op
+    /// (Interpreter::provideOutputs). False with `error`: a file that cannot be read, a position
+    /// or result that does not fit.
+    bool provideOutputs(
+        const ProgramPosition &position, const std::vector<std::string> &files, std::string &error);
     /// Differential mode against the CPU backend (no-op on the CPU).
     void setCompareWithCpu(bool on);
     Snapshot snapshot() const;
+    /// The runner of the last build (its interpreter, scope and named results), null when none;
+    /// for a caller that reports on a whole run, as `pirscope-cli run` does.
+    ProgramRunner *runner() { return m_runner.get(); }
 
     // --- Values (worker thread, interpreter idle) -----------------------------------------------
 
@@ -115,7 +128,6 @@ public:
     void opExecuted(const OpRecord &record) override;
 
 private:
-    Backend *backendFor(Device device, std::string &error);
     Backend &cpu();
     /// Must hold m_mutex.
     void install(const DebugBreakpoint &breakpoint);

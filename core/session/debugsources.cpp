@@ -91,10 +91,13 @@ std::string DebugSources::paramsText() const
 bool DebugSources::setFromText(bool forParams, const std::string &text, std::string &error)
 {
     const std::optional<TensorSource> source = TensorSource::fromText(text, seed, error);
-    if (!source)
-        return false;
+    return source && setSource(forParams, *source, error);
+}
+
+bool DebugSources::setSource(bool forParams, const TensorSource &source, std::string &error)
+{
     Kind kind = Kind::Random;
-    switch (source->kind()) {
+    switch (source.kind()) {
     case TensorSource::Kind::NpyDirectory:
         kind = Kind::NpyDirectory;
         break;
@@ -112,13 +115,14 @@ bool DebugSources::setFromText(bool forParams, const std::string &text, std::str
         break;
     case TensorSource::Kind::Image:
         kind = Kind::Image;
+        imageNetNormalization = source.imageNormalization() == ImageTensor::Normalization::ImageNet;
         break;
     case TensorSource::Kind::Named: // made from a ParameterStore in code, never from text
-        error = "'" + text + "' names no input or parameter source the debugger can use";
+        error = "'" + source.describe() + "' names no input or parameter source the debugger can use";
         return false;
     }
     (forParams ? params : inputs) = kind;
-    (forParams ? paramsPath : inputsPath) = needsPath(kind) ? text : std::string();
+    (forParams ? paramsPath : inputsPath) = needsPath(kind) ? source.path() : std::string();
     return true;
 }
 

@@ -57,6 +57,10 @@ struct DebugSources
     /// TensorSource::fromText reads it (the image is decoded, netpbm only, to check it). False
     /// with `error` when the path does not exist or the image cannot be read.
     bool setFromText(bool forParams, const std::string &text, std::string &error);
+    /// The inputs or parameters from `source` as TensorSource::fromText made it (its kind, path
+    /// and, for an image, normalisation). False with `error` for a Named source, which no
+    /// spelling names.
+    bool setSource(bool forParams, const TensorSource &source, std::string &error);
 
     /// Whether `target` can offer `kind`: Bundle needs a trace bundle, Pdiparams a `.pdiparams`
     /// next to the program; the other kinds always (their files are checked at the start).

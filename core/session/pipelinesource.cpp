@@ -32,7 +32,13 @@ std::shared_ptr<const PipelineSource> fromLoad(LoadResult result, const std::str
 std::shared_ptr<const PipelineSource> PipelineSource::open(
     const std::string &path, DiagnosticList &diagnostics)
 {
-    if (TraceBundle::isBundlePath(path))
+    return open(path, classifyPath(path), diagnostics);
+}
+
+std::shared_ptr<const PipelineSource> PipelineSource::open(
+    const std::string &path, PathKind kind, DiagnosticList &diagnostics)
+{
+    if (kind == PathKind::TraceBundle)
         return fromBundle(path, diagnostics);
     const auto start = std::chrono::steady_clock::now();
     return fromLoad(loadProgram(path), path, diagnostics, start);

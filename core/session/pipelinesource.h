@@ -3,6 +3,7 @@
 #include "core/io/loadresult.h"
 #include "core/io/tracebundle.h"
 #include "core/ir/program.h" // runnableprogram.h needs Program complete
+#include "core/session/pathkind.h"
 #include "core/transform/pipelineresult.h"
 #include "core/transform/programroles.h"
 #include "core/transform/runnableprogram.h"
@@ -50,10 +51,14 @@ struct PipelineSource
     bool training = false;
     std::shared_ptr<const TraceBundle> bundle; ///< null for a plain program
 
-    /// Opens what `path` names: a trace bundle (folder or manifest.json), else a program file
-    /// (PIR JSON or text). Null with the problems in `diagnostics` (which also receives the
-    /// warnings of a successful load).
+    /// Opens what `path` names (classifyPath): a trace bundle (folder or manifest.json), else a
+    /// program file (PIR JSON or text). Null with the problems in `diagnostics` (which also
+    /// receives the warnings of a successful load).
     static std::shared_ptr<const PipelineSource> open(const std::string &path, DiagnosticList &diagnostics);
+    /// `open` for a path already classified as `kind` (a caller that chose between a timeline
+    /// and a program with it): TraceBundle opens as a bundle, every other kind as a program file.
+    static std::shared_ptr<const PipelineSource> open(
+        const std::string &path, PathKind kind, DiagnosticList &diagnostics);
     /// A program file's content already in memory (a Qt resource); `path` names it.
     static std::shared_ptr<const PipelineSource> openBytes(
         std::string_view bytes, const std::string &path, DiagnosticList &diagnostics);
