@@ -2,6 +2,8 @@
 
 #include "core/ir/program.h"
 #include "ui/columnwidths.h"
+#include "ui/common/dialogdirectory.h"
+#include "ui/common/elidedlabel.h"
 #include "ui/diagnosticsmodel.h"
 #include "ui/graphfinder.h"
 #include "ui/graphminimap.h"
@@ -10,8 +12,6 @@
 #include "ui/graphview.h"
 #include "ui/helpmenu.h"
 #include "ui/inplacegroupsmodel.h"
-#include "ui/inspector/dialogdirectory.h"
-#include "ui/inspector/elidedlabel.h"
 #include "ui/mainwindowdebugger.h"
 #include "ui/mainwindowpasses.h"
 #include "ui/oplistpanel.h"

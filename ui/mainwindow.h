@@ -2,8 +2,8 @@
 
 #include "core/ir/diagnostic.h"
 #include "core/ir/value.h"
-#include "ui/inspector/elidedlabel.h"
-#include "ui/itemroles.h"
+#include "ui/common/elidedlabel.h"
+#include "ui/common/itemroles.h"
 #include "ui/selectionmodel.h"
 
 #include <QMainWindow>
