@@ -1,4 +1,5 @@
 #include "ui/debugger/debugsession.h"
+#include "ui/graphview.h"
 #include "ui/launchoptions.h"
 #include "ui/mainwindow.h"
 #include "ui/mainwindowdebugger.h"
