@@ -77,12 +77,20 @@ private slots:
         QTemporaryDir dir;
         const QString png = dir.filePath(QStringLiteral("shot.png"));
         MainWindow w;
+        DebugSession *session = w.debugger()->session();
+        // The session starts paused at the first op; the steps then run ops (a step over a feed or
+        // parameter op may run several records).
+        std::optional<size_t> ranBeforeFirstStop;
+        connect(session, &DebugSession::stoppedAt, this, [&] {
+            if (!ranBeforeFirstStop)
+                ranBeforeFirstStop = session->records().size();
+        });
         const std::optional<QString> verdict = shoot({ "--size", "1280x720", "--steps", "3" }, png, w);
         QVERIFY2(verdict, "no verdict within a minute");
         QVERIFY2(verdict->isEmpty(), qPrintable(*verdict));
-        DebugSession *session = w.debugger()->session();
         QCOMPARE(session->state(), DebugSession::State::Paused);
-        QCOMPARE(session->records().size(), size_t(3));
+        QVERIFY(ranBeforeFirstStop);
+        QVERIFY(session->records().size() >= *ranBeforeFirstStop + 3);
         QVERIFY(QFile::exists(png));
     }
 
