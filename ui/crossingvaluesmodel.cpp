@@ -1,9 +1,9 @@
 #include "ui/crossingvaluesmodel.h"
 
 #include "core/ir/operation.h"
+#include "ui/common/itemroles.h"
+#include "ui/common/themecolors.h"
 #include "ui/displaytext.h"
-#include "ui/inspector/themecolors.h"
-#include "ui/itemroles.h"
 #include "ui/pipelinesnapshot.h"
 #include "ui/programdocument.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/graph/graphmodel.h"
-#include "ui/nodemarks.h"
+#include "ui/common/nodemarks.h"
 #include "ui/render/graphstyle.h"
 
 #include <QGraphicsItem>

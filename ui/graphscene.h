@@ -2,7 +2,7 @@
 
 #include "core/graph/graphmodel.h"
 #include "core/ir/operation.h" // complete type for the signal's meta type
-#include "ui/nodemarks.h"
+#include "ui/common/nodemarks.h"
 #include "ui/render/graphlayout.h"
 #include "ui/render/graphstyle.h"
 

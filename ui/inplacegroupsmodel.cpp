@@ -2,7 +2,7 @@
 
 #include "core/analysis/valuenames.h"
 #include "core/ir/operation.h"
-#include "ui/itemroles.h"
+#include "ui/common/itemroles.h"
 #include "ui/programdocument.h"
 
 namespace ps {

@@ -2,7 +2,10 @@
 
 #include "core/ir/program.h"
 #include "ui/columnwidths.h"
+#include "ui/common/dialogdirectory.h"
+#include "ui/common/elidedlabel.h"
 #include "ui/diagnosticsmodel.h"
+#include "ui/fileloader.h"
 #include "ui/graphfinder.h"
 #include "ui/graphminimap.h"
 #include "ui/graphnodeitem.h"
@@ -10,8 +13,6 @@
 #include "ui/graphview.h"
 #include "ui/helpmenu.h"
 #include "ui/inplacegroupsmodel.h"
-#include "ui/inspector/dialogdirectory.h"
-#include "ui/inspector/elidedlabel.h"
 #include "ui/mainwindowdebugger.h"
 #include "ui/mainwindowpasses.h"
 #include "ui/oplistpanel.h"
@@ -184,10 +185,12 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_graphView, &GraphView::layoutCanceled, this,
         [this] { m_layoutStatus->setText(tr("Layout canceled")); });
 
-    m_debugger = new MainWindowDebugger(this);
+    m_debugger = new MainWindowDebugger(this,
+        { m_selection, m_diagnostics, m_diagnosticsDock, m_tabs,
+            { m_graphView, m_splitView->forwardView(), m_splitView->backwardView() } });
     m_help = new HelpMenu(this);
     connectStartPage();
-    m_passes = new MainWindowPasses(this);
+    m_passes = new MainWindowPasses(this, m_runner, m_passPanel->model());
     m_tabs->addTab(m_passes->view(), tr("Passes"));
 
     QSettings settings;
@@ -319,28 +322,32 @@ void MainWindow::createActions()
 
 bool MainWindow::openFile(const QString &path)
 {
-    const PathKind kind = ProgramOpener::kindOf(path);
-    if (opensAsTimeline(kind))
-        return m_passes->openLog(path);
-    DiagnosticList diagnostics;
-    std::shared_ptr<const PipelineSource> source = ProgramOpener::open(path, kind, diagnostics);
-    return adoptSource(std::move(source), diagnostics, path);
+    statusBar()->showMessage(tr("Opening %1\u2026").arg(QFileInfo(path).fileName()));
+    const OpenedFile file = FileLoader::load([path] {
+        const PathKind kind = ProgramOpener::kindOf(path);
+        if (opensAsTimeline(kind))
+            return MainWindowPasses::readLog(path);
+        OpenedFile program;
+        program.path = path;
+        program.source = ProgramOpener::open(path, kind, program.diagnostics);
+        return program;
+    });
+    statusBar()->clearMessage();
+    return file.passLog ? m_passes->showLog(file) : adoptFile(file);
 }
 
-bool MainWindow::adoptSource(
-    std::shared_ptr<const PipelineSource> source, const DiagnosticList &diagnostics, const QString &path)
+bool MainWindow::adoptFile(const OpenedFile &file)
 {
-    m_diagnostics->setDiagnostics(diagnostics);
-    if (!source) {
-        failLoad(path, diagnostics);
+    m_diagnostics->setDiagnostics(file.diagnostics);
+    if (!file.source) {
+        failLoad(file.path, file.diagnostics);
         return false;
     }
-    m_loadDiagnostics = diagnostics;
-    m_diagnosticsDock->setVisible(!diagnostics.empty());
-    setDocument(
-        std::make_shared<ProgramDocument>(source->origin, path, source->format, source->loadSeconds), source);
-    if (!path.startsWith(QLatin1Char(':')))
-        m_recent->add(QFileInfo(path).absoluteFilePath());
+    m_loadDiagnostics = file.diagnostics;
+    m_diagnosticsDock->setVisible(!file.diagnostics.empty());
+    setDocument(file.document, file.source);
+    if (!file.path.startsWith(QLatin1Char(':')))
+        m_recent->add(QFileInfo(file.path).absoluteFilePath());
     return true;
 }
 

@@ -2,8 +2,8 @@
 
 #include "core/ir/diagnostic.h"
 #include "core/ir/value.h"
-#include "ui/inspector/elidedlabel.h"
-#include "ui/itemroles.h"
+#include "ui/common/elidedlabel.h"
+#include "ui/common/itemroles.h"
 #include "ui/selectionmodel.h"
 
 #include <QMainWindow>
@@ -36,6 +36,7 @@ class RecentFiles;
 class SplitView;
 class StartPage;
 class ValueNameMapModel;
+struct OpenedFile;
 struct PipelineSnapshot;
 struct PipelineSource;
 
@@ -56,14 +57,14 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    /// Opens a program (a file path or a ":/" resource) or a trace bundle (its folder or
-    /// manifest.json). Returns false, keeping the current document, when it has errors; they
-    /// are listed in the Problems dock.
+    /// Opens a program (a file path or a ":/" resource), a trace bundle (its folder or
+    /// manifest.json), or a pass log or folder of per-pass dumps (MainWindowPasses). The file is
+    /// read and its document built off the UI thread (FileLoader); returns once it is open: false,
+    /// keeping the current document, when it has errors; they are listed in the Problems dock.
     bool openFile(const QString &path);
-    /// Makes `source` (opened from `path`) the window's program, listing `diagnostics`; with a
-    /// null source it keeps the current program and reports the failure (as openFile does).
-    bool adoptSource(
-        std::shared_ptr<const PipelineSource> source, const DiagnosticList &diagnostics, const QString &path);
+    /// Makes the file's source and document the window's program, listing its diagnostics; without
+    /// a source it keeps the current program and reports the failure (as openFile does).
+    bool adoptFile(const OpenedFile &file);
     /// Shows `result` (the program after the passes the user switched) on the Program tab and
     /// in the panels of the origin side; null shows the loaded program again.
     void showProgramResult(std::shared_ptr<const ProgramDocument> result);
@@ -99,6 +100,7 @@ public:
     void showTab(Tab tab);
     Tab currentTab() const;
 
+    /// Parts of the window, for SceneSetup, ScreenshotRunner and the tests.
     GraphView *graphView() const { return m_graphView; }
     SplitView *splitView() const { return m_splitView; }
     PipelineRunner *pipelineRunner() const { return m_runner; }
@@ -109,7 +111,6 @@ public:
     ProgramPickerPanel *valueNamesPicker() const { return m_namesPicker; }
     InplaceGroupsModel *inplaceGroupsModel() const { return m_inplace; }
     QTreeView *inplaceGroupsView() const { return m_inplaceView; }
-    ProgramPickerPanel *inplaceGroupsPicker() const { return m_inplacePicker; }
     PassPanel *passPanel() const { return m_passPanel; }
     ProgramAttributesModel *attributesModel() const { return m_attributes; }
     QTreeView *attributesView() const { return m_attributesView; }
@@ -118,7 +119,6 @@ public:
     QAction *trainAction() const { return m_trainAction; }
     QAction *inferAction() const { return m_inferAction; }
     ElidedLabel *pipelineStatusLabel() const { return m_pipelineStatus; }
-    ElidedLabel *loadStatusLabel() const { return m_loadStatus; }
     /// Shown until a program is open.
     StartPage *startPage() const { return m_startPage; }
     bool isStartPageShown() const;

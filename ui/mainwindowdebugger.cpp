@@ -17,7 +17,6 @@
 #include "ui/programdocument.h"
 #include "ui/propertiesmodel.h"
 #include "ui/selectionmodel.h"
-#include "ui/splitview.h"
 
 #include <QDockWidget>
 #include <QLabel>
@@ -27,9 +26,10 @@
 
 namespace ps {
 
-MainWindowDebugger::MainWindowDebugger(MainWindow *window)
+MainWindowDebugger::MainWindowDebugger(MainWindow *window, const WindowParts &parts)
     : QObject(window)
     , m_window(window)
+    , m_parts(parts)
     , m_session(new DebugSession(this))
     , m_actions(new DebuggerActions(m_session, this))
     , m_marks(new GraphMarks(m_session, this))
@@ -54,7 +54,7 @@ MainWindowDebugger::MainWindowDebugger(MainWindow *window)
     window->menuBar()->addMenu(m_menu);
 
     // Run to Cursor and F9 act on the selection: an op, or the op a value was picked at.
-    SelectionModel *selection = m_window->selection();
+    SelectionModel *selection = m_parts.selection;
     m_actions->setCursorProvider([selection] {
         return selection->currentOp() ? selection->currentOp() : selection->currentValue().definingOp();
     });
@@ -74,8 +74,8 @@ MainWindowDebugger::MainWindowDebugger(MainWindow *window)
         d.severity = severity;
         d.location.file = m_session->target().programPath;
         d.message = text.toStdString();
-        m_window->diagnosticsModel()->addDiagnostic(std::move(d));
-        m_window->diagnosticsDock()->show();
+        m_parts.problems->addDiagnostic(std::move(d));
+        m_parts.problemsDock->show();
     };
     connect(m_session, &DebugSession::error, this,
         [problem](const QString &text) { problem(Diagnostic::Severity::Error, text); });
@@ -94,8 +94,8 @@ MainWindowDebugger::MainWindowDebugger(MainWindow *window)
     window->statusBar()->addPermanentWidget(m_shapesStatus);
     connect(m_session, &DebugSession::sourcesChanged, this, &MainWindowDebugger::updateShapesStatus);
     connect(m_session, &DebugSession::targetChanged, this, &MainWindowDebugger::updateShapesStatus);
-    connect(
-        m_panel, &DebuggerPanel::opActivated, this, [this](const Operation *op) { m_window->selectOp(op); });
+    connect(m_panel, &DebuggerPanel::opActivated, this,
+        [selection](const Operation *op) { selection->selectOp(op); });
 
     connect(window, &MainWindow::documentChanged, this, [this] { updateTarget(true); });
     connect(window, &MainWindow::programShown, this, [this] { updateTarget(true); });
@@ -104,8 +104,7 @@ MainWindowDebugger::MainWindowDebugger(MainWindow *window)
         // from the views.
         updateTarget(m_session->target().pipeline != nullptr);
     });
-    if (auto *tabs = window->findChild<QTabWidget *>(QStringLiteral("centralTabs")))
-        connect(tabs, &QTabWidget::currentChanged, this, [this] { updateTarget(false); });
+    connect(m_parts.tabs, &QTabWidget::currentChanged, this, [this] { updateTarget(false); });
     updateTarget(true);
 }
 
@@ -187,7 +186,7 @@ void MainWindowDebugger::onStopped()
     else if (state == DebugSession::State::Finished && !m_session->records().empty())
         op = m_session->records().back().op;
     if (op) {
-        SelectionModel *selection = m_window->selection();
+        SelectionModel *selection = m_parts.selection;
         selection->selectOp(op, SelectionModel::Cause::Follow);
         m_panel->showSelection(selection->currentOp(), selection->currentValue(), false);
     }
@@ -196,8 +195,7 @@ void MainWindowDebugger::onStopped()
 
 void MainWindowDebugger::applyMarks()
 {
-    for (GraphView *view : { m_window->graphView(), m_window->splitView()->forwardView(),
-             m_window->splitView()->backwardView() })
+    for (GraphView *view : m_parts.graphViews)
         view->graphScene()->setOpMarks(m_marks->marks());
 }
 

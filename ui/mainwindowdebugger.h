@@ -1,10 +1,12 @@
 #pragma once
 
 #include <QObject>
+#include <array>
 
 class QDockWidget;
 class QLabel;
 class QMenu;
+class QTabWidget;
 
 namespace ps {
 
@@ -12,8 +14,11 @@ class DebugSession;
 class DebuggerActions;
 class DebuggerPanel;
 class DebuggerToolBar;
+class DiagnosticsModel;
 class GraphMarks;
+class GraphView;
 class MainWindow;
+class SelectionModel;
 class ValueSummary;
 
 /// Puts the debugger into the main window: the Debug menu, the Debug toolbar and the Debugger
@@ -28,7 +33,21 @@ class MainWindowDebugger : public QObject
     Q_OBJECT
 
 public:
-    explicit MainWindowDebugger(MainWindow *window);
+    /// The parts of the window the debugger works with, besides the window's menus, toolbars,
+    /// docks, status bar and the programs it shows.
+    struct WindowParts
+    {
+        SelectionModel *selection;
+        /// The Problems panel: failed ops and starts are listed there.
+        DiagnosticsModel *problems;
+        QDockWidget *problemsDock;
+        /// The central tabs: the split tab debugs the pipeline, the others the Program tab's program.
+        QTabWidget *tabs;
+        /// The Program tab's graph, then the forward and backward graphs: they show the marks.
+        std::array<GraphView *, 3> graphViews;
+    };
+
+    MainWindowDebugger(MainWindow *window, const WindowParts &parts);
     ~MainWindowDebugger() override;
 
     DebugSession *session() const { return m_session; }
@@ -52,6 +71,7 @@ private:
     void updateShapesStatus();
 
     MainWindow *m_window;
+    const WindowParts m_parts;
     DebugSession *m_session;
     DebuggerActions *m_actions;
     GraphMarks *m_marks;

@@ -5,7 +5,6 @@
 #include "core/session/pipelinesource.h"
 #include "ui/mainwindow.h"
 #include "ui/passlistmodel.h"
-#include "ui/passpanel.h"
 #include "ui/passtimelinerunner.h"
 #include "ui/passview.h"
 #include "ui/pipelinerunner.h"
@@ -16,9 +15,11 @@
 
 namespace ps {
 
-MainWindowPasses::MainWindowPasses(MainWindow *window)
+MainWindowPasses::MainWindowPasses(
+    MainWindow *window, PipelineRunner *pipeline, PassListModel *pipelinePasses)
     : QObject(window)
     , m_window(window)
+    , m_pipeline(pipeline)
     , m_view(new PassView(window))
     , m_runner(new PassTimelineRunner(this))
 {
@@ -37,7 +38,7 @@ MainWindowPasses::MainWindowPasses(MainWindow *window)
     connect(m_view, &PassView::pipelineChosen, this,
         [this](const QString &name) { m_runner->setPipelineName(name.toStdString()); });
     connect(m_view, &PassView::checkNumericsChanged, m_runner, &PassTimelineRunner::setCheckNumerics);
-    connect(m_window->passPanel()->model(), &PassListModel::passToggled, this,
+    connect(pipelinePasses, &PassListModel::passToggled, this,
         [this](const QString &name, bool on) { m_runner->setPassEnabled(name.toStdString(), on); });
     connect(m_window, &MainWindow::documentChanged, this, &MainWindowPasses::onDocumentChanged);
 }
@@ -51,7 +52,7 @@ void MainWindowPasses::switchPass(int step, const QString &name, bool enabled)
 {
     // The split programs' pipeline (the Passes panel) lists each pass once and follows by name;
     // the timeline switches the one instance.
-    m_window->pipelineRunner()->setPassEnabled(name.toStdString(), enabled);
+    m_pipeline->setPassEnabled(name.toStdString(), enabled);
     m_runner->setPassEnabledAt(size_t(step), enabled);
 }
 
@@ -64,11 +65,13 @@ void MainWindowPasses::onDocumentChanged()
     m_runner->setInput(doc ? doc->sharedProgram() : nullptr, doc ? doc->path() : QString());
 }
 
-bool MainWindowPasses::openLog(const QString &path)
+OpenedFile MainWindowPasses::readLog(const QString &path)
 {
     QElapsedTimer timer;
     timer.start();
-    DiagnosticList diagnostics;
+    OpenedFile file;
+    file.path = path;
+    DiagnosticList &diagnostics = file.diagnostics;
     const std::string p = path.toStdString();
     std::shared_ptr<const PassLogIndex> index = PassLogOpener::index(p, diagnostics);
     std::shared_ptr<PassTimeline> timeline = index ? PassTimeline::fromLog(index) : nullptr;
@@ -79,18 +82,24 @@ bool MainWindowPasses::openLog(const QString &path)
     if (!loaded || !loaded->program) {
         if (index && !diagnostics.hasErrors())
             diagnostics.error(SourceLocation { p, 0, 0, {}, -1 }, "the log holds no PIR program");
-        return m_window->adoptSource(nullptr, diagnostics, path);
+        return file;
     }
-    std::shared_ptr<const PipelineSource> source = PipelineSource::fromProgram(
+    file.source = PipelineSource::fromProgram(
         loaded->program->clone(), p, LoadResult::Format::PirText, timer.nsecsElapsed() / 1e9);
+    file.passLog = timeline;
+    return file;
+}
+
+bool MainWindowPasses::showLog(const OpenedFile &log)
+{
     m_openingLog = true;
-    const bool ok = m_window->adoptSource(source, diagnostics, path);
+    const bool ok = m_window->adoptFile(log);
     m_openingLog = false;
     if (!ok)
         return false;
-    m_log = timeline;
+    m_log = log.passLog;
     m_runner->setInput(nullptr, QString());
-    m_view->setTimeline(timeline, false);
+    m_view->setTimeline(m_log, false);
     m_view->setPipelineControls(false, QString(), false);
     m_window->showTab(MainWindow::Tab::Passes);
     return true;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ui/openedfile.h"
+
 #include <QObject>
 #include <QString>
 #include <memory>
@@ -7,9 +9,11 @@
 namespace ps {
 
 class MainWindow;
+class PassListModel;
 class PassTimeline;
 class PassTimelineRunner;
 class PassView;
+class PipelineRunner;
 class ProgramDocument;
 
 /// Puts the pass view into the main window: the "Passes" tab (PassView) showing the timeline of
@@ -22,16 +26,21 @@ class MainWindowPasses : public QObject
     Q_OBJECT
 
 public:
-    explicit MainWindowPasses(MainWindow *window);
+    /// `pipeline` computes the split programs with the passes of `pipelinePasses` (the Passes
+    /// dock): a pass switched in the timeline is switched there too, and the other way round.
+    MainWindowPasses(MainWindow *window, PipelineRunner *pipeline, PassListModel *pipelinePasses);
 
     PassView *view() const { return m_view; }
     PassTimelineRunner *runner() const { return m_runner; }
     /// Whether `path` opens as a pass timeline (a pass log or a folder of per-pass dumps:
     /// opensAsTimeline of ProgramOpener::kindOf).
     static bool isPassLog(const QString &path);
-    /// Opens a pass log or dump folder: its timeline in the pass view, its first program as the
+    /// Reads a pass log or dump folder: its timeline and its first program as the source. Without
+    /// a readable program the file has no source and says why. Any thread.
+    static OpenedFile readLog(const QString &path);
+    /// Shows a log read by readLog: its timeline in the pass view, its first program as the
     /// window's program. False, keeping what was open, when it has no readable program.
-    bool openLog(const QString &path);
+    bool showLog(const OpenedFile &log);
     /// The log shown, or null when the view shows PIRScope's own passes.
     std::shared_ptr<const PassTimeline> logTimeline() const { return m_log; }
 
@@ -40,6 +49,7 @@ private:
     void switchPass(int step, const QString &name, bool enabled);
 
     MainWindow *m_window;
+    PipelineRunner *m_pipeline;
     PassView *m_view;
     PassTimelineRunner *m_runner;
     std::shared_ptr<const PassTimeline> m_log;

@@ -2,8 +2,8 @@
 
 #include "core/analysis/valuenames.h"
 #include "core/ir/operation.h"
+#include "ui/common/itemroles.h"
 #include "ui/displaytext.h"
-#include "ui/itemroles.h"
 #include "ui/programdocument.h"
 
 namespace ps {

@@ -1,7 +1,7 @@
 #include "ui/oplistpanel.h"
 
 #include "ui/columnwidths.h"
-#include "ui/itemroles.h"
+#include "ui/common/itemroles.h"
 #include "ui/opfilterproxymodel.h"
 #include "ui/oplistmodel.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/graph/diffgraph.h"
-#include "ui/nodemarks.h"
+#include "ui/common/nodemarks.h"
 
 #include <QWidget>
 #include <memory>

@@ -1,6 +1,6 @@
 #include "ui/passlistmodel.h"
 
-#include "ui/inspector/themecolors.h"
+#include "ui/common/themecolors.h"
 
 #include <QColor>
 #include <QFont>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/inspector/elidedlabel.h"
+#include "ui/common/elidedlabel.h"
 
 #include <QWidget>
 

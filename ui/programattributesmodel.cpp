@@ -1,8 +1,8 @@
 #include "ui/programattributesmodel.h"
 
 #include "core/ir/operation.h"
+#include "ui/common/itemroles.h"
 #include "ui/displaytext.h"
-#include "ui/itemroles.h"
 #include "ui/pipelinesnapshot.h"
 #include "ui/programdocument.h"
 

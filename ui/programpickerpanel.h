@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/itemroles.h"
+#include "ui/common/itemroles.h"
 
 #include <QWidget>
 

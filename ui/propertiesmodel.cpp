@@ -5,8 +5,8 @@
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/pirtextformat.h"
+#include "ui/common/itemroles.h"
 #include "ui/displaytext.h"
-#include "ui/itemroles.h"
 #include "ui/programdocument.h"
 
 namespace ps {

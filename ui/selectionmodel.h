@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/ir/value.h"
-#include "ui/itemroles.h"
+#include "ui/common/itemroles.h"
 
 #include <QObject>
 #include <functional>

@@ -1,6 +1,6 @@
 #include "ui/shortcutsheet.h"
 
-#include "ui/inspector/themecolors.h"
+#include "ui/common/themecolors.h"
 
 #include <QAction>
 #include <QDialogButtonBox>

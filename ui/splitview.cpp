@@ -3,11 +3,11 @@
 #include "core/ir/block.h"
 #include "core/ir/program.h"
 #include "ui/columnwidths.h"
+#include "ui/common/themecolors.h"
 #include "ui/crossingvaluesmodel.h"
 #include "ui/graphnodeitem.h"
 #include "ui/graphscene.h"
 #include "ui/graphview.h"
-#include "ui/inspector/themecolors.h"
 #include "ui/pipelinesnapshot.h"
 #include "ui/programdocument.h"
 

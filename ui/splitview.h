@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/ir/operation.h" // complete type for the signals' meta types
-#include "ui/itemroles.h"
+#include "ui/common/itemroles.h"
 
 #include <QWidget>
 #include <memory>

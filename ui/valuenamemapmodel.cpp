@@ -1,7 +1,7 @@
 #include "ui/valuenamemapmodel.h"
 
 #include "core/ir/operation.h"
-#include "ui/itemroles.h"
+#include "ui/common/itemroles.h"
 #include "ui/programdocument.h"
 
 namespace ps {

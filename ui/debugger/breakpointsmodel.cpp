@@ -1,7 +1,7 @@
 #include "ui/debugger/breakpointsmodel.h"
 
+#include "ui/common/itemroles.h"
 #include "ui/debugger/debugsession.h"
-#include "ui/itemroles.h"
 
 namespace ps {
 

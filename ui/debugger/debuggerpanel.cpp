@@ -2,16 +2,16 @@
 
 #include "core/analysis/valuenames.h"
 #include "core/ir/operation.h"
+#include "ui/common/dialogdirectory.h"
+#include "ui/common/itemroles.h"
+#include "ui/common/themecolors.h"
 #include "ui/debugger/breakpointsmodel.h"
 #include "ui/debugger/debugsession.h"
 #include "ui/debugger/executedopsmodel.h"
 #include "ui/debugger/framesmodel.h"
 #include "ui/debugger/opvaluesmodel.h"
-#include "ui/inspector/dialogdirectory.h"
 #include "ui/inspector/tensorinspector.h"
-#include "ui/inspector/themecolors.h"
 #include "ui/inspector/watchmodel.h"
-#include "ui/itemroles.h"
 
 #include <QFileDialog>
 #include <QFrame>

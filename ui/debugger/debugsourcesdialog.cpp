@@ -1,9 +1,9 @@
 #include "ui/debugger/debugsourcesdialog.h"
 
 #include "core/io/memorybudget.h"
+#include "ui/common/dialogdirectory.h"
+#include "ui/common/themecolors.h"
 #include "ui/debugger/debugsession.h"
-#include "ui/inspector/dialogdirectory.h"
-#include "ui/inspector/themecolors.h"
 #include "ui/debugger/memorylimitsetting.h"
 
 #include <QCheckBox>

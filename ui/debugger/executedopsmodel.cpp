@@ -2,9 +2,9 @@
 
 #include "core/ir/operation.h"
 #include "core/runtime/oprecord.h"
+#include "ui/common/itemroles.h"
+#include "ui/common/themecolors.h"
 #include "ui/debugger/debugsession.h"
-#include "ui/inspector/themecolors.h"
-#include "ui/itemroles.h"
 
 #include <QBrush>
 #include <QColor>

@@ -1,8 +1,8 @@
 #include "ui/debugger/framesmodel.h"
 
 #include "core/ir/operation.h"
+#include "ui/common/itemroles.h"
 #include "ui/debugger/debugsession.h"
-#include "ui/itemroles.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/nodemarks.h"
+#include "ui/common/nodemarks.h"
 
 #include <QObject>
 

@@ -1,7 +1,7 @@
 #include "ui/inspector/comparepanel.h"
 
+#include "ui/common/themecolors.h"
 #include "ui/inspector/tensorheatmap.h"
-#include "ui/inspector/themecolors.h"
 
 #include <QDoubleValidator>
 #include <QHBoxLayout>

@@ -1,6 +1,6 @@
 #include "ui/inspector/histogramwidget.h"
 
-#include "ui/inspector/themecolors.h"
+#include "ui/common/themecolors.h"
 
 #include <QMouseEvent>
 #include <QPainter>

@@ -1,9 +1,9 @@
 #include "ui/inspector/tensorinspector.h"
 
 #include "core/runtime/npyio.h"
+#include "ui/common/dialogdirectory.h"
+#include "ui/common/elidedlabel.h"
 #include "ui/inspector/comparepanel.h"
-#include "ui/inspector/dialogdirectory.h"
-#include "ui/inspector/elidedlabel.h"
 #include "ui/inspector/histogramwidget.h"
 #include "ui/inspector/slicecontrols.h"
 #include "ui/inspector/tensorheatmap.h"

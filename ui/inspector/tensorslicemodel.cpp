@@ -1,6 +1,6 @@
 #include "ui/inspector/tensorslicemodel.h"
 
-#include "ui/inspector/themecolors.h"
+#include "ui/common/themecolors.h"
 
 #include <QBrush>
 #include <QColor>

@@ -1,6 +1,6 @@
 #include "ui/inspector/tensorstatspanel.h"
 
-#include "ui/inspector/themecolors.h"
+#include "ui/common/themecolors.h"
 
 #include <QFormLayout>
 #include <QLabel>

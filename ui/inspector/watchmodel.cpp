@@ -1,7 +1,7 @@
 #include "ui/inspector/watchmodel.h"
 
 #include "core/runtime/tensor.h"
-#include "ui/inspector/themecolors.h"
+#include "ui/common/themecolors.h"
 
 #include <QBrush>
 #include <QColor>

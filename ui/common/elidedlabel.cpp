@@ -1,4 +1,4 @@
-#include "ui/inspector/elidedlabel.h"
+#include "ui/common/elidedlabel.h"
 
 #include <QPainter>
 

@@ -1,4 +1,4 @@
-#include "ui/inspector/themecolors.h"
+#include "ui/common/themecolors.h"
 
 #include <QApplication>
 

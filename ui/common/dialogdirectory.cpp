@@ -1,4 +1,4 @@
-#include "ui/inspector/dialogdirectory.h"
+#include "ui/common/dialogdirectory.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -11,8 +11,7 @@ namespace ps {
 /// The colours PIRScope paints with beyond the palette's own roles, all derived from a palette,
 /// so that a dark palette (the system's, or `pirscope --dark`) gives a dark graph and status
 /// colours that stay readable on it. Status hues (error red, warning orange, success green,
-/// accent orange) are fixed; how light they are follows the palette. Shared by every ui library
-/// (it lives with the lowest one, the inspector).
+/// accent orange) are fixed; how light they are follows the palette. Shared by every ui library.
 struct ThemeColors
 {
     bool dark = false;

@@ -1,0 +1,220 @@
+#include "ui/launchoptions.h"
+
+#include "core/io/memorybudget.h"
+#include "core/io/numbertext.h"
+#include "core/session/inputshapes.h"
+#include "ui/common/themecolors.h"
+#include "ui/debugger/debugsession.h"
+#include "ui/debugger/memorylimitsetting.h"
+#include "ui/diagnosticsmodel.h"
+#include "ui/mainwindowdebugger.h"
+#include "ui/mainwindowpasses.h"
+#include "ui/passtimelinerunner.h"
+#include "ui/passview.h"
+#include "ui/scenesetup.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <cstring>
+#include <map>
+
+namespace ps {
+
+void LaunchOptions::preferOffscreenForScreenshot(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "--screenshot") == 0 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+}
+
+std::optional<LaunchOptions> LaunchOptions::parse(const QStringList &arguments, QString &error)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Interactive debugger for PaddlePaddle PIR programs"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("PATH"),
+        QStringLiteral(
+            "PIR program (.json or .txt), trace bundle (its folder or manifest.json), Paddle pass log "
+            "(FLAGS_print_ir) or folder of per-pass dumps, to open"));
+    QCommandLineOption screenshot(QStringLiteral("screenshot"),
+        QStringLiteral("Save the window to <png> once the graphs are laid out, then exit."),
+        QStringLiteral("png"));
+    QCommandLineOption view(QStringLiteral("view"),
+        QStringLiteral("Tab to show: program (the origin program), split (forward, cut, backward) or passes "
+                       "(the pass timeline and a step's diff)."),
+        QStringLiteral("program|split|passes"), QStringLiteral("program"));
+    QCommandLineOption passStep(QStringLiteral("step"),
+        QStringLiteral("With --view passes (or a pass log): the step to show, from 1."), QStringLiteral("n"));
+    QCommandLineOption mode(QStringLiteral("mode"),
+        QStringLiteral("Pipeline to show: train or infer (default: the bundle's mode; infer for a program)."),
+        QStringLiteral("train|infer"));
+    QCommandLineOption debugSteps(QStringList { QStringLiteral("steps"), QStringLiteral("debug-steps") },
+        QStringLiteral("With --screenshot: debug the shown program and step over <n> ops before the shot."),
+        QStringLiteral("n"));
+    QCommandLineOption size(QStringLiteral("size"),
+        QStringLiteral("Window size, e.g. 1280x720 (with --screenshot: the PNG's size at a device pixel "
+                       "ratio of 1; default 1600x1000)."),
+        QStringLiteral("WxH"));
+    QCommandLineOption select(QStringLiteral("select"),
+        QStringLiteral(
+            "With --screenshot: select an op first, named as `pirscope-cli run --break` names one: a "
+            "position (0:12, bwd:3) or a regular expression matching one op's name or result names "
+            "(its layers opened, the view zoomed in until readable)."),
+        QStringLiteral("op"));
+    QCommandLineOption inspect(QStringLiteral("inspect"),
+        QStringLiteral("With --screenshot and --steps: show a value (%12 or a value name) in the tensor "
+                       "inspector first."),
+        QStringLiteral("value"));
+    QCommandLineOption shape(QStringLiteral("shape"),
+        QStringLiteral(
+            "Shape of an input with dynamic dims, e.g. x=1x3x640x640 (repeatable); the default comes "
+            "from the .yml beside the program."),
+        QStringLiteral("name=dims"));
+    QCommandLineOption pipeline(QStringLiteral("pipeline"),
+        QStringLiteral(
+            "The passes the Passes tab runs: one of Paddle's pipelines (inference-gpu, inference-cpu, "
+            "dy2static, ...; implies --view passes)."),
+        QStringLiteral("name"));
+    QCommandLineOption dark(QStringLiteral("dark"),
+        QStringLiteral("Dark colours (Fusion style with a dark palette) whatever the system's theme."));
+    QCommandLineOption maxMemory(QStringLiteral("max-memory"),
+        QStringLiteral("Host-memory budget for this run (4G, 512M, 50%; default: the debugger setting, else "
+                       "75% of RAM)."),
+        QStringLiteral("size"));
+    parser.addOptions({ screenshot, size, debugSteps, select, inspect, view, mode, shape, dark, maxMemory,
+        passStep, pipeline });
+    parser.process(arguments);
+
+    LaunchOptions options;
+    options.dark = parser.isSet(dark);
+    if (parser.isSet(maxMemory)) {
+        std::string why;
+        options.maxMemory = MemoryBudget::parseSize(parser.value(maxMemory).toStdString(), why);
+        if (!options.maxMemory) {
+            error = QStringLiteral("--max-memory: ") + QString::fromStdString(why);
+            return std::nullopt;
+        }
+    }
+    if (parser.isSet(debugSteps)) {
+        std::string why;
+        const std::optional<uint64_t> n
+            = NumberText::parseUnsigned(parser.value(debugSteps).toStdString(), 1000000, why);
+        if (!n) {
+            error = QStringLiteral("--debug-steps: ") + QString::fromStdString(why);
+            return std::nullopt;
+        }
+        options.steps = *n;
+    }
+    options.screenshot = parser.value(screenshot);
+    // Screenshots have a fixed size; an interactive window keeps the size it was closed with.
+    options.size = options.screenshot.isEmpty() ? QSize() : QSize(1600, 1000);
+    if (parser.isSet(size)) {
+        QString why;
+        const std::optional<QSize> wanted = SceneSetup::parseSize(parser.value(size), why);
+        if (!wanted) {
+            error = QStringLiteral("--size: ") + why;
+            return std::nullopt;
+        }
+        options.size = *wanted;
+    }
+    options.select = parser.value(select);
+    options.inspect = parser.value(inspect);
+    for (const QCommandLineOption *option : { &select, &inspect })
+        if (parser.isSet(*option) && options.screenshot.isEmpty()) {
+            error = QStringLiteral("--") + option->names().first() + QStringLiteral(" needs --screenshot");
+            return std::nullopt;
+        }
+    if (parser.isSet(inspect) && options.steps == 0) {
+        error = QStringLiteral("--inspect: needs a debug session (--steps N)");
+        return std::nullopt;
+    }
+    const bool split = parser.value(view) == QLatin1String("split");
+    bool passes = parser.value(view) == QLatin1String("passes");
+    if (!split && !passes && parser.value(view) != QLatin1String("program"))
+        parser.showHelp(1);
+    const QStringList files = parser.positionalArguments();
+    options.file = files.value(0);
+    passes = passes || parser.isSet(pipeline)
+        || (!files.isEmpty() && MainWindowPasses::isPassLog(files.first()));
+    options.tab = passes ? MainWindow::Tab::Passes
+        : split          ? MainWindow::Tab::Split
+                         : MainWindow::Tab::Program;
+    options.passStep = parser.isSet(passStep) ? parser.value(passStep).toInt() - 1 : 0;
+    if (passes && (parser.isSet(select) || parser.isSet(inspect))) {
+        error = QStringLiteral("--select and --inspect act on the Program and split tabs, not on the passes");
+        return std::nullopt;
+    }
+    if (parser.isSet(mode) && parser.value(mode) != QLatin1String("train")
+        && parser.value(mode) != QLatin1String("infer"))
+        parser.showHelp(1);
+    if (parser.isSet(mode))
+        options.training = parser.value(mode) == QLatin1String("train");
+    options.shapes = parser.values(shape);
+    options.pipeline = parser.value(pipeline);
+    return options;
+}
+
+void LaunchOptions::applyToApplication() const
+{
+    if (dark) {
+        QApplication::setStyle(QStringLiteral("Fusion"));
+        QApplication::setPalette(ThemeColors::darkPalette());
+    }
+    MemoryLimitSetting::restore();
+    if (maxMemory)
+        MemoryBudget::setLimit(*maxMemory);
+}
+
+bool LaunchOptions::applyTo(MainWindow &window, QString &error) const
+{
+    PassView *passView = window.passes()->view();
+    const int step = passStep;
+    if (tab == MainWindow::Tab::Passes) {
+        // PIRScope's own pipeline arrives later than the window: select the step then.
+        QObject::connect(window.passes()->runner(), &PassTimelineRunner::timelineReady, &window,
+            [passView, step] { passView->setCurrentStep(step); });
+    }
+    if (!pipeline.isEmpty() && !window.passes()->runner()->setPipelineName(pipeline.toStdString())) {
+        error = QStringLiteral("unknown --pipeline ") + pipeline;
+        return false;
+    }
+    // Without a file the window shows its start page; a screenshot shows the bundled example.
+    const bool opened = !file.isEmpty() ? window.openFile(file)
+        : !screenshot.isEmpty()         ? window.openDefaultExample()
+                                        : false;
+    if (opened && training)
+        window.setTraining(*training);
+    if (!shapes.isEmpty()) {
+        std::map<std::string, std::vector<int64_t>> assigned;
+        for (const QString &text : shapes) {
+            std::string why;
+            auto assignment = InputShapes::parseAssignment(text.toStdString(), why);
+            if (!assignment) {
+                error = QStringLiteral("--shape ") + QString::fromStdString(why);
+                return false;
+            }
+            assigned[assignment->first] = assignment->second;
+        }
+        const QString why = window.debugger()->session()->setShapes(assigned);
+        if (!why.isEmpty()) {
+            error = QStringLiteral("--shape ") + why;
+            return false;
+        }
+    }
+    if (tab == MainWindow::Tab::Split)
+        window.showTab(MainWindow::Tab::Split);
+    if (tab == MainWindow::Tab::Passes) {
+        window.showTab(MainWindow::Tab::Passes);
+        passView->setCurrentStep(step);
+    }
+    if (!screenshot.isEmpty() && !opened) {
+        const Diagnostic *first = window.diagnosticsModel()->diagnostics().firstError();
+        error = QStringLiteral("cannot open ") + file
+            + (first ? QStringLiteral(": ") + QString::fromStdString(first->toString()) : QString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace ps
