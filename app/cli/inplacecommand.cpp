@@ -1,6 +1,7 @@
 #include "cliarguments.h"
 #include "commands.h"
 #include "core/analysis/inplacegroups.h"
+#include "core/dialect/ops.h"
 #include "core/ir/program.h"
 #include "core/ir/valuenumbering.h"
 #include "jsonstream.h"
@@ -43,7 +44,7 @@ int runInplace(const std::vector<std::string> &args)
         for (const ps::ShadowOutputRename &r : inplace.renames()) {
             json.beginObject();
             json.key("value").value(ids.name(r.value));
-            json.key("op").value("builtin.shadow_output");
+            json.key("op").value(ps::ops::kShadowOutput);
             json.key("from").value(r.from);
             json.key("to").value(r.to);
             json.endObject();
