@@ -85,10 +85,9 @@ private slots:
         // the CUDA backend uses device reductions, warp lanes and cuBLAS. Their math and geometry
         // come from core/runtime/kernels.
         const std::set<QString> perBackend { "addLikeGrad", "binaryGrad", "bmmKernel", "col2im",
-            "convForward", "convTransposeForward", "divideGrad", "elementwisePowGrad", "embeddingGrad",
-            "extremumGrad", "forEachLane", "gemm", "im2col", "matmulGradImpl", "matmulKernel", "maximumGrad",
-            "meanAllGrad", "minimumGrad", "multiplyGrad", "prodGrad", "reduceKernel", "softmaxTensor",
-            "storeAffineGrads", "sumMeanGrad", "sumToShape", "whereGrad" };
+            "convForward", "convTransposeForward", "embeddingGrad", "extremumGrad", "forEachLane", "gemm",
+            "im2col", "matmulGradImpl", "matmulKernel", "meanAllGrad", "prodGrad", "reduceKernel",
+            "softmaxTensor", "storeAffineGrads", "sumMeanGrad", "sumToShape", "whereGrad" };
         const std::set<QString> cpu = definedFunctions(runtime + "/cpu", { "*.cpp", "*.h" });
         const std::set<QString> cuda
             = definedFunctions(runtime + "/cuda", { "*.cu", "*.cuh", "*.cpp", "*.h" });

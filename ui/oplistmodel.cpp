@@ -1,6 +1,7 @@
 #include "ui/oplistmodel.h"
 
 #include "core/analysis/valuenames.h"
+#include "core/dialect/ops.h"
 #include "core/ir/operation.h"
 #include "ui/common/itemroles.h"
 #include "ui/displaytext.h"
@@ -39,7 +40,7 @@ void OpListModel::setDocument(std::shared_ptr<const ProgramDocument> document)
             names.removeDuplicates();
             row.names = names.join(QStringLiteral(", "));
             row.layer = QString::fromStdString(op->stringAttribute("struct_name"));
-            row.parameter = op->name() == "builtin.parameter";
+            row.parameter = ops::isParameter(*op);
             m_parameters += row.parameter ? 1 : 0;
             m_rows.push_back(std::move(row));
         }

@@ -1,5 +1,6 @@
 #include "ui/pipelinesnapshot.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -20,7 +21,7 @@ QString tr(const char *text)
 bool hasComputeOps(const Program &program)
 {
     for (const Operation *op : program.block().ops())
-        if (op->name() != "builtin.shadow_output")
+        if (!ops::isShadowOutput(*op))
             return true;
     return false;
 }

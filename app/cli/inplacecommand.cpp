@@ -1,6 +1,7 @@
 #include "cliarguments.h"
 #include "commands.h"
 #include "core/analysis/inplacegroups.h"
+#include "core/dialect/ops.h"
 #include "core/io/jsonemitter.h"
 #include "core/ir/program.h"
 #include "core/ir/valuenumbering.h"
@@ -32,7 +33,7 @@ void printInplaceJson(const ps::ValueNumbering &ids, const ps::InplaceGroups &in
     for (const ps::ShadowOutputRename &r : inplace.renames()) {
         json.beginObject();
         json.key("value").value(ids.name(r.value));
-        json.key("op").value("builtin.shadow_output");
+        json.key("op").value(ps::ops::kShadowOutput);
         json.key("from").value(r.from);
         json.key("to").value(r.to);
         json.endObject();

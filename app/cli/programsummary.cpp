@@ -1,5 +1,6 @@
 #include "programsummary.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -14,13 +15,13 @@ ProgramSummary::ProgramSummary(const ps::Program &program)
     });
     for (ps::Operation *op : program.block().ops()) {
         const std::string_view name = op->name();
-        if (name == "pd_op.data" || name == "pd_op.feed")
+        if (name == ps::ops::kData || name == ps::ops::kFeed)
             inputs.push_back(op->stringAttribute("name"));
-        else if (name == "builtin.parameter")
+        else if (name == ps::ops::kParameter)
             parameters.push_back(op->stringAttribute("parameter_name"));
-        else if (name == "builtin.shadow_output")
+        else if (name == ps::ops::kShadowOutput)
             outputs.push_back(op->stringAttribute("output_name"));
-        else if (name == "pd_op.fetch")
+        else if (name == ps::ops::kFetch)
             outputs.push_back(op->stringAttribute("name"));
     }
 }

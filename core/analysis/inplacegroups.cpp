@@ -4,6 +4,7 @@
 #include "core/analysis/valuenamemap.h"
 #include "core/analysis/valuenames.h"
 #include "core/dialect/opregistry.h"
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -62,9 +63,9 @@ InplaceGroups::InplaceGroups(const Program &program1, const Program *program2, I
     // _get_name_defining_op: the first top-level op naming the value.
     for (Operation *op : block.ops()) {
         const std::string_view name = op->name();
-        if ((name == "builtin.set_parameter" || name == "builtin.shadow_output") && op->numOperands() > 0)
+        if ((name == ops::kSetParameter || name == ops::kShadowOutput) && op->numOperands() > 0)
             m_nameDefiningOp.emplace(op->operand(0), op);
-        else if ((name == "builtin.parameter" || name == "pd_op.data") && op->numResults() > 0)
+        else if ((name == ops::kParameter || name == ops::kData) && op->numResults() > 0)
             m_nameDefiningOp.emplace(op->result(0), op);
     }
 
@@ -93,7 +94,7 @@ InplaceGroups::InplaceGroups(const Program &program1, const Program *program2, I
         if (!hasName(root))
             continue;
         auto it = m_nameDefiningOp.find(value);
-        if (it == m_nameDefiningOp.end() || it->second->name() != "builtin.shadow_output")
+        if (it == m_nameDefiningOp.end() || !ops::isShadowOutput(*it->second))
             continue;
         const Attribute *a = it->second->attribute("output_name");
         if (!a || a->kind() != Attribute::Kind::String)

@@ -1,5 +1,6 @@
 #include "core/analysis/valuenamemap.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -30,16 +31,16 @@ ValueNameMap::ValueNameMap(const Program &program)
             set(kw, kw.keyword(), NameSource::Kwarg, nullptr);
         for (const Operation *op : block.ops()) {
             const std::string_view name = op->name();
-            if (name == "builtin.set_parameter") {
+            if (name == ops::kSetParameter) {
                 if (const std::string *s = stringAttr(op, "parameter_name"); s && op->numOperands() > 0)
                     set(op->operand(0), *s, NameSource::SetParameter, op);
-            } else if (name == "builtin.parameter") {
+            } else if (name == ops::kParameter) {
                 if (const std::string *s = stringAttr(op, "parameter_name"); s && op->numResults() > 0)
                     set(op->result(0), *s, NameSource::Parameter, op);
-            } else if (name == "builtin.shadow_output") {
+            } else if (name == ops::kShadowOutput) {
                 if (const std::string *s = stringAttr(op, "output_name"); s && op->numOperands() > 0)
                     set(op->operand(0), *s, NameSource::ShadowOutput, op);
-            } else if (name == "pd_op.data") {
+            } else if (name == ops::kData) {
                 if (const std::string *s = stringAttr(op, "name"); s && op->numResults() > 0)
                     set(op->result(0), *s, NameSource::Data, op);
             }

@@ -1,5 +1,6 @@
 #include "core/analysis/valuenames.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/operation.h"
 
 #include <algorithm>
@@ -20,11 +21,11 @@ const std::string *stringAttr(const Operation *op, std::string_view name)
 /// The name `user` gives the value it reads (shadow_output / set_parameter), else nullptr.
 const std::string *outputNameOf(const Operation *user, NameSource &source)
 {
-    if (user->name() == "builtin.shadow_output") {
+    if (ops::isShadowOutput(*user)) {
         source = NameSource::ShadowOutput;
         return stringAttr(user, "output_name");
     }
-    if (user->name() == "builtin.set_parameter") {
+    if (ops::isSetParameter(*user)) {
         source = NameSource::SetParameter;
         return stringAttr(user, "parameter_name");
     }
@@ -66,13 +67,13 @@ std::optional<ValueName> ValueNames::inputName(Value value)
     if (!op)
         return std::nullopt;
     const std::string_view name = op->name();
-    if (name == "builtin.parameter") {
+    if (name == ops::kParameter) {
         if (const std::string *s = stringAttr(op, "parameter_name"))
             return ValueName { *s, NameSource::Parameter, op };
-    } else if (name == "pd_op.data") {
+    } else if (name == ops::kData) {
         if (const std::string *s = stringAttr(op, "name"))
             return ValueName { *s, NameSource::Data, op };
-    } else if (name == "builtin.constant") {
+    } else if (name == ops::kConstant) {
         const Attribute *a = op->attribute("value");
         if (a && a->kind() == Attribute::Kind::TensorName)
             return ValueName { a->asString(), NameSource::Constant, op };

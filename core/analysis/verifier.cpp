@@ -1,6 +1,7 @@
 #include "core/analysis/verifier.h"
 
 #include "core/dialect/opregistry.h"
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -207,9 +208,9 @@ private:
         for (unsigned r = 0; r < op->numRegions(); ++r)
             if (op->region(r).empty())
                 error(op, path, "region #" + std::to_string(r) + " has no block");
-        if (op->name() == "pd_op.if")
+        if (ops::isIf(*op))
             verifyIf(op, path, info);
-        else if (op->name() == "pd_op.while")
+        else if (ops::isWhile(*op))
             verifyWhile(op, path, info);
     }
 
@@ -233,7 +234,7 @@ private:
             error(op, path, where + " is empty; it must end with cf.yield");
             return;
         }
-        if (last->name() != "cf.yield") {
+        if (!ops::isYield(*last)) {
             error(op, path, where + " ends with " + std::string(last->name()) + ", not cf.yield");
             return;
         }

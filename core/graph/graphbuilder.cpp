@@ -1,6 +1,7 @@
 #include "core/graph/graphbuilder.h"
 
 #include "core/analysis/valuenames.h"
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -110,9 +111,9 @@ std::string opTitle(const Operation &op)
 std::string regionLabel(const Operation &op, unsigned region)
 {
     std::string title = opTitle(op);
-    if (op.name() == "pd_op.if")
+    if (ops::isIf(op))
         return title + (region == 0 ? ": true" : ": false");
-    if (op.name() == "pd_op.while")
+    if (ops::isWhile(op))
         return title + ": body";
     if (op.numRegions() == 1)
         return title;
@@ -335,11 +336,11 @@ private:
         std::vector<std::string> lines { label(opTitle(op)) };
         std::string_view n = op.name();
         std::string detail;
-        if (n == "builtin.parameter" || n == "builtin.set_parameter")
+        if (n == ops::kParameter || n == ops::kSetParameter)
             detail = op.stringAttribute("parameter_name");
-        else if (n == "pd_op.data" || n == "pd_op.feed" || n == "pd_op.fetch")
+        else if (n == ops::kData || n == ops::kFeed || n == ops::kFetch)
             detail = op.stringAttribute("name");
-        else if (n == "builtin.shadow_output")
+        else if (n == ops::kShadowOutput)
             detail = op.stringAttribute("output_name");
         else if (const Attribute *a
             = GraphBuilder::kindOf(op) == NodeKind::Constant ? op.attribute("value") : nullptr)
@@ -382,16 +383,16 @@ NodeKind GraphBuilder::kindOf(const Operation &op)
         n = op.name();
     if (endsWith(n, "_grad") || endsWith(n, "_grad_"))
         return NodeKind::Grad;
-    if (n == "builtin.parameter" || n == "builtin.get_parameter")
+    if (n == ops::kParameter || n == "builtin.get_parameter")
         return NodeKind::Parameter;
-    if (n == "pd_op.data" || n == "pd_op.feed")
+    if (n == ops::kData || n == ops::kFeed)
         return NodeKind::Data;
-    if (n == "builtin.shadow_output" || n == "pd_op.fetch" || n == "builtin.set_parameter")
+    if (n == ops::kShadowOutput || n == ops::kFetch || n == ops::kSetParameter)
         return NodeKind::Output;
-    if (n == "pd_op.full" || n == "pd_op.full_int_array" || n == "pd_op.assign_value"
-        || n == "pd_op.assign_value_" || n == "builtin.constant")
+    if (n == ops::kFull || n == ops::kFullIntArray || n == ops::kAssignValue || n == "pd_op.assign_value_"
+        || n == ops::kConstant)
         return NodeKind::Constant;
-    if (n == "pd_op.if" || n == "pd_op.while" || n == "pd_op.pylayer" || op.dialect() == "cf"
+    if (n == ops::kIf || n == ops::kWhile || n == ops::kPyLayer || op.dialect() == "cf"
         || op.numRegions() > 0)
         return NodeKind::ControlFlow;
     return NodeKind::Compute;

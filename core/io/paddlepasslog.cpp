@@ -1,5 +1,6 @@
 #include "core/io/paddlepasslog.h"
 
+#include "core/dialect/ops.h"
 #include "core/io/inputfile.h"
 #include "core/io/pirtextreader.h"
 
@@ -222,7 +223,7 @@ private:
             --m_lineNo;
         }
         m_bannerLine = bannerLine;
-        m_printOp = target != "builtin.module";
+        m_printOp = target != ops::kModule;
         if (before) {
             openStep(LoggedStep::Kind::Pass, std::string(pass), target);
             m_role = Role::Before;

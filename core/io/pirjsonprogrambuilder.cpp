@@ -1,5 +1,6 @@
 #include "core/io/pirjsonprogrambuilder.h"
 
+#include "core/dialect/ops.h"
 #include "core/io/pirjsonupgrader.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
@@ -462,8 +463,8 @@ void PirJsonProgramBuilder::readParameterOp(object op, Block &block)
         Scope scope(m_r.path(), "O");
         readResult(o, type, id);
     }
-    Operation *created = Operation::create(
-        m_program.arena(), "builtin.parameter", {}, std::span(&type, 1), std::move(attrs));
+    Operation *created
+        = Operation::create(m_program.arena(), ops::kParameter, {}, std::span(&type, 1), std::move(attrs));
     block.push_back(created);
     if (id != kNoId && id != 0)
         defineValue(id, created->result(0));

@@ -1,5 +1,6 @@
 #include "core/io/pirjsonupgrader.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -36,8 +37,8 @@ struct Patch
 constexpr Patch kPatches[] = {
     { 2, "pd_op.lp_pool2d", "strides", Action::ToInt64Array },
     { 2, "pd_op.lp_pool2d", "paddings", Action::ToInt64Array },
-    { 2, "pd_op.pool2d", "strides", Action::ToInt64Array },
-    { 2, "pd_op.pool2d", "paddings", Action::ToInt64Array },
+    { 2, ops::kPool2d, "strides", Action::ToInt64Array },
+    { 2, ops::kPool2d, "paddings", Action::ToInt64Array },
     { 2, "pd_op.pool3d", "kernel_size", Action::ToInt64Array },
     { 2, "pd_op.pool3d", "strides", Action::ToInt64Array },
     { 2, "pd_op.pool3d", "paddings", Action::ToInt64Array },
@@ -46,7 +47,7 @@ constexpr Patch kPatches[] = {
     { 3, "pd_op.kthvalue", "k", Action::ToInt64 },
     { 3, "pd_op.repeat_interleave", "output_size", Action::AddInt64MinusOne },
     { 3, "pd_op.repeat_interleave_with_tensor_index", "output_size", Action::AddInt64MinusOne },
-    { 4, "pd_op.leaky_relu", "negative_slope", Action::ToDouble },
+    { 4, ops::kLeakyRelu, "negative_slope", Action::ToDouble },
     { 4, "pd_op.softplus", "beta", Action::ToDouble },
     { 4, "pd_op.softplus", "threshold", Action::ToDouble },
     { 4, "onednn_op.fused_softplus", "beta", Action::ToDouble },
@@ -55,8 +56,8 @@ constexpr Patch kPatches[] = {
     { 4, "onednn_op.fused_softplus", "fuse_beta", Action::ToDouble },
     { 4, "pd_op.logit", "eps", Action::ToDouble },
     { 4, "pd_op.pad3d", "pad_value", Action::ToDouble },
-    { 4, "pd_op.group_norm", "epsilon", Action::ToDouble },
-    { 4, "pd_op.add_group_norm_silu", "epsilon", Action::ToDouble },
+    { 4, ops::kGroupNorm, "epsilon", Action::ToDouble },
+    { 4, ops::kAddGroupNormSilu, "epsilon", Action::ToDouble },
     { 4, "pd_op.group_norm_silu_xpu", "epsilon", Action::ToDouble },
     { 4, "pd_op.top_p_sampling", "seed", Action::ToInt64 },
     { 4, "pd_op.bicubic_interp", "scale", Action::ToDoubleArray },

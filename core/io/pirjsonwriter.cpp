@@ -1,5 +1,6 @@
 #include "core/io/pirjsonwriter.h"
 
+#include "core/dialect/ops.h"
 #include "core/io/jsonemitter.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
@@ -197,8 +198,7 @@ void Writer::writeValueId(Value v)
 /// parameter ops are written in the generic form, which keeps everything.
 bool Writer::isCompressibleParameter(const Operation &op)
 {
-    if (op.name() != "builtin.parameter" || op.numOperands() != 0 || op.numResults() != 1
-        || op.numRegions() != 0)
+    if (!ops::isParameter(op) || op.numOperands() != 0 || op.numResults() != 1 || op.numRegions() != 0)
         return false;
     const Attribute *name = op.attribute("parameter_name");
     if (!name || name->kind() != Attribute::Kind::String)

@@ -1,6 +1,7 @@
 #include "core/io/pirtextattributeparser.h"
 
 #include "core/dialect/opinfo.h"
+#include "core/dialect/ops.h"
 #include "core/io/pirtexttypeparser.h"
 #include "core/ir/datatype.h"
 #include "core/ir/place.h"
@@ -172,8 +173,7 @@ bool PirTextAttributeParser::parseMap(std::vector<NamedAttribute> &out, const Op
         if (m_failed)
             break;
         // Paddle prints a ConstantTensorOp's TensorNameAttribute as a plain string.
-        if (op && op->name == "builtin.constant" && name == "value"
-            && value.kind() == Attribute::Kind::String)
+        if (op && op->name == ops::kConstant && name == "value" && value.kind() == Attribute::Kind::String)
             value = Attribute::tensorName(value.asString());
         out.emplace_back(NamedAttribute { std::string(name), std::move(value) });
         if (m_cur.accept(Kind::Comma))

@@ -1,5 +1,6 @@
 #include "core/runtime/fusedkernels.h"
 
+#include "core/dialect/ops.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/kernelcomposer.h"
 #include "core/runtime/kernelcontext.h"
@@ -41,7 +42,7 @@ Tensor activate(KernelComposer &k, const Tensor &x, const std::string &name, dou
     if (name.empty() || name == "identity")
         return x;
     if (name == "leaky_relu")
-        return k.tensor("pd_op.leaky_relu", { x }, { attr("negative_slope", Attribute::f32(float(alpha))) });
+        return k.tensor(ops::kLeakyRelu, { x }, { attr("negative_slope", Attribute::f32(float(alpha))) });
     if (name == "relu" || name == "relu6" || name == "sigmoid" || name == "tanh" || name == "gelu"
         || name == "swish" || name == "silu")
         return k.tensor("pd_op." + name, { x });
@@ -72,17 +73,17 @@ void fcKernel(KernelContext &ctx)
     Tensor out;
     if (cols == int64_t(x.rank()) - 1) {
         // What the unfused matmul did: the same kernel on the same shapes.
-        out = k.tensor("pd_op.matmul", { x, w }, flags);
+        out = k.tensor(ops::kMatmul, { x, w }, flags);
     } else {
         std::vector<int64_t> lead(x.shape().begin(), x.shape().begin() + cols);
         const int64_t rows = numElementsOf(lead);
         out = k.tensor(
-            "pd_op.matmul", { x.reshaped({ rows, x.numElements() / std::max<int64_t>(rows, 1) }), w }, flags);
+            ops::kMatmul, { x.reshaped({ rows, x.numElements() / std::max<int64_t>(rows, 1) }), w }, flags);
         lead.push_back(w.dim(1));
         out = out.reshaped(lead);
     }
     if (ctx.hasInput(2))
-        out = k.tensor("pd_op.add", { out, ctx.input(2) });
+        out = k.tensor(ops::kAdd, { out, ctx.input(2) });
     ctx.setOutput(0, activate(k, out, ctx.stringAttr("activation_type", ""), 0.0));
 }
 
@@ -101,15 +102,15 @@ void fusedConv2dAddActKernel(KernelContext &ctx)
             convAttrs.push_back(attr(name, *a));
     Tensor filter = ctx.input(1);
     if (ctx.stringAttr("data_format", "NCHW") == "NHWC" && filter.rank() == 4)
-        filter = k.tensor("pd_op.transpose", { filter },
+        filter = k.tensor(ops::kTranspose, { filter },
             { attr("perm",
                 Attribute::array({ Attribute::int32(0), Attribute::int32(3), Attribute::int32(1),
                     Attribute::int32(2) })) });
-    Tensor out = k.tensor("pd_op.conv2d", { ctx.input(0), filter }, std::move(convAttrs));
+    Tensor out = k.tensor(ops::kConv2d, { ctx.input(0), filter }, std::move(convAttrs));
     if (ctx.hasInput(2))
-        out = k.tensor("pd_op.add", { out, ctx.input(2) });
+        out = k.tensor(ops::kAdd, { out, ctx.input(2) });
     if (ctx.hasInput(3))
-        out = k.tensor("pd_op.add", { ctx.input(3), out });
+        out = k.tensor(ops::kAdd, { ctx.input(3), out });
     ctx.setOutput(
         0, activate(k, out, ctx.stringAttr("activation", "relu"), ctx.floatAttr("fuse_alpha", 0.0)));
     if (ctx.numOutputs() > 1)
@@ -122,13 +123,13 @@ Tensor residualSum(
 {
     Tensor sum = ctx.input(0);
     if (ctx.hasInput(biasIndex))
-        sum = k.tensor("pd_op.add", { sum, ctx.input(biasIndex) });
+        sum = k.tensor(ops::kAdd, { sum, ctx.input(biasIndex) });
     if (ctx.hasInput(residualIndex)) {
         Tensor residual = ctx.input(residualIndex);
         if (alpha != 1.0)
-            residual = k.tensor("pd_op.scale", { residual, scalar(k.backend(), alpha, DataType::Float32) },
+            residual = k.tensor(ops::kScale, { residual, scalar(k.backend(), alpha, DataType::Float32) },
                 { attr("bias", Attribute::f32(0.0f)), attr("bias_after_scale", Attribute::boolean(true)) });
-        sum = k.tensor("pd_op.add", { sum, residual });
+        sum = k.tensor(ops::kAdd, { sum, residual });
     }
     return sum;
 }
@@ -142,7 +143,7 @@ void fusedBiasResidualLayerNormKernel(KernelContext &ctx)
     const Tensor sum = residualSum(k, ctx, 1, 2, ctx.floatAttr("residual_alpha", 1.0));
     const int64_t axis = ctx.intAttr("begin_norm_axis", 1);
     std::vector<RuntimeValue> norm
-        = k.run("pd_op.layer_norm", { sum, optionalInput(ctx, 3), optionalInput(ctx, 4) },
+        = k.run(ops::kLayerNorm, { sum, optionalInput(ctx, 3), optionalInput(ctx, 4) },
             { attr("epsilon", Attribute::f32(float(ctx.floatAttr("epsilon", 1e-5)))),
                 attr("begin_norm_axis", Attribute::int32(int32_t(axis))) },
             { Type::denseTensor(sum.dtype(), sum.shape()), Type::denseTensor(DataType::Float32, { -1 }),
@@ -171,24 +172,24 @@ void fusedRmsNormKernel(KernelContext &ctx)
     const bool half = sum.dtype() == DataType::Float16 || sum.dtype() == DataType::BFloat16;
     const Type f32 = Type::denseTensor(DataType::Float32, sum.shape());
     const Tensor y = half
-        ? k.tensor("pd_op.cast", { sum }, { attr("dtype", Attribute::dataType(DataType::Float32)) }, { f32 })
+        ? k.tensor(ops::kCast, { sum }, { attr("dtype", Attribute::dataType(DataType::Float32)) }, { f32 })
         : sum;
-    const Tensor squared = k.tensor("pd_op.pow", { y }, { attr("y", Attribute::f32(2.0f)) });
+    const Tensor squared = k.tensor(ops::kPow, { y }, { attr("y", Attribute::f32(2.0f)) });
     std::vector<int64_t> axes(size_t(rank - axis));
     std::iota(axes.begin(), axes.end(), axis);
-    const Tensor mean = k.tensor("pd_op.mean", { squared, intArray(k.backend(), axes) },
-        { attr("keepdim", Attribute::boolean(true)) });
-    const Tensor shifted = k.tensor("pd_op.scale", { mean, scalar(k.backend(), 1.0, mean.dtype()) },
+    const Tensor mean = k.tensor(
+        ops::kMean, { squared, intArray(k.backend(), axes) }, { attr("keepdim", Attribute::boolean(true)) });
+    const Tensor shifted = k.tensor(ops::kScale, { mean, scalar(k.backend(), 1.0, mean.dtype()) },
         { attr("bias", Attribute::f32(float(ctx.floatAttr("epsilon", 1e-6)))),
             attr("bias_after_scale", Attribute::boolean(true)) });
-    const Tensor invRms = k.tensor("pd_op.rsqrt", { shifted });
-    Tensor out = k.tensor("pd_op.multiply", { invRms, y });
+    const Tensor invRms = k.tensor(ops::kRsqrt, { shifted });
+    Tensor out = k.tensor(ops::kMultiply, { invRms, y });
     if (half)
-        out = k.tensor("pd_op.cast", { out }, { attr("dtype", Attribute::dataType(sum.dtype())) },
+        out = k.tensor(ops::kCast, { out }, { attr("dtype", Attribute::dataType(sum.dtype())) },
             { Type::denseTensor(sum.dtype(), sum.shape()) });
-    out = k.tensor("pd_op.multiply", { out, ctx.input(3) });
+    out = k.tensor(ops::kMultiply, { out, ctx.input(3) });
     if (ctx.hasInput(4))
-        out = k.tensor("pd_op.add", { out, ctx.input(4) });
+        out = k.tensor(ops::kAdd, { out, ctx.input(4) });
     ctx.setOutput(0, out);
     ctx.setOutput(1, residual ? sum : ctx.allocate({ 0 }, DataType::Float32));
     ctx.setOutput(2, invRms.reshaped(std::vector<int64_t>(sum.shape().begin(), sum.shape().begin() + axis)));
@@ -198,18 +199,18 @@ void fusedRmsNormKernel(KernelContext &ctx)
 void addGroupNormSiluKernel(KernelContext &ctx)
 {
     KernelComposer k(ctx);
-    const Tensor sum = ctx.hasInput(1) ? k.tensor("pd_op.add", { ctx.input(0), ctx.input(1) }) : ctx.input(0);
+    const Tensor sum = ctx.hasInput(1) ? k.tensor(ops::kAdd, { ctx.input(0), ctx.input(1) }) : ctx.input(0);
     std::vector<NamedAttribute> attrs;
     for (const char *name : { "epsilon", "groups", "data_format" })
         if (const Attribute *a = ctx.attribute(name))
             attrs.push_back(attr(name, *a));
     std::vector<RuntimeValue> norm
-        = k.run("pd_op.group_norm", { sum, optionalInput(ctx, 2), optionalInput(ctx, 3) }, std::move(attrs),
+        = k.run(ops::kGroupNorm, { sum, optionalInput(ctx, 2), optionalInput(ctx, 3) }, std::move(attrs),
             { Type::denseTensor(sum.dtype(), sum.shape()), Type::denseTensor(DataType::Float32, { -1 }),
                 Type::denseTensor(DataType::Float32, { -1 }) });
     const std::string activation = ctx.stringAttr("activation", "");
     ctx.setOutput(0,
-        activation == "silu" ? k.tensor("pd_op.silu", { norm[0].tensor() })
+        activation == "silu" ? k.tensor(ops::kSilu, { norm[0].tensor() })
                              : activate(k, norm[0].tensor(), activation, 0.0));
     ctx.setOutput(1, sum);
     ctx.setOutput(2, norm[1].tensor());
@@ -220,11 +221,11 @@ void addGroupNormSiluKernel(KernelContext &ctx)
 
 void registerFusedKernels(KernelRegistry &registry)
 {
-    registry.add("pd_op.fc", fcKernel);
-    registry.add("pd_op.fused_conv2d_add_act", fusedConv2dAddActKernel);
-    registry.add("pd_op.fused_bias_residual_layernorm", fusedBiasResidualLayerNormKernel);
-    registry.add("pd_op.fused_rms_norm_quant", fusedRmsNormKernel);
-    registry.add("pd_op.add_group_norm_silu", addGroupNormSiluKernel);
+    registry.add(ops::kFc, fcKernel);
+    registry.add(ops::kFusedConv2dAddAct, fusedConv2dAddActKernel);
+    registry.add(ops::kFusedBiasResidualLayernorm, fusedBiasResidualLayerNormKernel);
+    registry.add(ops::kFusedRmsNormQuant, fusedRmsNormKernel);
+    registry.add(ops::kAddGroupNormSilu, addGroupNormSiluKernel);
 }
 
 } // namespace ps

@@ -2,6 +2,7 @@
 
 #include "core/analysis/namepattern.h"
 #include "core/analysis/valuenames.h"
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -316,7 +317,7 @@ namespace {
 /// runs through them instead of stopping at each; a breakpoint or the cursor still stops there.
 bool loadsAValue(const Operation *op)
 {
-    return op && (op->name() == "builtin.parameter" || op->name() == "builtin.constant");
+    return op && (ops::isParameter(*op) || ops::isConstant(*op));
 }
 
 } // namespace
@@ -383,15 +384,15 @@ bool Interpreter::microStep()
             runProvided(op, provided->second);
             return true;
         }
-        if (name == "cf.yield") {
+        if (name == ops::kYield) {
             yieldFrame(op);
             return true;
         }
-        if (name == "pd_op.if") {
+        if (name == ops::kIf) {
             enterIf(op);
             return true;
         }
-        if (name == "pd_op.while") {
+        if (name == ops::kWhile) {
             enterWhile(op);
             return true;
         }
@@ -410,7 +411,7 @@ bool Interpreter::provideOutputs(
         error = "no op at " + position.toString();
         return false;
     }
-    if (op->numRegions() > 0 || op->name() == "cf.yield") {
+    if (op->numRegions() > 0 || ops::isYield(*op)) {
         error = "the outputs of " + std::string(op->name()) + " cannot be provided";
         return false;
     }

@@ -1,5 +1,6 @@
 // Interpreter: the ops it runs itself (scope access, vectors, stacks).
 
+#include "core/dialect/ops.h"
 #include "core/ir/operation.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/interpreter.h"
@@ -12,9 +13,9 @@
 namespace ps {
 namespace {
 
-constexpr std::array<std::string_view, 14> kBuiltins = { "pd_op.data", "pd_op.feed", "builtin.parameter",
-    "builtin.shadow_output", "builtin.set_parameter", "pd_op.fetch", "builtin.constant", "builtin.combine",
-    "builtin.split", "builtin.slice", "cf.stack_create", "cf.tuple_push", "cf.tuple_pop", "cf.has_elements" };
+constexpr std::array<std::string_view, 14> kBuiltins = { ops::kData, ops::kFeed, ops::kParameter,
+    ops::kShadowOutput, ops::kSetParameter, ops::kFetch, ops::kConstant, ops::kCombine, ops::kBuiltinSplit,
+    ops::kBuiltinSlice, ops::kStackCreate, ops::kTuplePush, ops::kTuplePop, ops::kHasElements };
 
 const std::shared_ptr<TensorStack> &stackOf(const RuntimeValue &v, const Operation &op)
 {
@@ -58,25 +59,25 @@ void Interpreter::runBuiltin(const Operation &op, std::vector<RuntimeValue> &res
             throw RuntimeError("missing attribute '" + std::string(attribute) + "'");
         return value;
     };
-    if (name == "pd_op.data" || name == "pd_op.feed") {
+    if (name == ops::kData || name == ops::kFeed) {
         results.at(0) = fromScope(requireAttribute("name"), "input");
-    } else if (name == "builtin.parameter") {
+    } else if (name == ops::kParameter) {
         results.at(0) = fromScope(requireAttribute("parameter_name"), "parameter");
-    } else if (name == "builtin.constant") {
+    } else if (name == ops::kConstant) {
         const Attribute *value = op.attribute("value");
         if (!value || value->kind() != Attribute::Kind::TensorName)
             throw RuntimeError("only tensor-name constants are supported");
         results.at(0) = fromScope(value->asString(), "constant tensor");
-    } else if (name == "builtin.shadow_output" || name == "builtin.set_parameter") {
+    } else if (name == ops::kShadowOutput || name == ops::kSetParameter) {
         if (op.numOperands() == 1 && !op.operand(0).isNull())
-            m_scope.set(requireAttribute(name == "builtin.shadow_output" ? "output_name" : "parameter_name"),
+            m_scope.set(requireAttribute(name == ops::kShadowOutput ? "output_name" : "parameter_name"),
                 operandValue(op, 0));
-    } else if (name == "pd_op.fetch") {
+    } else if (name == ops::kFetch) {
         const RuntimeValue &v = operandValue(op, 0);
         m_scope.set(requireAttribute("name"), v);
         if (op.numResults() > 0)
             results[0] = v;
-    } else if (name == "builtin.combine") {
+    } else if (name == ops::kCombine) {
         std::vector<Tensor> list;
         for (unsigned i = 0; i < op.numOperands(); ++i) {
             const RuntimeValue &v = operandValue(op, i);
@@ -85,14 +86,14 @@ void Interpreter::runBuiltin(const Operation &op, std::vector<RuntimeValue> &res
             list.push_back(v.isTensor() ? v.tensor() : Tensor());
         }
         results.at(0) = RuntimeValue(std::move(list));
-    } else if (name == "builtin.split") {
+    } else if (name == ops::kBuiltinSplit) {
         const RuntimeValue &v = operandValue(op, 0);
         if (!v.isList() || v.list().size() != op.numResults())
             throw RuntimeError(
                 "builtin.split needs a list of " + std::to_string(op.numResults()) + " tensors");
         for (unsigned i = 0; i < op.numResults(); ++i)
             results[i] = RuntimeValue(v.list()[i]);
-    } else if (name == "builtin.slice") {
+    } else if (name == ops::kBuiltinSlice) {
         const RuntimeValue &v = operandValue(op, 0);
         const Attribute *index = op.attribute("index");
         if (!index || !index->isInteger())
@@ -100,11 +101,11 @@ void Interpreter::runBuiltin(const Operation &op, std::vector<RuntimeValue> &res
         if (!v.isList() || index->asInt() < 0 || size_t(index->asInt()) >= v.list().size())
             throw RuntimeError("builtin.slice index " + std::to_string(index->asInt()) + " is out of range");
         results.at(0) = RuntimeValue(v.list()[size_t(index->asInt())]);
-    } else if (name == "cf.stack_create") {
+    } else if (name == ops::kStackCreate) {
         auto stack = std::make_shared<TensorStack>();
         for (RuntimeValue &r : results)
             r = RuntimeValue(stack);
-    } else if (name == "cf.tuple_push") {
+    } else if (name == ops::kTuplePush) {
         const auto &stack = stackOf(operandValue(op, 0), op);
         std::vector<Tensor> tuple;
         for (unsigned i = 1; i < op.numOperands(); ++i) {
@@ -112,7 +113,7 @@ void Interpreter::runBuiltin(const Operation &op, std::vector<RuntimeValue> &res
             tuple.push_back(v.isTensor() ? v.tensor() : Tensor());
         }
         stack->push(std::move(tuple));
-    } else if (name == "cf.tuple_pop") {
+    } else if (name == ops::kTuplePop) {
         const auto &stack = stackOf(operandValue(op, 0), op);
         std::vector<Tensor> tuple = stack->pop();
         if (tuple.size() != op.numResults())
@@ -120,7 +121,7 @@ void Interpreter::runBuiltin(const Operation &op, std::vector<RuntimeValue> &res
                 + std::to_string(op.numResults()) + " results");
         for (size_t i = 0; i < tuple.size(); ++i)
             results[i] = RuntimeValue(std::move(tuple[i]));
-    } else if (name == "cf.has_elements" || name == "pd_op.has_elements") {
+    } else if (name == ops::kHasElements || name == "pd_op.has_elements") {
         const auto &stack = stackOf(operandValue(op, 0), op);
         std::vector<int64_t> shape { 1 };
         const Type type = op.numResults() ? op.result(0).type() : Type();

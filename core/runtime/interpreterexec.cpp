@@ -1,6 +1,7 @@
 // Interpreter: executing one op (kernels, builtin ops, control flow, records and checks).
 
 #include "core/analysis/valuenames.h"
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/datatypekind.h"
 #include "core/ir/operation.h"
@@ -105,7 +106,7 @@ OpRecord Interpreter::newRecord(const Operation &op, OpRecord::Kind kind)
     r.op = &op;
     r.kind = kind;
     for (auto it = m_frames.rbegin(); it != m_frames.rend(); ++it) {
-        if (it->owner && it->owner->name() == "pd_op.while") {
+        if (it->owner && ops::isWhile(*it->owner)) {
             r.iteration = it->iteration;
             break;
         }
@@ -310,7 +311,7 @@ void Interpreter::yieldFrame(const Operation &yield)
     std::vector<RuntimeValue> values;
     for (unsigned i = 0; i < yield.numOperands(); ++i)
         values.push_back(operandValue(yield, i));
-    if (f.owner->name() == "pd_op.while") {
+    if (ops::isWhile(*f.owner)) {
         if (values.empty())
             throw RuntimeError("the loop body's cf.yield has no condition");
         const bool again = condition(values.front(), yield);

@@ -1,5 +1,6 @@
 #include "core/runtime/parameterstore.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -17,9 +18,9 @@ bool ParameterStore::load(const Program &program, TensorSource source, std::stri
         if (!ok || op->numResults() != 1)
             return;
         std::string name;
-        if (op->name() == "builtin.parameter") {
+        if (ops::isParameter(*op)) {
             name = op->stringAttribute("parameter_name");
-        } else if (op->name() == "builtin.constant") {
+        } else if (ops::isConstant(*op)) {
             const Attribute *value = op->attribute("value");
             if (value && value->kind() == Attribute::Kind::TensorName)
                 name = value->asString();

@@ -1,5 +1,6 @@
 #include "core/runtime/pdiparams.h"
 
+#include "core/dialect/ops.h"
 #include "core/io/inputfile.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
@@ -306,7 +307,7 @@ std::vector<std::string> Pdiparams::parameterNames(const Program &program)
 {
     std::set<std::string> names;
     program.block().walk([&names](Operation *op) {
-        if (op->name() == "builtin.parameter") {
+        if (ops::isParameter(*op)) {
             const std::string n = op->stringAttribute("parameter_name");
             if (!n.empty())
                 names.insert(n);
@@ -324,7 +325,7 @@ std::map<std::string, Tensor> Pdiparams::readForProgram(
         return {};
     std::map<std::string, Type> declared;
     program.block().walk([&declared](Operation *op) {
-        if (op->name() == "builtin.parameter" && op->numResults() == 1)
+        if (ops::isParameter(*op) && op->numResults() == 1)
             declared.emplace(op->stringAttribute("parameter_name"), op->result(0).type());
     });
     std::map<std::string, Tensor> out;

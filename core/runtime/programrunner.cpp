@@ -1,5 +1,6 @@
 #include "core/runtime/programrunner.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -25,7 +26,7 @@ bool trainable(const Operation &op)
 /// The tensor a `builtin.constant` names (constant_folding_pass makes them); empty for other ops.
 std::string constantTensorName(const Operation &op)
 {
-    if (op.name() != "builtin.constant")
+    if (!ops::isConstant(op))
         return {};
     const Attribute *value = op.attribute("value");
     return value && value->kind() == Attribute::Kind::TensorName ? value->asString() : std::string();
@@ -44,9 +45,9 @@ std::map<std::string, Declared> declaredTensors(const Program &program)
     for (const Operation *op : program.block().ops()) {
         if (op->numResults() != 1)
             continue;
-        if (op->name() == "pd_op.data" || op->name() == "pd_op.feed")
+        if (ops::isData(*op) || ops::isFeed(*op))
             out.emplace(op->stringAttribute("name"), Declared { op->result(0).type(), true });
-        else if (op->name() == "builtin.parameter")
+        else if (ops::isParameter(*op))
             out.emplace(
                 op->stringAttribute("parameter_name"), Declared { op->result(0).type(), trainable(*op) });
         else if (const std::string name = constantTensorName(*op); !name.empty())
@@ -86,15 +87,15 @@ ProgramRunner::ProgramRunner(std::shared_ptr<const Program> program, Backend &ba
 {
     std::set<std::string> params;
     for (const Operation *op : m_forward->block().ops()) {
-        if (op->name() == "pd_op.data" || op->name() == "pd_op.feed")
+        if (ops::isData(*op) || ops::isFeed(*op))
             m_inputNames.push_back(op->stringAttribute("name"));
-        else if (op->name() == "builtin.parameter")
+        else if (ops::isParameter(*op))
             params.insert(op->stringAttribute("parameter_name"));
         else if (const std::string constant = constantTensorName(*op); !constant.empty())
             params.insert(constant); // read from the parameter source like a parameter
-        else if (op->name() == "builtin.shadow_output")
+        else if (ops::isShadowOutput(*op))
             m_outputNames.push_back(op->stringAttribute("output_name"));
-        else if (op->name() == "pd_op.fetch")
+        else if (ops::isFetch(*op))
             m_outputNames.push_back(op->stringAttribute("name"));
     }
     m_paramNames.assign(params.begin(), params.end());
@@ -165,11 +166,11 @@ bool ProgramRunner::prepare(const Options &options, std::string &error)
         keep.insert(m_outputNames.begin(), m_outputNames.end());
         std::vector<std::string> written;
         for (const Operation *op : m_forward->block().ops()) {
-            if (op->name() == "pd_op.data" || op->name() == "pd_op.feed" || op->name() == "pd_op.fetch")
+            if (ops::isData(*op) || ops::isFeed(*op) || ops::isFetch(*op))
                 written.push_back(op->stringAttribute("name"));
-            else if (op->name() == "builtin.parameter")
+            else if (ops::isParameter(*op))
                 written.push_back(op->stringAttribute("parameter_name"));
-            else if (op->name() == "builtin.shadow_output")
+            else if (ops::isShadowOutput(*op))
                 written.push_back(op->stringAttribute("output_name"));
         }
         std::set<std::string> seen;
@@ -246,7 +247,7 @@ std::vector<ProgramRunner::NamedTensor> ProgramRunner::parameterValues() const
 {
     std::map<std::string, Value> byName;
     for (const Operation *op : m_forward->block().ops())
-        if (op->name() == "builtin.parameter" && op->numResults() == 1)
+        if (ops::isParameter(*op) && op->numResults() == 1)
             byName.emplace(op->stringAttribute("parameter_name"), op->result(0));
     std::vector<NamedTensor> out;
     for (const std::string &name : m_paramNames) {

@@ -1,5 +1,6 @@
 #include "core/runtime/tensorsource.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/datatypekind.h"
 #include "core/ir/operation.h"
@@ -150,7 +151,7 @@ std::optional<std::string> TensorSource::imageInputOf(const Program &program, st
 {
     std::string inputs;
     for (const Operation *op : program.block().ops()) {
-        if ((op->name() != "pd_op.data" && op->name() != "pd_op.feed") || op->numResults() != 1)
+        if ((!ops::isData(*op) && !ops::isFeed(*op)) || op->numResults() != 1)
             continue;
         const std::string name = op->stringAttribute("name");
         std::string notImage;

@@ -1,5 +1,6 @@
 #include "core/session/bundleprograms.h"
 
+#include "core/dialect/ops.h"
 #include "core/io/programloader.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
@@ -44,7 +45,7 @@ std::optional<ProgramRoles> BundlePrograms::roles(const TraceBundle &bundle, con
     const std::string program = fs::path(originFile).filename().string();
     ProgramRoles roles;
     for (size_t i = 0; i < bundle.inputs().size(); ++i) {
-        const std::optional<Value> v = inputByName(origin, "pd_op.data", "name", bundle.inputs()[i].name);
+        const std::optional<Value> v = inputByName(origin, ops::kData, "name", bundle.inputs()[i].name);
         if (!v)
             error(jsonIndex("inputs", i, "name"),
                 "no pd_op.data named '" + bundle.inputs()[i].name + "' in " + program);
@@ -58,7 +59,7 @@ std::optional<ProgramRoles> BundlePrograms::roles(const TraceBundle &bundle, con
         for (const TraceBundle::Tensor &p : bundle.parameters())
             params.push_back(p.name);
     for (size_t i = 0; i < params.size(); ++i) {
-        const std::optional<Value> v = inputByName(origin, "builtin.parameter", "parameter_name", params[i]);
+        const std::optional<Value> v = inputByName(origin, ops::kParameter, "parameter_name", params[i]);
         if (!v)
             error(fromTrainNames ? "train_names.param[" + std::to_string(i) + "]"
                                  : jsonIndex("parameters", i, "name"),

@@ -1,5 +1,6 @@
 #include "core/session/inputshapes.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -101,7 +102,7 @@ std::vector<InputShape> InputShapes::resolve(const Program &program,
 {
     std::vector<InputShape> out;
     for (const Operation *op : program.block().ops()) {
-        if ((op->name() != "pd_op.data" && op->name() != "pd_op.feed") || op->numResults() != 1)
+        if ((!ops::isData(*op) && !ops::isFeed(*op)) || op->numResults() != 1)
             continue;
         const Type type = op->result(0).type();
         if (!type || type.kind() != Type::Kind::DenseTensor)

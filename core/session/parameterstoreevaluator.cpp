@@ -1,5 +1,6 @@
 #include "core/session/parameterstoreevaluator.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/builder.h"
 #include "core/ir/irmapping.h"
@@ -20,9 +21,9 @@ std::string tensorName(const Operation *op)
 {
     if (!op)
         return {};
-    if (op->name() == "builtin.parameter")
+    if (ops::isParameter(*op))
         return op->stringAttribute("parameter_name");
-    if (op->name() == "builtin.constant") {
+    if (ops::isConstant(*op)) {
         const Attribute *value = op->attribute("value");
         if (value && value->kind() == Attribute::Kind::TensorName)
             return value->asString();
@@ -49,7 +50,7 @@ bool ParameterStoreEvaluator::fold(
     std::function<bool(const Operation *)> copyProducer = [&](const Operation *def) -> bool {
         if (mapping.contains(def->result(0)))
             return true;
-        if (def->name() == "builtin.combine") {
+        if (ops::isCombine(*def)) {
             for (Value item : def->operands())
                 if (item && !copyProducer(item.definingOp()))
                     return false;
@@ -76,7 +77,7 @@ bool ParameterStoreEvaluator::fold(
         if (i >= resultNames.size() || resultNames[i].empty())
             continue;
         const Value r = copy->result(i);
-        builder.create("builtin.shadow_output", std::span<const Value>(&r, 1), std::span<const Type>(),
+        builder.create(ops::kShadowOutput, std::span<const Value>(&r, 1), std::span<const Type>(),
             { { "output_name", Attribute::string(resultNames[i]) } });
     }
     Interpreter::Options options;

@@ -1,5 +1,6 @@
 #include "core/session/passnumericscheck.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/datatypekind.h"
 #include "core/ir/operation.h"
@@ -120,7 +121,7 @@ bool isDiscreteTensor(Value v)
 bool isSelection(const Operation &op)
 {
     static const std::unordered_set<std::string_view> rounding
-        = { "pd_op.floor", "pd_op.ceil", "pd_op.round", "pd_op.sign" };
+        = { "pd_op.floor", "pd_op.ceil", "pd_op.round", ops::kSign };
     bool floatIn = false;
     for (Value v : op.operands())
         floatIn = floatIn || isFloatTensor(v);
@@ -230,9 +231,9 @@ std::unordered_map<std::string, const ValueImpl *> outputValues(const Program &p
     for (const Operation *op : program.block().ops()) {
         if (op->numOperands() == 0)
             continue;
-        if (op->name() == "builtin.shadow_output")
+        if (ops::isShadowOutput(*op))
             out[op->stringAttribute("output_name")] = op->operand(0).impl();
-        else if (op->name() == "pd_op.fetch")
+        else if (ops::isFetch(*op))
             out[op->stringAttribute("name")] = op->operand(0).impl();
     }
     return out;

@@ -1,5 +1,6 @@
 #include "core/session/pipelinesource.h"
 
+#include "core/dialect/ops.h"
 #include "core/io/programloader.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
@@ -160,9 +161,9 @@ PipelineSource::SplitInput PipelineSource::splitInput(
     out.kind = "inference";
     RunnableProgram::Names n;
     for (const Operation *op : loaded.program->block().ops()) {
-        if (op->name() == "pd_op.data")
+        if (ops::isData(*op))
             n.x.push_back(op->stringAttribute("name"));
-        else if (op->name() == "builtin.shadow_output")
+        else if (ops::isShadowOutput(*op))
             n.out.push_back(op->stringAttribute("output_name"));
     }
     out.runnable = std::make_unique<RunnableProgram>(

@@ -1,5 +1,6 @@
 #include "core/transform/addnormfusepass.h"
 
+#include "core/dialect/ops.h"
 #include "core/transform/drrmatch.h"
 #include "core/transform/drrrewritepattern.h"
 #include "core/transform/rewritehelpers.h"
@@ -8,7 +9,6 @@ namespace ps {
 
 namespace {
 
-const char *const kRmsNorm = "pd_op.fused_rms_norm_quant";
 const char *const kNone = DrrPatternGraph::kSourceInputNone;
 const char *const kResultNone = DrrPatternGraph::kResultInputNone;
 
@@ -33,19 +33,19 @@ DrrPattern rmsNorm(bool halfWeight)
     DrrPattern p("RmsNormFusePattern", 3);
     const std::string normInput = halfWeight ? "cast_1_out" : "x";
     if (halfWeight)
-        p.source("pd_op.cast", { "x" }, { "cast_1_out" }, { { "dtype", "cast_type_1" } });
-    p.source("pd_op.pow", { normInput }, { "pow_out" });
-    p.source("pd_op.full_int_array", {}, { "axis_out" }, { { "value", "axis" } });
-    p.source("pd_op.mean", { "pow_out", "axis_out" }, { "mean_out" });
-    p.source("pd_op.full", {}, { "full_out" });
-    p.source("pd_op.scale", { "mean_out", "full_out" }, { "scale_out" }, { { "bias", "bias" } });
-    p.source("pd_op.rsqrt", { "scale_out" }, { "rsqrt_out" });
-    p.source("pd_op.multiply", { "rsqrt_out", normInput }, { "multiply_out1" });
+        p.source(ops::kCast, { "x" }, { "cast_1_out" }, { { "dtype", "cast_type_1" } });
+    p.source(ops::kPow, { normInput }, { "pow_out" });
+    p.source(ops::kFullIntArray, {}, { "axis_out" }, { { "value", "axis" } });
+    p.source(ops::kMean, { "pow_out", "axis_out" }, { "mean_out" });
+    p.source(ops::kFull, {}, { "full_out" });
+    p.source(ops::kScale, { "mean_out", "full_out" }, { "scale_out" }, { { "bias", "bias" } });
+    p.source(ops::kRsqrt, { "scale_out" }, { "rsqrt_out" });
+    p.source(ops::kMultiply, { "rsqrt_out", normInput }, { "multiply_out1" });
     if (halfWeight) {
-        p.source("pd_op.cast", { "multiply_out1" }, { "cast_2_out" }, { { "dtype", "cast_type_2" } });
-        p.source("pd_op.multiply", { "cast_2_out", "w" }, { "multiply_out2" });
+        p.source(ops::kCast, { "multiply_out1" }, { "cast_2_out" }, { { "dtype", "cast_type_2" } });
+        p.source(ops::kMultiply, { "cast_2_out", "w" }, { "multiply_out2" });
     } else {
-        p.source("pd_op.multiply", { "multiply_out1", "w" }, { "multiply_out2" });
+        p.source(ops::kMultiply, { "multiply_out1", "w" }, { "multiply_out2" });
     }
     p.constraint([halfWeight](const DrrMatch &m) {
         if (m.intsAttr("axis").size() > 1)
@@ -67,7 +67,7 @@ DrrPattern rmsNorm(bool halfWeight)
             [beginNormAxis](const DrrMatch &m) { return Attribute::int32(int32_t(beginNormAxis(m))); }) };
     for (DrrAttribute &a : quantDefaults())
         attrs.push_back(std::move(a));
-    p.result(kRmsNorm, { "x", kResultNone, kResultNone, "w", kResultNone },
+    p.result(ops::kFusedRmsNormQuant, { "x", kResultNone, kResultNone, "w", kResultNone },
         { "multiply_out2", "residual_out", "inv_var" }, attrs,
         [beginNormAxis](const DrrMatch &m, const std::vector<Value> &) {
             const Type x = m.tensor("x").type();
@@ -85,9 +85,9 @@ void extraAdd(DrrPattern &p, bool extra, bool transposed)
     if (!extra)
         return;
     if (transposed)
-        p.source("pd_op.add", { "any_tensor", "add_out" }, { "add_out1" });
+        p.source(ops::kAdd, { "any_tensor", "add_out" }, { "add_out1" });
     else
-        p.source("pd_op.add", { "add_out", "any_tensor" }, { "add_out1" });
+        p.source(ops::kAdd, { "add_out", "any_tensor" }, { "add_out1" });
 }
 
 DrrPattern addRmsNorm(bool extra, bool transposed)
@@ -97,11 +97,11 @@ DrrPattern addRmsNorm(bool extra, bool transposed)
         "quant_min_bound" };
     const auto attrs = drrSameNames(names);
     const auto resultAttrs = drrSourceAttrs(names);
-    p.source("pd_op.add", { "x", "residual" }, { "add_out" });
-    p.source(kRmsNorm, { "add_out", "bias", kNone, "w", kNone },
+    p.source(ops::kAdd, { "x", "residual" }, { "add_out" });
+    p.source(ops::kFusedRmsNormQuant, { "add_out", "bias", kNone, "w", kNone },
         { "rms_norm_out", "residual_out_0", "inv_var_0" }, attrs);
     extraAdd(p, extra, transposed);
-    p.result(kRmsNorm, { "x", "bias", "residual", "w", kResultNone },
+    p.result(ops::kFusedRmsNormQuant, { "x", "bias", "residual", "w", kResultNone },
         { "rms_norm_out", "add_out", "inv_var" }, resultAttrs,
         [](const DrrMatch &m, const std::vector<Value> &) {
             return std::vector<Type> { m.tensor("rms_norm_out").type(), m.tensor("add_out").type(),
@@ -113,8 +113,8 @@ DrrPattern addRmsNorm(bool extra, bool transposed)
 DrrPattern addLayerNorm(bool extra, bool transposed)
 {
     DrrPattern p("AddLayerNormFusePattern", extra ? 4 : 3);
-    p.source("pd_op.add", { "x", "residual" }, { "add_out" });
-    p.source("pd_op.layer_norm", { "add_out", "w", "bias" },
+    p.source(ops::kAdd, { "x", "residual" }, { "add_out" });
+    p.source(ops::kLayerNorm, { "add_out", "w", "bias" },
         { "layer_norm_out", "mean_out_0", "variance_out_0" },
         { { "epsilon", "epsilon" }, { "begin_norm_axis", "begin_norm_axis" } });
     extraAdd(p, extra, transposed);
@@ -128,16 +128,16 @@ DrrPattern addLayerNorm(bool extra, bool transposed)
             return std::vector<Type> { withDtype(m.tensor(input).type(), DataType::Float32) };
         };
     };
-    p.result("pd_op.cast", { "w" }, { "w_cast" },
+    p.result(ops::kCast, { "w" }, { "w_cast" },
         { drrConstAttr("dtype", Attribute::dataType(DataType::Float32)) }, castF32("w"));
-    p.result("pd_op.cast", { "bias" }, { "bias_cast" },
+    p.result(ops::kCast, { "bias" }, { "bias_cast" },
         { drrConstAttr("dtype", Attribute::dataType(DataType::Float32)) }, castF32("bias"));
     std::vector<DrrAttribute> attrs { drrSourceAttr("epsilon", "epsilon"),
         drrConstAttr("residual_alpha", Attribute::f32(1.0f)),
         drrSourceAttr("begin_norm_axis", "begin_norm_axis") };
     for (DrrAttribute &a : quantDefaults())
         attrs.push_back(std::move(a));
-    p.result("pd_op.fused_bias_residual_layernorm", { "x", kResultNone, "residual", "w_cast", "bias_cast" },
+    p.result(ops::kFusedBiasResidualLayernorm, { "x", kResultNone, "residual", "w_cast", "bias_cast" },
         { "layer_norm_out", "add_out", "mean_out", "variance_out" }, attrs,
         [](const DrrMatch &m, const std::vector<Value> &) {
             const std::vector<int64_t> x = m.shape("x");
@@ -161,13 +161,12 @@ bool halfInput(const DrrMatch &m)
 DrrPattern addGroupNorm(bool extra, bool transposed)
 {
     DrrPattern p("AddGroupNormFusePattern", extra ? 4 : 3);
-    p.source("pd_op.add", { "x", "residual" }, { "add_out" });
-    p.source("pd_op.group_norm", { "add_out", "scale", "bias" },
-        { "group_out", "mean_out_0", "variance_out_0" },
+    p.source(ops::kAdd, { "x", "residual" }, { "add_out" });
+    p.source(ops::kGroupNorm, { "add_out", "scale", "bias" }, { "group_out", "mean_out_0", "variance_out_0" },
         { { "epsilon", "epsilon" }, { "groups", "groups" }, { "data_format", "data_format" } });
     extraAdd(p, extra, transposed);
     p.constraint(halfInput);
-    p.result("pd_op.add_group_norm_silu", { "x", "residual", "scale", "bias" },
+    p.result(ops::kAddGroupNormSilu, { "x", "residual", "scale", "bias" },
         { "group_out", "add_out", "mean_out", "variance_out" },
         { drrSourceAttr("epsilon", "epsilon"), drrSourceAttr("groups", "groups"),
             drrSourceAttr("data_format", "data_format"), drrConstAttr("activation", Attribute::string("")) },
@@ -181,13 +180,13 @@ DrrPattern addGroupNorm(bool extra, bool transposed)
 DrrPattern addGroupNormSilu()
 {
     DrrPattern p("AddGroupNormWithActPattern", 2);
-    p.source("pd_op.add_group_norm_silu", { "x", "residual", "scale", "bias" },
+    p.source(ops::kAddGroupNormSilu, { "x", "residual", "scale", "bias" },
         { "group_out", "add_out", "mean_out_0", "variance_out_0" },
         { { "epsilon", "epsilon" }, { "groups", "groups" }, { "data_format", "data_format" },
             { "activation", "activation" } });
-    p.source("pd_op.silu", { "group_out" }, { "silu_out" });
+    p.source(ops::kSilu, { "group_out" }, { "silu_out" });
     p.constraint([](const DrrMatch &m) { return halfInput(m) && m.stringAttr("activation").empty(); });
-    p.result("pd_op.add_group_norm_silu", { "x", "residual", "scale", "bias" },
+    p.result(ops::kAddGroupNormSilu, { "x", "residual", "scale", "bias" },
         { "silu_out", "add_out", "mean_out", "variance_out" },
         { drrSourceAttr("epsilon", "epsilon"), drrSourceAttr("groups", "groups"),
             drrSourceAttr("data_format", "data_format"),

@@ -1,6 +1,7 @@
 #include "core/transform/appendshadowoutputs.h"
 
 #include "core/analysis/valuenames.h"
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -11,8 +12,8 @@ namespace ps {
 
 void appendShadowOutput(Program &program, Value value, const std::string &name, size_t startPoint)
 {
-    Operation *op = Operation::create(program.arena(), "builtin.shadow_output",
-        std::span<const Value>(&value, 1), {}, { { "output_name", Attribute::string(name) } });
+    Operation *op = Operation::create(program.arena(), ops::kShadowOutput, std::span<const Value>(&value, 1),
+        {}, { { "output_name", Attribute::string(name) } });
     Block &block = program.block();
     if (startPoint >= block.size())
         block.push_back(op);

@@ -1,5 +1,6 @@
 #include "core/transform/autodiff.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -18,7 +19,7 @@ namespace {
 
 bool isControlFlow(const Operation &op)
 {
-    return op.name() == "pd_op.if" || op.name() == "pd_op.while";
+    return ops::isIf(op) || ops::isWhile(op);
 }
 
 void addStopGradientValues(const Block &block, ValueSet &noGrad)
@@ -96,7 +97,7 @@ void removeUselessFullLike(Block &block, GradState &state)
 {
     std::vector<Operation *> remove;
     for (Operation *op : GradGraph::inverseSort(block.ops())) {
-        if (op->name() == "pd_op.full_like" && !op->result(0).hasUses()) {
+        if (op->name() == ops::kFullLike && !op->result(0).hasUses()) {
             remove.push_back(op);
             remove.push_back(op->operand(1).definingOp());
         } else if (isControlFlow(*op)) {
@@ -251,7 +252,7 @@ void Helper::finalPrune(const std::vector<Value> &inputs, const ValueSet &output
             remove.push_back(op);
     };
     for (Operation *op : GradGraph::inverseSort(m_backwardOps)) {
-        if (op->name() == "pd_op.full_like") {
+        if (op->name() == ops::kFullLike) {
             if (!op->result(0).hasUses()) {
                 addRemove(op);
                 addRemove(op->operand(1).definingOp());

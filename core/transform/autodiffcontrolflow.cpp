@@ -1,5 +1,6 @@
 #include "core/transform/autodiffcontrolflow.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -16,7 +17,7 @@ namespace {
 ValueMap valueToBlockArgument(const Operation &op)
 {
     ValueMap map;
-    if (op.name() != "pd_op.while" || op.numRegions() == 0 || op.region(0).empty())
+    if (!ops::isWhile(op) || op.numRegions() == 0 || op.region(0).empty())
         return map;
     const Block &body = op.region(0).block(0);
     for (size_t i = 0; i < body.numArguments() && i + 1 < op.numOperands(); ++i)
@@ -56,7 +57,7 @@ bool AutodiffControlFlow::processIf(VjpCall &call, Block &bwdBlock, std::vector<
         buildPipeForBlock(m_walker.program(), op.region(r).block(0));
     for (unsigned r = 0; r < op.numRegions(); ++r) {
         const Block &block = op.region(r).block(0);
-        if (!block.empty() && block.op(0)->name() == "cf.tuple_pop") {
+        if (!block.empty() && block.op(0)->name() == ops::kTuplePop) {
             m_walker.diagnostics().error(
                 {}, "the grad of a pd_op.if that is itself a grad (double grad) is not supported");
             return false;
@@ -153,7 +154,7 @@ bool AutodiffControlFlow::appendYield(Block &bwdBlock, Operation &baseOp, std::v
     GradOpBuilder &b = m_walker.builder();
     b.setInsertionPointToEnd(bwdBlock);
     std::vector<Value> grads;
-    if (baseOp.name() == "pd_op.while") {
+    if (ops::isWhile(baseOp)) {
         const Value cond = buildHasElements(b, baseOp, m_walker.diagnostics());
         if (!cond)
             return false;
@@ -180,7 +181,7 @@ bool AutodiffControlFlow::appendYield(Block &bwdBlock, Operation &baseOp, std::v
         const Value grad = entries.empty() || entries.front().empty() ? Value() : entries.front().front();
         grads.push_back(AutodiffWalker::mapValue(grad, bwdValueToArg));
     }
-    b.createPlain("cf.yield", grads, {});
+    b.createPlain(ops::kYield, grads, {});
     return !m_walker.diagnostics().hasErrors();
 }
 

@@ -1,5 +1,6 @@
 #include "core/transform/autodiffwalker.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -17,7 +18,7 @@ namespace {
 bool isCombineResult(Value v)
 {
     const Operation *def = v.definingOp();
-    return def && def->name() == "builtin.combine";
+    return def && ops::isCombine(*def);
 }
 
 bool isFake(Value v)
@@ -29,7 +30,7 @@ bool isFake(Value v)
 Operation *splitUser(Value v)
 {
     for (OpOperand *use = v.firstUse(); use; use = use->nextUse()) {
-        if (use->owner()->name() == "builtin.split")
+        if (ops::isBuiltinSplit(*use->owner()))
             return use->owner();
     }
     return nullptr;
@@ -69,10 +70,10 @@ std::vector<Value> AutodiffWalker::mapValues(const std::vector<Value> &values, c
 std::vector<bool> AutodiffWalker::gradSemantics(const Operation &op) const
 {
     const std::string_view name = op.name();
-    if (name == "builtin.combine" || name == "pd_op.if" || name == "pd_op.while" || name == "pd_op.pylayer"
-        || name == "cf.tuple_push") {
+    if (name == ops::kCombine || name == ops::kIf || name == ops::kWhile || name == ops::kPyLayer
+        || name == ops::kTuplePush) {
         std::vector<bool> semantics(GradGraph::realInputs(op).size(), true);
-        if (name == "pd_op.if" && !semantics.empty())
+        if (name == ops::kIf && !semantics.empty())
             semantics[0] = false;
         return semantics;
     }
@@ -140,7 +141,7 @@ void AutodiffWalker::updateInputGradMap(const Operation &op,
         std::vector<Value> grads = i < inputGrads.size() ? inputGrads[i] : std::vector<Value>();
         if (grads.empty())
             grads.push_back(Value());
-        if (op.name() != "cf.tuple_push" && isCombineResult(input)) {
+        if (op.name() != ops::kTuplePush && isCombineResult(input)) {
             const Operation &combine = *input.definingOp();
             std::vector<std::vector<Value>> elementGrads;
             for (Value g : grads)
@@ -166,9 +167,9 @@ AutodiffWalker::OutputGrads AutodiffWalker::makeOutputWithOutputGrad(Operation &
     std::vector<Operation *> &backwardOps, const ValueMap &bwdValueToArg, const ValueMap &valueToCopy)
 {
     std::vector<Value> outputList;
-    if (op.name() == "pd_op.array_write_")
+    if (op.name() == ops::kArrayWrite_)
         outputList = { op.operand(0) };
-    else if (op.name() == "pd_op.assign_out_")
+    else if (op.name() == ops::kAssignOut_)
         outputList = { op.operand(1) };
     else
         outputList = op.results();
@@ -229,13 +230,13 @@ AutodiffWalker::InputStops AutodiffWalker::makeInputWithInputStopGradient(
     for (size_t k = 0; k < inputs.size() && k < semantics.size(); ++k) {
         const Value input = inputs[k];
         if (!semantics[k]) {
-            if (op.name() != "cf.tuple_push" && op.name() != "pd_op.if" && isCombineResult(input))
+            if (op.name() != ops::kTuplePush && !ops::isIf(op) && isCombineResult(input))
                 out.inputs.push_back(mapValues(input.definingOp()->operands(), valueToCopy));
             else
                 out.inputs.push_back({ mapValue(input, valueToCopy) });
             continue;
         }
-        if (op.name() != "cf.tuple_push" && isCombineResult(input)) {
+        if (op.name() != ops::kTuplePush && isCombineResult(input)) {
             const InputStops combine = makeInputWithInputStopGradient(*input.definingOp(), valueToCopy);
             std::vector<Value> values;
             std::vector<bool> stops;
@@ -259,9 +260,9 @@ bool AutodiffWalker::appendBackwardOps(Operation *baseOp, std::vector<Value> bas
     const ValueMap &bwdValueToArg, ValueMap &valueToCopy)
 {
     std::vector<Operation *> forwardOps = effectiveOps;
-    if (forwardOps.size() > 1 && forwardOps.back()->name() == "cf.yield") {
+    if (forwardOps.size() > 1 && ops::isYield(*forwardOps.back())) {
         const Operation *yield = forwardOps.back();
-        const unsigned skip = baseOp && baseOp->name() == "pd_op.while" ? 1 : 0;
+        const unsigned skip = baseOp && ops::isWhile(*baseOp) ? 1 : 0;
         for (unsigned i = skip; baseOp && i < yield->numOperands() && i - skip < baseOp->numResults(); ++i)
             state.insideToOutside[yield->operand(i)] = baseOp->result(i - skip);
         forwardOps.pop_back();
@@ -278,7 +279,7 @@ bool AutodiffWalker::appendBackwardOps(Operation *baseOp, std::vector<Value> bas
     std::vector<Operation *> tupleOps; // pop, push, stack of this block's pipe
     bool ok = true;
     for (Operation *op : order) {
-        if (op->name() == "builtin.combine" || op->name() == "builtin.split")
+        if (ops::isCombine(*op) || ops::isBuiltinSplit(*op))
             continue;
         m_builder.setInsertionPointToEnd(bwdBlock);
         const size_t first = backwardOps.size();
@@ -325,30 +326,29 @@ bool AutodiffWalker::processOp(Operation &op, Block &bwdBlock, std::vector<Opera
         return false;
     InputStops in = makeInputWithInputStopGradient(op, valueToCopy);
     const std::string_view name = op.name();
-    if (name == "cf.tuple_push")
+    if (name == ops::kTuplePush)
         return processTuplePush(op, in, bwdBlock, backwardOps, valueToCopy, tupleOps);
 
     const bool noGrads
         = std::all_of(out.outGrads.begin(), out.outGrads.end(), [](const std::vector<Value> &g) {
               return std::all_of(g.begin(), g.end(), [](Value v) { return v.isNull(); });
           });
-    if ((out.outGrads.empty() || allTrue(out.zeroFlags) || noGrads) && name != "pd_op.while"
-        && name != "pd_op.if" && name != "pd_op.increment_")
+    if ((out.outGrads.empty() || allTrue(out.zeroFlags) || noGrads) && name != ops::kWhile && name != ops::kIf
+        && name != ops::kIncrement_)
         return true;
     const bool allStopped = std::all_of(in.stopGradients.begin(), in.stopGradients.end(),
         [](const std::vector<bool> &s) { return allTrue(s); });
-    if (allStopped && name != "pd_op.array_read" && name != "pd_op.array_write_"
-        && name != "pd_op.increment_")
+    if (allStopped && name != "pd_op.array_read" && name != ops::kArrayWrite_ && name != ops::kIncrement_)
         return true;
 
     VjpCall call { &op, std::move(in.inputs), std::move(out.outputs), std::move(out.outGrads),
         std::move(in.stopGradients) };
-    if (name == "pd_op.if")
+    if (name == ops::kIf)
         return AutodiffControlFlow(*this).processIf(call, bwdBlock, backwardOps, state, valueToCopy);
-    if (name == "pd_op.while")
+    if (name == ops::kWhile)
         return AutodiffControlFlow(*this).processWhile(
             call, bwdBlock, backwardOps, state, bwdValueToArg, valueToCopy);
-    if (name == "pd_op.pylayer") {
+    if (name == ops::kPyLayer) {
         m_diagnostics.error(
             {}, "op 'pd_op.pylayer' has no VJP rule in PIRScope (its backward is a Python function)");
         return false;
@@ -391,8 +391,8 @@ bool AutodiffWalker::processTuplePush(Operation &op, const InputStops &in, Block
 bool AutodiffWalker::processNoVjp(
     Operation &op, GradState &state, std::vector<Operation *> &backwardOps, const ValueMap &bwdValueToArg)
 {
-    if ((op.numOperands() == 0 && op.numResults() != 0) || op.name() == "pd_op.full_like"
-        || op.name() == "cf.tuple_pop") {
+    if ((op.numOperands() == 0 && op.numResults() != 0) || op.name() == ops::kFullLike
+        || op.name() == ops::kTuplePop) {
         for (Value v : op.results()) {
             if (state.valueToGrad.contains(v) && state.valueToGrad[v].size() > 1)
                 appendAddN(v, state, backwardOps, bwdValueToArg);

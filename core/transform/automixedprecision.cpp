@@ -1,12 +1,14 @@
 #include "core/transform/automixedprecision.h"
 
 #include "core/dialect/opregistry.h"
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/builder.h"
 #include "core/ir/datatypekind.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/ir/region.h"
+#include "core/transform/gradstopgradient.h"
 
 #include <algorithm>
 #include <map>
@@ -19,17 +21,17 @@ namespace {
 
 // Paddle's InputVarsNotConvert / OutputVarsNotConvert: statistics and scales stay float32.
 const std::map<std::string_view, std::vector<unsigned>> kInputsKept = {
-    { "pd_op.batch_norm", { 1, 2, 3, 4 } },
+    { ops::kBatchNorm, { 1, 2, 3, 4 } },
     { "pd_op.instance_norm", { 1, 2 } },
-    { "pd_op.layer_norm", { 1, 2 } },
+    { ops::kLayerNorm, { 1, 2 } },
     { "pd_op.fused_multi_transformer", { 1, 2, 14, 15 } },
     { "pd_op.fused_bias_dropout_residual_layer_norm", { 3, 4 } },
     { "pd_op.quantize_linear", { 1, 2 } },
     { "pd_op.dequantize_linear", { 1, 2 } },
 };
 const std::map<std::string_view, std::vector<unsigned>> kOutputsKept = {
-    { "pd_op.batch_norm", { 1, 2, 3, 4 } },
-    { "pd_op.layer_norm", { 1, 2 } },
+    { ops::kBatchNorm, { 1, 2, 3, 4 } },
+    { ops::kLayerNorm, { 1, 2 } },
     { "pd_op.instance_norm", { 1, 2 } },
 };
 
@@ -96,16 +98,6 @@ void setResultDtype(Value v, DataType precision)
     }
 }
 
-bool stopGradientOf(Value v)
-{
-    const Operation *def = v.definingOp();
-    const Attribute *a = def ? def->attribute("stop_gradient") : nullptr;
-    if (!a || a->kind() != Attribute::Kind::Array || v.index() >= a->asArray().size())
-        return true;
-    const Attribute &flag = a->asArray()[v.index()];
-    return flag.kind() != Attribute::Kind::Bool || flag.asBool();
-}
-
 /// A mutable-attribute input of `user` at `index` whose YAML type is Scalar.
 bool isScalarInput(const Operation &user, unsigned index)
 {
@@ -119,7 +111,7 @@ bool feedsScalar(const Operation &op)
     for (Value r : op.results())
         for (const OpOperand *use = r.firstUse(); use; use = use->nextUse()) {
             const Operation *user = use->owner();
-            if (user->name() == "builtin.combine" ? feedsScalar(*user) : isScalarInput(*user, use->index()))
+            if (ops::isCombine(*user) ? feedsScalar(*user) : isScalarInput(*user, use->index()))
                 return true;
         }
     return false;
@@ -201,8 +193,8 @@ void AutoMixedPrecision::getOpPrecision(const std::vector<Operation *> &ops, Sta
         if (defaultBlackList().count(shortName) && op->dialect() == "pd_op") {
             low = false;
         } else if (name.find("builtin") != std::string_view::npos) {
-            low = name != "builtin.parameter" && name != "builtin.set_parameter";
-        } else if (name == "pd_op.feed" || name == "pd_op.fetch" || name == "pd_op.data") {
+            low = name != ops::kParameter && name != ops::kSetParameter;
+        } else if (name == ops::kFeed || name == ops::kFetch || name == ops::kData) {
             low = m_lowPrecisionIo;
         } else if (hasFloatData(*op)) {
             if (m_whiteList.count(shortName))
@@ -211,7 +203,7 @@ void AutoMixedPrecision::getOpPrecision(const std::vector<Operation *> &ops, Sta
                 low = false;
             else // a GPU kernel in this precision: assumed for pd_op ops Paddle registers
                 low = op->dialect() == "pd_op" && op->numRegions() == 0 && registry.lookup(name);
-            if (name == "pd_op.scale") {
+            if (name == ops::kScale) {
                 bool floatResult = false;
                 for (Value r : op->results())
                     floatResult = floatResult || (isDense(r) && isFloat(r.type().dtype()));
@@ -236,7 +228,7 @@ void AutoMixedPrecision::updateOpPrecision(const std::vector<Operation *> &ops, 
         for (Operation *op : ops) {
             if (state.untouched.count(op) || !state.low.count(op))
                 continue;
-            if (op->name() == "pd_op.full_like") {
+            if (op->name() == ops::kFullLike) {
                 const Operation *input = op->operand(0).definingOp();
                 if (!state.low.count(input)) {
                     state.low.erase(op);
@@ -244,7 +236,7 @@ void AutoMixedPrecision::updateOpPrecision(const std::vector<Operation *> &ops, 
                     continue;
                 }
             }
-            if (op->name() == "pd_op.cast" && !isFloat(dtypeOf(op->result(0)))) {
+            if (op->name() == ops::kCast && !isFloat(dtypeOf(op->result(0)))) {
                 state.low.erase(op);
                 state.untouched.insert(op);
                 updated = true;
@@ -295,7 +287,7 @@ void AutoMixedPrecision::insertCast(Operation *op, unsigned operand, DataType to
     builder.setInsertionPoint(block, size_t(block.indexOf(op)));
     const Type type = withDtype(value.type(), to);
     Operation *cast
-        = builder.create("pd_op.cast", std::span<const Value>(&value, 1), std::span<const Type>(&type, 1),
+        = builder.create(ops::kCast, std::span<const Value>(&value, 1), std::span<const Type>(&type, 1),
             { { "dtype", Attribute::dataType(to) },
                 { "stop_gradient", Attribute::array({ Attribute::boolean(stopGradientOf(value)) }) } });
     op->setOperand(operand, cast->result(0));
@@ -307,7 +299,7 @@ void AutoMixedPrecision::rewriteBuiltinOp(Operation *op, State &state)
 {
     const std::string_view name = op->name();
     const bool low = state.low.count(op) != 0;
-    if (name == "builtin.combine") {
+    if (name == ops::kCombine) {
         for (unsigned i = 0; i < op->numOperands(); ++i) {
             const DataType t = dtypeOf(op->operand(i));
             if (low && isFloat(t) && t != m_precision)
@@ -321,12 +313,12 @@ void AutoMixedPrecision::rewriteBuiltinOp(Operation *op, State &state)
                 types.push_back(v.type());
             op->result(0).setType(Type::vector(std::move(types)));
         }
-    } else if (name == "builtin.slice" && low) {
+    } else if (name == ops::kBuiltinSlice && low) {
         const Attribute *index = op->attribute("index");
         const std::vector<Type> &inputs = op->operand(0).type().elements();
         if (index && size_t(index->asInt()) < inputs.size())
             op->result(0).setType(inputs[size_t(index->asInt())]);
-    } else if (name == "builtin.split" && low) {
+    } else if (name == ops::kBuiltinSplit && low) {
         const std::vector<Type> &inputs = op->operand(0).type().elements();
         for (unsigned i = 0; i < op->numResults() && i < inputs.size(); ++i)
             op->result(i).setType(inputs[i]);
@@ -339,13 +331,13 @@ void AutoMixedPrecision::rewritePdOp(Operation *op, State &state)
 {
     const std::string_view name = op->name();
     const bool low = state.low.count(op) != 0;
-    if (name == "pd_op.fetch") {
+    if (name == ops::kFetch) {
         if (low)
             setResultDtype(op->result(0), m_precision);
         if (isDense(op->result(0)) && dtypeOf(op->operand(0)) != dtypeOf(op->result(0)))
             insertCast(op, 0, dtypeOf(op->result(0)), state);
         state.lowOps += low;
-    } else if ((name == "pd_op.feed" || name == "pd_op.data" || name == "pd_op.share_data_") && low) {
+    } else if ((name == ops::kFeed || name == ops::kData || name == ops::kShareData_) && low) {
         setResultDtype(op->result(0), m_precision);
         ++state.lowOps;
     } else if (low) {
@@ -385,7 +377,7 @@ void AutoMixedPrecision::castLowPrecisionInputsBack(Operation *op, State &state)
         if (isDense(v) && dtypeOf(v) == m_precision) {
             insertCast(op, i, DataType::Float32, state);
         } else if (v && v.type() && v.type().kind() == Type::Kind::Vector && v.definingOp()
-            && v.definingOp()->name() == "builtin.combine") {
+            && ops::isCombine(*v.definingOp())) {
             Operation *combine = v.definingOp();
             for (unsigned j = 0; j < combine->numOperands(); ++j) {
                 const DataType t = dtypeOf(combine->operand(j));

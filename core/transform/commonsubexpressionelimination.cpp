@@ -2,12 +2,14 @@
 
 #include "core/analysis/inplacegroups.h"
 #include "core/dialect/opregistry.h"
+#include "core/dialect/ops.h"
 #include "core/ir/attributehash.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/ir/region.h"
 #include "core/transform/deadcodeelimination.h"
+#include "core/transform/gradstopgradient.h"
 
 #include <algorithm>
 #include <functional>
@@ -22,8 +24,8 @@ namespace {
 bool isCommutative(std::string_view name)
 {
     static const std::unordered_set<std::string_view> ops = {
-        "pd_op.multiply",
-        "pd_op.add",
+        ops::kMultiply,
+        ops::kAdd,
         "pd_op.maximum",
         "pd_op.minimum",
         "pd_op.logical_and",
@@ -40,9 +42,9 @@ bool isCommutative(std::string_view name)
 
 bool isTerminateOp(const Operation *op)
 {
-    if (op->name() == "pd_op.data" || op->name() == "builtin.parameter")
+    if (ops::isData(*op) || ops::isParameter(*op))
         return true;
-    if (op->name() != "builtin.constant")
+    if (!ops::isConstant(*op))
         return false;
     const Attribute *value = op->attribute("value");
     return value && value->kind() == Attribute::Kind::TensorName;
@@ -80,18 +82,6 @@ std::vector<std::string> declaredAttributes(const Operation *op)
             names.push_back(a.name);
     std::sort(names.begin(), names.end());
     return names;
-}
-
-/// Value of the `stop_gradient` attribute for `v` as Paddle's PassStopGradientsDefaultly reads
-/// it: the defining op's array entry; absent counts as true.
-bool stopGradient(Value v)
-{
-    const Operation *def = v.definingOp();
-    const Attribute *a = def ? def->attribute("stop_gradient") : nullptr;
-    if (!a || a->kind() != Attribute::Kind::Array || v.index() >= a->asArray().size())
-        return true;
-    const Attribute &e = a->asArray()[v.index()];
-    return e.kind() != Attribute::Kind::Bool || e.asBool();
 }
 
 class Analyzer
@@ -188,7 +178,7 @@ private:
                 return false;
             for (const OpOperand *use = r.firstUse(); use; use = use->nextUse()) {
                 const Operation *user = use->owner();
-                if (user->name() == "cf.yield" || user->name() == "pd_op.while")
+                if (ops::isYield(*user) || ops::isWhile(*user))
                     return false;
                 for (const OpIndexPair &pair : InplaceGroups::registryInplaceInfo(user))
                     if (unsigned(pair.input) < user->numOperands()
@@ -258,7 +248,7 @@ void replaceOpWith(Operation *op, Operation *kept)
         std::vector<OpOperand *> shadowUses;
         std::vector<OpOperand *> otherUses;
         for (OpOperand *use = value.firstUse(); use; use = use->nextUse())
-            (use->owner()->name() == "builtin.shadow_output" ? shadowUses : otherUses).push_back(use);
+            (ops::isShadowOutput(*use->owner()) ? shadowUses : otherUses).push_back(use);
         for (OpOperand *use : otherUses)
             use->set(newValue);
         if (shadowUses.empty())
@@ -266,9 +256,9 @@ void replaceOpWith(Operation *op, Operation *kept)
         const Value operands[] = { newValue };
         const Type types[] = { newValue.type() };
         std::vector<NamedAttribute> attributes { { "stop_gradient",
-            Attribute::array({ Attribute::boolean(stopGradient(newValue)) }) } };
+            Attribute::array({ Attribute::boolean(stopGradientOf(newValue)) }) } };
         Operation *assign = Operation::create(
-            keptBlock->parentRegion()->arena(), "pd_op.assign", operands, types, std::move(attributes));
+            keptBlock->parentRegion()->arena(), ops::kAssign, operands, types, std::move(attributes));
         keptBlock->insert(size_t(keptBlock->indexOf(kept)) + 1, assign);
         for (OpOperand *use : shadowUses)
             use->set(assign->result(0));

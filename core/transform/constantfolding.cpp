@@ -1,6 +1,7 @@
 #include "core/transform/constantfolding.h"
 
 #include "core/dialect/opregistry.h"
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/builder.h"
 #include "core/ir/operation.h"
@@ -18,13 +19,13 @@ constexpr int kMaxRounds = 10; // Paddle's GreedyRewriteConfig.max_iterations fo
 
 bool isParameter(const Operation *op)
 {
-    return op && op->name() == "builtin.parameter";
+    return op && ops::isParameter(*op);
 }
 
 /// pir::ConstantTensorOp: a `builtin.constant` whose value names a tensor.
 bool isConstantTensor(const Operation *op)
 {
-    if (!op || op->name() != "builtin.constant")
+    if (!op || !ops::isConstant(*op))
         return false;
     const Attribute *value = op->attribute("value");
     return value && value->kind() == Attribute::Kind::TensorName;
@@ -49,7 +50,7 @@ bool usersTakeTensors(Value v)
     for (const OpOperand *use = v.firstUse(); use; use = use->nextUse()) {
         const Operation *user = use->owner();
         const std::string_view name = user->name();
-        if (name == "builtin.combine" || name == "pd_op.stack") {
+        if (name == ops::kCombine || name == ops::kStack) {
             if (!replaceableByParameter(*user))
                 return false;
         } else if (name == "pd_op.memcpy_h2d") {
@@ -100,18 +101,17 @@ std::string_view ConstantFolding::description() const
 bool ConstantFolding::matches(const Operation &op, bool trainMode)
 {
     const std::string_view name = op.name();
-    if (DeadCodeElimination::hasSideEffect(op) || name == "builtin.constant" || name == "builtin.parameter"
-        || name == "pd_op.feed" || name == "pd_op.data" || name == "pd_op.assign_value"
-        || op.numRegions() > 0)
+    if (DeadCodeElimination::hasSideEffect(op) || name == ops::kConstant || name == ops::kParameter
+        || name == ops::kFeed || name == ops::kData || name == ops::kAssignValue || op.numRegions() > 0)
         return false;
     for (unsigned i = 0; i < op.numOperands(); ++i) {
         const Value v = op.operand(i);
         if (!v || !v.type())
             continue;
         const Operation *def = v.definingOp();
-        if (!def || !(isFoldedInput(def) || def->name() == "builtin.combine"))
+        if (!def || !(isFoldedInput(def) || ops::isCombine(*def)))
             return false;
-        if (def->name() == "builtin.combine") {
+        if (ops::isCombine(*def)) {
             if (v.useCount() > 1)
                 return false;
             for (unsigned j = 0; j < def->numOperands(); ++j) {
@@ -131,10 +131,10 @@ bool ConstantFolding::matches(const Operation &op, bool trainMode)
         if (!isDenseTensor(r))
             return false;
         for (const OpOperand *use = r.firstUse(); use; use = use->nextUse())
-            if (use->owner()->name() == "pd_op.while")
+            if (ops::isWhile(*use->owner()))
                 return false;
     }
-    if (name == "pd_op.full")
+    if (name == ops::kFull)
         for (const OpOperand *use = op.result(0).firstUse(); use; use = use->nextUse())
             if (use->owner()->name() == "pd_op.full_with_tensor" || use->owner()->name() == "pd_op.linspace")
                 return false;
@@ -172,12 +172,12 @@ bool ConstantFolding::fold(Operation &op, Program &program)
         if (asParameter) {
             attrs.insert(attrs.begin(), { "parameter_name", Attribute::string(name) });
             attrs.push_back({ "stop_gradient", Attribute::array({ Attribute::boolean(false) }) });
-            replacement = builder.create("builtin.parameter", std::span<const Value>(),
-                std::span<const Type>(&type, 1), std::move(attrs));
+            replacement = builder.create(
+                ops::kParameter, std::span<const Value>(), std::span<const Type>(&type, 1), std::move(attrs));
         } else {
             attrs.push_back({ "value", Attribute::tensorName(name) });
-            replacement = builder.create("builtin.constant", std::span<const Value>(),
-                std::span<const Type>(&type, 1), std::move(attrs));
+            replacement = builder.create(
+                ops::kConstant, std::span<const Value>(), std::span<const Type>(&type, 1), std::move(attrs));
         }
         r.replaceAllUsesWith(replacement->result(0));
         m_created.push_back(name);

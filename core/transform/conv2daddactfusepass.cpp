@@ -1,5 +1,6 @@
 #include "core/transform/conv2daddactfusepass.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/operation.h"
 #include "core/transform/drrmatch.h"
 #include "core/transform/drrrewritepattern.h"
@@ -14,12 +15,6 @@ namespace ps {
 
 namespace {
 
-bool convAccepted(const Attribute *padding, const Attribute *format, const Attribute *groups)
-{
-    return stringAttrIn(padding, { "EXPLICIT", "SAME", "VALID" })
-        && stringAttrIn(format, { "NCHW", "AnyLayout", "NHWC" }) && groups && groups->asInt() >= 1;
-}
-
 /// Paddle 3.3.1 leaves a bias with as many elements as the conv result alone (seen in its
 /// output; its current source no longer has the check).
 bool biasSmallerThanOutput(Value bias, Value convOut)
@@ -32,18 +27,18 @@ bool biasSmallerThanOutput(Value bias, Value convOut)
 bool conv2dAdd2Act(Operation &add2, PatternRewriter &rewriter)
 {
     Operation *add1 = definingOpOfOperand(add2, 1);
-    if (!add1 || add1->name() != "pd_op.add" || !valueIsPersistable(add1->operand(1))
+    if (!add1 || add1->name() != ops::kAdd || !valueIsPersistable(add1->operand(1))
         || !add1->result(0).hasOneUse())
         return false;
     Operation *conv = definingOpOfOperand(*add1, 0);
-    if (!conv || conv->name() != "pd_op.conv2d" || !conv->result(0).hasOneUse())
+    if (!conv || conv->name() != ops::kConv2d || !conv->result(0).hasOneUse())
         return false;
     if (!add2.result(0).hasOneUse())
         return false;
     Operation *act = add2.result(0).firstUse()->owner();
-    if (act->name() != "pd_op.relu")
+    if (act->name() != ops::kRelu)
         return false;
-    if (!convAccepted(
+    if (!fusableConv2dAttributes(
             conv->attribute("padding_algorithm"), conv->attribute("data_format"), conv->attribute("groups"))
         || !biasSmallerThanOutput(add1->operand(1), conv->result(0)))
         return false;
@@ -54,7 +49,7 @@ bool conv2dAdd2Act(Operation &add2, PatternRewriter &rewriter)
     const std::array<Value, 4> operands { conv->operand(0), conv->operand(1), add1->operand(1),
         add2.operand(0) };
     const std::array<Type, 2> types { act->result(0).type(), Type::vector({}) };
-    Operation *fused = buildOp(rewriter, "pd_op.fused_conv2d_add_act", operands, types, std::move(attrs));
+    Operation *fused = buildOp(rewriter, ops::kFusedConv2dAddAct, operands, types, std::move(attrs));
     const Value output = fused->result(0);
     rewriter.replaceOp(act, std::span<const Value>(&output, 1));
     rewriter.eraseOp(&add2);
@@ -68,18 +63,19 @@ bool conv2dAdd2Act(Operation &add2, PatternRewriter &rewriter)
 DrrPattern conv2dAddAct()
 {
     DrrPattern p("Conv2dAddActFusePattern");
-    p.source("pd_op.conv2d", { "input", "filter" }, { "conv2d_out" }, drrSameNames(kConv2dAttributes));
-    p.source("pd_op.add", { "conv2d_out", "bias" }, { "add_out" });
-    p.source("pd_op.relu", { "add_out" }, { "act_out" });
+    p.source(ops::kConv2d, { "input", "filter" }, { "conv2d_out" }, drrSameNames(kConv2dAttributes));
+    p.source(ops::kAdd, { "conv2d_out", "bias" }, { "add_out" });
+    p.source(ops::kRelu, { "add_out" }, { "act_out" });
     p.constraint([](const DrrMatch &m) {
         return valueIsPersistable(m.tensor("bias"))
-            && convAccepted(&m.attr("padding_algorithm"), &m.attr("data_format"), &m.attr("groups"))
+            && fusableConv2dAttributes(
+                &m.attr("padding_algorithm"), &m.attr("data_format"), &m.attr("groups"))
             && biasSmallerThanOutput(m.tensor("bias"), m.tensor("conv2d_out"));
     });
     std::vector<DrrAttribute> resultAttrs = drrSourceAttrs(kConv2dAttributes);
     for (NamedAttribute &a : fusedConvEpilogueAttributes("relu"))
         resultAttrs.push_back(drrConstAttr(a.name, a.value));
-    p.result("pd_op.fused_conv2d_add_act", { "input", "filter", "bias", DrrPatternGraph::kResultInputNone },
+    p.result(ops::kFusedConv2dAddAct, { "input", "filter", "bias", DrrPatternGraph::kResultInputNone },
         { "act_out", DrrPatternGraph::kResultOutputNone }, resultAttrs,
         [](const DrrMatch &m, const std::vector<Value> &) {
             return std::vector<Type> { m.tensor("act_out").type(), Type::vector({}) };
@@ -94,7 +90,7 @@ Conv2dAddActFusePass::Conv2dAddActFusePass()
         "conv2d + bias (+ residual) + relu -> fused_conv2d_add_act")
 {
     addPattern(
-        std::make_unique<FunctionRewritePattern>("Conv2dAdd2ActFusePattern", "pd_op.add", 1, conv2dAdd2Act));
+        std::make_unique<FunctionRewritePattern>("Conv2dAdd2ActFusePattern", ops::kAdd, 1, conv2dAdd2Act));
     addPattern(std::make_unique<DrrRewritePattern>(conv2dAddAct()));
 }
 

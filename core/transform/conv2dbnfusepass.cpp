@@ -1,7 +1,9 @@
 #include "core/transform/conv2dbnfusepass.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/operation.h"
 #include "core/transform/functionrewritepattern.h"
+#include "core/transform/fusedconvattributes.h"
 #include "core/transform/patternrewriter.h"
 #include "core/transform/rewritehelpers.h"
 
@@ -19,11 +21,11 @@ Place cpuPlace()
 /// Paddle's ReshapeOp::Build(x, shape): a `full_int_array` of the shape, then the reshape.
 Value buildReshape(PatternRewriter &rewriter, Value x, const std::vector<int64_t> &shape)
 {
-    Operation *shapeOp = buildOp(rewriter, "pd_op.full_int_array", {},
+    Operation *shapeOp = buildOp(rewriter, ops::kFullIntArray, {},
         { Type::denseTensor(DataType::Int64, { int64_t(shape.size()) }) },
         { { "value", int64ArrayAttr(shape) }, { "dtype", Attribute::dataType(DataType::Int64) },
             { "place", Attribute::place(cpuPlace()) } });
-    return buildOp(rewriter, "pd_op.reshape", { x, shapeOp->result(0) }, { withDims(x.type(), shape) })
+    return buildOp(rewriter, ops::kReshape, { x, shapeOp->result(0) }, { withDims(x.type(), shape) })
         ->result(0);
 }
 
@@ -34,7 +36,7 @@ Value buildBinary(PatternRewriter &rewriter, std::string_view name, Value x, Val
 
 Value buildCast(PatternRewriter &rewriter, Value x, DataType dtype)
 {
-    return buildOp(rewriter, "pd_op.cast", { x }, { withDtype(x.type(), dtype) },
+    return buildOp(rewriter, ops::kCast, { x }, { withDtype(x.type(), dtype) },
         { { "dtype", Attribute::dataType(dtype) } })
         ->result(0);
 }
@@ -49,7 +51,7 @@ bool replaceBatchNorm(Operation &bn, PatternRewriter &rewriter)
     for (unsigned i = 0; i < bn.numResults(); ++i)
         types.push_back(bn.result(i).type());
     const std::vector<Value> operands = bn.operands();
-    Operation *inplace = buildOp(rewriter, "pd_op.batch_norm_", operands, types, std::move(attrs));
+    Operation *inplace = buildOp(rewriter, ops::kBatchNorm_, operands, types, std::move(attrs));
     rewriter.replaceAllUsesWith(bn.result(0), inplace->result(0));
     rewriter.eraseOp(&bn);
     return true;
@@ -58,13 +60,11 @@ bool replaceBatchNorm(Operation &bn, PatternRewriter &rewriter)
 bool foldConvBn(Operation &bn, PatternRewriter &rewriter)
 {
     Operation *conv = definingOpOfOperand(bn, 0);
-    if (!conv || conv->name() != "pd_op.conv2d" || bn.numOperands() < 5 || bn.numResults() < 5)
+    if (!conv || conv->name() != ops::kConv2d || bn.numOperands() < 5 || bn.numResults() < 5)
         return false;
-    if (!stringAttrIn(conv->attribute("padding_algorithm"), { "EXPLICIT", "SAME", "VALID" })
-        || !stringAttrIn(conv->attribute("data_format"), { "NCHW", "AnyLayout", "NHWC" }))
-        return false;
-    const Attribute *groups = conv->attribute("groups");
-    if (!groups || groups->asInt() < 1 || !conv->result(0).hasOneUse())
+    if (!fusableConv2dAttributes(
+            conv->attribute("padding_algorithm"), conv->attribute("data_format"), conv->attribute("groups"))
+        || !conv->result(0).hasOneUse())
         return false;
     // Paddle checks results 1-4; a used reserve_space (5) would make its EraseOp fail.
     for (unsigned i = 1; i < bn.numResults(); ++i)
@@ -86,12 +86,12 @@ bool foldConvBn(Operation &bn, PatternRewriter &rewriter)
 
     // --- the filter: w * reshape(scale / sqrt(variance + eps), [C, 1, 1, 1]) ---
     const std::vector<int64_t> varianceShape = variance.type().dims();
-    const Value eps = buildOp(rewriter, "pd_op.full", {},
+    const Value eps = buildOp(rewriter, ops::kFull, {},
         { Type::denseTensor(DataType::Float32, varianceShape) },
         { { "shape", Attribute::intArray(varianceShape) }, { "value", Attribute::f64(epsilon) },
             { "dtype", Attribute::dataType(DataType::Float32) }, { "place", Attribute::place(cpuPlace()) } })
                           ->result(0);
-    const Value sum = buildBinary(rewriter, "pd_op.add", variance, eps, variance.type());
+    const Value sum = buildBinary(rewriter, ops::kAdd, variance, eps, variance.type());
     const Value root = buildOp(rewriter, "pd_op.sqrt", { sum }, { sum.type() })->result(0);
     const Value factor = buildBinary(rewriter, "pd_op.divide", scale, root, scale.type());
     std::vector<int64_t> factorShape(filter.type().dims().size(), 1);
@@ -102,17 +102,17 @@ bool foldConvBn(Operation &bn, PatternRewriter &rewriter)
     if (half) {
         const Value wide = buildCast(rewriter, filter, DataType::Float32);
         newFilter = buildCast(rewriter,
-            buildBinary(rewriter, "pd_op.multiply", wide, factorReshaped, wide.type()), DataType::Float16);
+            buildBinary(rewriter, ops::kMultiply, wide, factorReshaped, wide.type()), DataType::Float16);
     } else {
-        newFilter = buildBinary(rewriter, "pd_op.multiply", filter, factorReshaped, filter.type());
+        newFilter = buildBinary(rewriter, ops::kMultiply, filter, factorReshaped, filter.type());
     }
     std::vector<NamedAttribute> convAttrs(conv->attributes().begin(), conv->attributes().end());
-    const Value convOut = buildOp(rewriter, "pd_op.conv2d", { conv->operand(0), newFilter },
+    const Value convOut = buildOp(rewriter, ops::kConv2d, { conv->operand(0), newFilter },
         { conv->result(0).type() }, std::move(convAttrs))
                               ->result(0);
 
     // --- the bias: reshape(bias - mean * factor, [1, C, 1, 1]) added to the conv ---
-    const Value shift = buildBinary(rewriter, "pd_op.multiply", mean, factor, mean.type());
+    const Value shift = buildBinary(rewriter, ops::kMultiply, mean, factor, mean.type());
     const Value newBias = buildBinary(rewriter, "pd_op.subtract", bias, shift, bias.type());
     const std::vector<int64_t> outShape = convOut.type().dims();
     std::vector<int64_t> biasShape(outShape.size(), 1);
@@ -121,7 +121,7 @@ bool foldConvBn(Operation &bn, PatternRewriter &rewriter)
     Value biasReshaped = buildReshape(rewriter, newBias, biasShape);
     if (half)
         biasReshaped = buildCast(rewriter, biasReshaped, DataType::Float16);
-    const Value out = buildBinary(rewriter, "pd_op.add", convOut, biasReshaped, convOut.type());
+    const Value out = buildBinary(rewriter, ops::kAdd, convOut, biasReshaped, convOut.type());
 
     rewriter.replaceAllUsesWith(bn.result(0), out);
     rewriter.eraseOp(&bn);
@@ -136,9 +136,9 @@ Conv2dBnFusePass::Conv2dBnFusePass()
         "conv2d_bn_fuse_pass", "conv_bn", "fold an inference batch_norm_ into the conv2d before it")
 {
     addPattern(std::make_unique<FunctionRewritePattern>(
-        "BatchNormReplacePattern", "pd_op.batch_norm", 1, replaceBatchNorm));
+        "BatchNormReplacePattern", ops::kBatchNorm, 1, replaceBatchNorm));
     addPattern(
-        std::make_unique<FunctionRewritePattern>("Conv2dBnFusePattern", "pd_op.batch_norm_", 1, foldConvBn));
+        std::make_unique<FunctionRewritePattern>("Conv2dBnFusePattern", ops::kBatchNorm_, 1, foldConvBn));
 }
 
 } // namespace ps

@@ -1,6 +1,7 @@
 #include "core/transform/deadcodeelimination.h"
 
 #include "core/dialect/opregistry.h"
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -18,23 +19,23 @@ namespace {
 const std::unordered_set<std::string_view> &sideEffectOps()
 {
     static const std::unordered_set<std::string_view> ops = {
-        "builtin.shadow_output",
-        "builtin.set_parameter",
+        ops::kShadowOutput,
+        ops::kSetParameter,
         "builtin.set_persistable_value",
-        "cf.yield",
-        "cf.tuple_push",
-        "pd_op.fetch",
+        ops::kYield,
+        ops::kTuplePush,
+        ops::kFetch,
         "pd_op.print",
         "pd_op.assert",
-        "pd_op.share_data_",
+        ops::kShareData_,
         "pd_op.adagrad_",
         "pd_op.adam_",
         "pd_op.adamax_",
         "pd_op.adamw_",
         "pd_op.asgd_",
-        "pd_op.assign_out_",
+        ops::kAssignOut_,
         "pd_op.class_center_sample",
-        "pd_op.dropout",
+        ops::kDropout,
         "pd_op.fused_linear_param_grad_add",
         "pd_op.gaussian",
         "pd_op.lamb_",
@@ -96,7 +97,7 @@ bool DeadCodeElimination::isRemovable(const Operation &op)
     if (op.numResults() == 0 || op.numRegions() != 0 || hasSideEffect(op) || isInplace(op))
         return false;
     const std::string_view name = op.name();
-    return name != "pd_op.data" && name != "pd_op.feed" && op.dialect() != "custom_op";
+    return name != ops::kData && name != ops::kFeed && op.dialect() != "custom_op";
 }
 
 size_t DeadCodeElimination::eraseIn(Block &block)

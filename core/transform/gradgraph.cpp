@@ -1,5 +1,6 @@
 #include "core/transform/gradgraph.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/region.h"
@@ -46,13 +47,13 @@ bool someIn(const std::vector<Value> &values, const ValueSet &set)
 bool plainInputs(const Operation &op)
 {
     const std::string_view name = op.name();
-    return name != "pd_op.if" && name != "pd_op.pylayer" && name != "pd_op.while";
+    return name != ops::kIf && name != ops::kPyLayer && name != ops::kWhile;
 }
 
 bool plainOutputs(const Operation &op)
 {
     const std::string_view name = op.name();
-    return name != "pd_op.array_write_" && name != "pd_op.while";
+    return name != ops::kArrayWrite_ && name != ops::kWhile;
 }
 
 /// Calls `fn` on each value of GradGraph::realInputs(op), in order, until it returns true;
@@ -123,10 +124,10 @@ std::vector<Value> GradGraph::usedExternalValues(const Block &block)
 std::vector<Value> GradGraph::realInputs(const Operation &op)
 {
     const std::string_view name = op.name();
-    if (name == "pd_op.if" || name == "pd_op.pylayer")
+    if (name == ops::kIf || name == ops::kPyLayer)
         return usedExternalValues(op);
     std::vector<Value> inputs = op.operands();
-    if (name == "pd_op.while" && op.numRegions() && !op.region(0).empty()) {
+    if (name == ops::kWhile && op.numRegions() && !op.region(0).empty()) {
         for (Value v : usedExternalValues(op.region(0).block(0)))
             inputs.push_back(v);
     }
@@ -136,13 +137,13 @@ std::vector<Value> GradGraph::realInputs(const Operation &op)
 std::vector<Value> GradGraph::realOutputs(const Operation &op)
 {
     std::vector<Value> outputs = op.results();
-    if (op.name() == "pd_op.array_write_") {
+    if (op.name() == ops::kArrayWrite_) {
         for (Value v : op.operands())
             outputs.push_back(v);
     }
-    if (op.name() == "pd_op.while" && op.numRegions() && !op.region(0).empty()) {
+    if (ops::isWhile(op) && op.numRegions() && !op.region(0).empty()) {
         for (const Operation *inner : op.region(0).block(0).ops()) {
-            if (inner->name() == "pd_op.array_write_") {
+            if (inner->name() == ops::kArrayWrite_) {
                 for (Value v : inner->operands())
                     outputs.push_back(v);
             }
@@ -202,14 +203,14 @@ std::vector<Operation *> GradGraph::inverseSort(const std::vector<Operation *> &
     std::vector<std::pair<size_t, size_t>> swaps;
     for (size_t k = sorted.size(); k-- > 0;) {
         Operation *op = sorted[k];
-        if (op->name() != "pd_op.increment_")
+        if (op->name() != ops::kIncrement_)
             continue;
         size_t target = k;
         const std::vector<Value> operands = op->operands();
         for (size_t m = k; m-- > 0;) {
             const std::vector<Value> inputs = realInputs(*sorted[m]);
             const ValueSet inputSet(inputs.begin(), inputs.end());
-            if (someIn(operands, inputSet) && sorted[m]->name() != "cf.tuple_push")
+            if (someIn(operands, inputSet) && sorted[m]->name() != ops::kTuplePush)
                 target = m;
         }
         if (target != k)
@@ -223,9 +224,9 @@ std::vector<Operation *> GradGraph::inverseSort(const std::vector<Operation *> &
 bool GradGraph::isInplaceNet(const std::vector<Operation *> &ops)
 {
     for (Operation *op : ops) {
-        if (op->name() == "pd_op.array_write_" || op->name() == "pd_op.assign_out_")
+        if (op->name() == ops::kArrayWrite_ || op->name() == ops::kAssignOut_)
             return true;
-        if (op->name() == "pd_op.if" || op->name() == "pd_op.while") {
+        if (ops::isIf(*op) || ops::isWhile(*op)) {
             for (unsigned r = 0; r < op->numRegions(); ++r) {
                 for (size_t b = 0; b < op->region(r).numBlocks(); ++b) {
                     if (isInplaceNet(op->region(r).block(b).ops()))

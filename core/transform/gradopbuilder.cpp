@@ -1,5 +1,6 @@
 #include "core/transform/gradopbuilder.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -65,7 +66,7 @@ Operation *GradOpBuilder::full(double value)
     Place cpu;
     cpu.type = Place::AllocType::Cpu;
     const Type type = Type::denseTensor(DataType::Float32, { 1 });
-    return create("pd_op.full", std::span<const Value>(), std::span<const Type>(&type, 1),
+    return create(ops::kFull, std::span<const Value>(), std::span<const Type>(&type, 1),
         { { "shape", Attribute::intArray({ 1 }) }, { "value", Attribute::f64(value) },
             { "dtype", Attribute::dataType(DataType::Float32) }, { "place", Attribute::place(cpu) } });
 }
@@ -76,7 +77,7 @@ Operation *GradOpBuilder::fullLike(Value x, double value)
     const Value operands[] = { x, fill->result(0) };
     const Type type = x.type();
     // Paddle 3.3.1 spells the place of full_like in a static program Place(undefined:0).
-    return create("pd_op.full_like", operands, std::span<const Type>(&type, 1),
+    return create(ops::kFullLike, operands, std::span<const Type>(&type, 1),
         { { "dtype", Attribute::dataType(x.type().dtype()) }, { "place", Attribute::place(Place()) } });
 }
 
@@ -87,13 +88,13 @@ Value GradOpBuilder::combine(std::span<const Value> values)
     for (Value v : values)
         types.push_back(v.type());
     const Type type = Type::vector(std::move(types));
-    return create("builtin.combine", values, std::span<const Type>(&type, 1))->result(0);
+    return create(ops::kCombine, values, std::span<const Type>(&type, 1))->result(0);
 }
 
 Operation *GradOpBuilder::split(Value vector)
 {
     const std::vector<Type> types = vector.type().elements();
-    return create("builtin.split", std::span<const Value>(&vector, 1), types);
+    return create(ops::kBuiltinSplit, std::span<const Value>(&vector, 1), types);
 }
 
 Operation *GradOpBuilder::addN(std::span<const Value> values)

@@ -1,5 +1,6 @@
 #include "core/transform/gradstopgradient.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 
@@ -22,7 +23,7 @@ std::optional<bool> resultFlag(Value value)
             return elements[value.index()].asBool();
         return std::nullopt;
     }
-    if (op->name() == "pd_op.while" && value.index() + 1 < op->numOperands()) {
+    if (ops::isWhile(*op) && value.index() + 1 < op->numOperands()) {
         // WhileOp::Build: the operand's flag, false when it has none.
         return explicitFlag(op->operand(value.index() + 1)).value_or(false);
     }
@@ -41,7 +42,7 @@ std::optional<bool> argumentFlag(Value value)
         if (a.name == "stop_gradient" && a.value.kind() == Attribute::Kind::Bool)
             return a.value.asBool();
     Operation *parent = block->parentOp();
-    if (!parent || parent->name() != "pd_op.while" || !value.isBlockArgument()
+    if (!parent || !ops::isWhile(*parent) || !value.isBlockArgument()
         || value.index() + 1 >= parent->numOperands())
         return std::nullopt;
     return explicitFlag(parent->operand(value.index() + 1)).value_or(false);
@@ -76,6 +77,16 @@ bool hasExplicitFalseStopGradient(Value value)
         return false;
     const auto flag = explicitFlag(value);
     return flag.has_value() && !*flag;
+}
+
+bool stopGradientOf(Value value)
+{
+    const Operation *def = value.definingOp();
+    const Attribute *a = def ? def->attribute("stop_gradient") : nullptr;
+    if (!a || a->kind() != Attribute::Kind::Array || value.index() >= a->asArray().size())
+        return true;
+    const Attribute &flag = a->asArray()[value.index()];
+    return flag.kind() != Attribute::Kind::Bool || flag.asBool();
 }
 
 void setValueStopGradient(Value value, bool flag)

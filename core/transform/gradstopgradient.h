@@ -22,6 +22,11 @@ std::optional<bool> explicitStopGradient(Value value);
 /// PassStopGradientsDefaultly looks for in an op's operands).
 bool hasExplicitFalseStopGradient(Value value);
 
+/// The flag as Paddle's PassStopGradientsDefaultly reads it when it builds an op: the defining op's
+/// `stop_gradient` entry for `value`; true when there is none (a block argument, no array, too
+/// short an array, or not a Bool there).
+bool stopGradientOf(Value value);
+
 /// `value.stop_gradient = flag`: for an op result sets the element of the defining op's
 /// stop_gradient array, growing the array with null entries as Paddle does; for a block argument
 /// or kwarg its `stop_gradient` attribute. No-op for a null value.

@@ -1,5 +1,6 @@
 #include "core/transform/identityopcleanpass.h"
 
+#include "core/dialect/ops.h"
 #include "core/transform/drrmatch.h"
 #include "core/transform/drrrewritepattern.h"
 #include "core/transform/rewritehelpers.h"
@@ -17,8 +18,8 @@ const std::vector<std::pair<std::string, std::string>> fullAttrs(const std::stri
 DrrPattern removeUselessScale()
 {
     DrrPattern p("RemoveUselessScalePattern");
-    p.source("pd_op.full", {}, { "full_out" }, fullAttrs(""));
-    p.source("pd_op.scale", { "x", "full_out" }, { "scale_out" },
+    p.source(ops::kFull, {}, { "full_out" }, fullAttrs(""));
+    p.source(ops::kScale, { "x", "full_out" }, { "scale_out" },
         { { "bias", "bias" }, { "bias_after_scale", "bias_after_scale" } });
     p.constraint(
         [](const DrrMatch &m) { return m.doubleAttr("value") == 1.0 && m.floatAttr("bias") == 0.0f; });
@@ -29,13 +30,13 @@ DrrPattern removeUselessScale()
 DrrPattern removeRedundantScale()
 {
     DrrPattern p("RemoveRedundantScalePattern");
-    p.source("pd_op.full", {}, { "full_1_out" }, fullAttrs("_1"));
-    p.source("pd_op.scale", { "x", "full_1_out" }, { "scale_1_out" },
+    p.source(ops::kFull, {}, { "full_1_out" }, fullAttrs("_1"));
+    p.source(ops::kScale, { "x", "full_1_out" }, { "scale_1_out" },
         { { "bias", "bias_1" }, { "bias_after_scale", "bias_after_scale_1" } });
-    p.source("pd_op.full", {}, { "full_2_out" }, fullAttrs("_2"));
-    p.source("pd_op.scale", { "scale_1_out", "full_2_out" }, { "scale_2_out" },
+    p.source(ops::kFull, {}, { "full_2_out" }, fullAttrs("_2"));
+    p.source(ops::kScale, { "scale_1_out", "full_2_out" }, { "scale_2_out" },
         { { "bias", "bias_2" }, { "bias_after_scale", "bias_after_scale_2" } });
-    p.result("pd_op.full", {}, { "full_res_out" },
+    p.result(ops::kFull, {}, { "full_res_out" },
         { drrSourceAttr("shape", "shape_1"),
             drrComputedAttr("value",
                 [](const DrrMatch &m) {
@@ -45,7 +46,7 @@ DrrPattern removeRedundantScale()
         [](const DrrMatch &m, const std::vector<Value> &) {
             return std::vector<Type> { m.tensor("full_1_out").type() };
         });
-    p.result("pd_op.scale", { "x", "full_res_out" }, { "scale_2_out" },
+    p.result(ops::kScale, { "x", "full_res_out" }, { "scale_2_out" },
         { drrComputedAttr("bias",
               [](const DrrMatch &m) {
                   // Float arithmetic, as Paddle's compute function.
@@ -64,7 +65,7 @@ DrrPattern removeRedundantScale()
 DrrPattern removeUselessCast()
 {
     DrrPattern p("RemoveUselessCastPattern");
-    p.source("pd_op.cast", { "arg0" }, { "ret" });
+    p.source(ops::kCast, { "arg0" }, { "ret" });
     p.constraint([](const DrrMatch &m) { return m.dtype("ret") == m.dtype("arg0"); });
     p.assign("ret", "arg0");
     return p;
@@ -73,8 +74,8 @@ DrrPattern removeUselessCast()
 DrrPattern removeUselessConcat()
 {
     DrrPattern p("RemoveUselessConcatPattern");
-    p.source("builtin.combine", { "x" }, { "combine_out" });
-    p.source("pd_op.concat", { "combine_out", "axis" }, { "out" });
+    p.source(ops::kCombine, { "x" }, { "combine_out" });
+    p.source(ops::kConcat, { "combine_out", "axis" }, { "out" });
     p.constraint([](const DrrMatch &m) {
         const Type t = m.tensor("combine_out").type();
         return t.kind() == Type::Kind::Vector && t.elements().size() == 1;
@@ -86,21 +87,21 @@ DrrPattern removeUselessConcat()
 DrrPattern removeRedundantCast()
 {
     DrrPattern p("RemoveRedundantCastPattern");
-    p.source("pd_op.cast", { "arg0" }, { "tmp" }, { { "dtype", "dtype1" } });
-    p.source("pd_op.cast", { "tmp" }, { "ret" }, { { "dtype", "dtype2" } });
+    p.source(ops::kCast, { "arg0" }, { "tmp" }, { { "dtype", "dtype1" } });
+    p.source(ops::kCast, { "tmp" }, { "ret" }, { { "dtype", "dtype2" } });
     p.constraint([](const DrrMatch &m) {
         const DataType d = m.dtypeAttr("dtype1");
         return d != DataType::Int64 && d != DataType::Int32 && d != DataType::Bool;
     });
-    p.result("pd_op.cast", { "arg0" }, { "ret" }, { drrSourceAttr("dtype", "dtype2") });
+    p.result(ops::kCast, { "arg0" }, { "ret" }, { drrSourceAttr("dtype", "dtype2") });
     return p;
 }
 
 void dropoutSource(DrrPattern &p)
 {
-    p.source("pd_op.full", {}, { "p" },
+    p.source(ops::kFull, {}, { "p" },
         { { "dtype", "dtype" }, { "place", "place" }, { "shape", "shape" }, { "value", "value" } });
-    p.source("pd_op.dropout", { "dropout_in", DrrPatternGraph::kSourceInputNone, "p" },
+    p.source(ops::kDropout, { "dropout_in", DrrPatternGraph::kSourceInputNone, "p" },
         { "dropout_out", "dropout_mask" }, { { "is_test", "is_test" }, { "mode", "mode" } });
 }
 
@@ -124,7 +125,7 @@ DrrPattern replaceDropoutWithScale()
     });
     Place cpu;
     cpu.type = Place::AllocType::Cpu;
-    p.result("pd_op.full", {}, { "full_res_out" },
+    p.result(ops::kFull, {}, { "full_res_out" },
         { drrConstAttr("shape", Attribute::intArray({ 1 })),
             drrComputedAttr(
                 "value", [](const DrrMatch &m) { return Attribute::f64(1.0f - m.doubleAttr("value")); }),
@@ -133,7 +134,7 @@ DrrPattern replaceDropoutWithScale()
         [](const DrrMatch &, const std::vector<Value> &) {
             return std::vector<Type> { Type::denseTensor(DataType::Float32, { 1 }) };
         });
-    p.result("pd_op.scale", { "dropout_in", "full_res_out" }, { "dropout_out" },
+    p.result(ops::kScale, { "dropout_in", "full_res_out" }, { "dropout_out" },
         { drrConstAttr("bias", Attribute::f32(0.0f)),
             drrConstAttr("bias_after_scale", Attribute::boolean(true)) });
     return p;

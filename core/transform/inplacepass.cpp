@@ -1,6 +1,7 @@
 #include "core/transform/inplacepass.h"
 
 #include "core/dialect/opregistry.h"
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/builder.h"
 #include "core/ir/operation.h"
@@ -137,7 +138,7 @@ public:
 private:
     bool noNeedBuffer(const Operation &op, Value v) const
     {
-        if (op.name() == "builtin.shadow_output")
+        if (ops::isShadowOutput(op))
             return m_noNeedBufferNames.count(op.stringAttribute("output_name")) != 0;
         return isNoNeedBufferSlot(op, v);
     }
@@ -161,12 +162,12 @@ void Decider::collectSkippedValues()
 {
     for (const Operation *op : m_block.ops()) {
         const std::string_view name = op->name();
-        if (name == "builtin.shadow_output") {
+        if (name == ops::kShadowOutput) {
             if (!m_noNeedBufferNames.count(op->stringAttribute("output_name")))
                 m_skip.insert(op->operand(0));
-        } else if (name == "pd_op.feed" || name == "pd_op.data" || name == "pd_op.shadow_feed") {
+        } else if (name == ops::kFeed || name == ops::kData || name == "pd_op.shadow_feed") {
             m_skip.insert(op->result(0));
-        } else if (name == "pd_op.fetch") {
+        } else if (name == ops::kFetch) {
             m_skip.insert(op->operand(0));
         }
     }
@@ -177,7 +178,7 @@ void Decider::collectEagerDeletions(const Block &block)
     std::unordered_map<Value, const Operation *> lastOp;
     std::function<void(const Block &)> visit = [&](const Block &b) {
         for (const Operation *op : b.ops()) {
-            if (op->name() == "builtin.shadow_output")
+            if (ops::isShadowOutput(*op))
                 continue;
             for (unsigned i = 0; i < op->numOperands(); ++i) {
                 const Value v = op->operand(i);
@@ -233,7 +234,7 @@ bool Decider::canDoInplace(const Operation &op, Value input, Value output) const
         for (unsigned r = 0; r < def->numRegions(); ++r)
             for (size_t b = 0; b < def->region(r).numBlocks(); ++b) {
                 const Block &inner = def->region(r).block(b);
-                if (!inner.empty() && inner.back()->name() == "cf.yield")
+                if (!inner.empty() && ops::isYield(*inner.back()))
                     for (Value y : inner.back()->operands())
                         related.push_back(y);
             }
@@ -247,9 +248,9 @@ bool Decider::canDoInplace(const Operation &op, Value input, Value output) const
         if (input.type().dtype() != output.type().dtype())
             return false;
         const std::string_view name = op.name();
-        if ((name == "pd_op.reshape" || name == "pd_op.squeeze" || name == "pd_op.unsqueeze") && eager)
+        if ((name == ops::kReshape || name == ops::kSqueeze || name == "pd_op.unsqueeze") && eager)
             return true;
-        const bool relaxed = name == "pd_op.reshape_grad" || name == "pd_op.add_grad";
+        const bool relaxed = name == "pd_op.reshape_grad" || name == ops::kAddGrad;
         if (!(relaxed ? numelEqualLoose(input.type(), output.type())
                       : numelEqualStrict(input.type(), output.type())))
             return false;
@@ -280,7 +281,7 @@ std::vector<std::pair<Operation *, std::string>> Decider::decide()
             continue;
         }
         const std::string name(op->name());
-        if (m_cpu && (name == "pd_op.add_grad" || name == "pd_op.subtract_grad")) {
+        if (m_cpu && (name == ops::kAddGrad || name == ops::kSubtractGrad)) {
             visitResults();
             continue;
         }
@@ -294,8 +295,7 @@ std::vector<std::pair<Operation *, std::string>> Decider::decide()
         }
         const std::string inplaceName = name + "_";
         const OpInfo *inplaceInfo = registry.lookup(inplaceName);
-        if (!m_eagerDels.count(op) || !inplaceInfo || !inplaceInfo->inplaceTrait
-            || name == "pd_op.transpose") {
+        if (!m_eagerDels.count(op) || !inplaceInfo || !inplaceInfo->inplaceTrait || name == ops::kTranspose) {
             visitResults();
             continue;
         }

@@ -1,5 +1,6 @@
 #include "core/transform/layoutrules.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 
@@ -328,8 +329,8 @@ bool poolPrefersNhwc(const Operation &op)
     const std::string origin = dataFormat(op);
     const Value x = op.numOperands() > 0 ? op.operand(0) : Value();
     const Operation *sizeOp = op.numOperands() > 1 ? op.operand(1).definingOp() : nullptr;
-    if (!sizeOp || sizeOp->name() != "pd_op.full_int_array" || !x
-        || x.type().kind() != Type::Kind::DenseTensor || x.type().dims().size() < 4)
+    if (!sizeOp || sizeOp->name() != ops::kFullIntArray || !x || x.type().kind() != Type::Kind::DenseTensor
+        || x.type().dims().size() < 4)
         return origin == "NHWC";
     const std::vector<int64_t> &d = x.type().dims();
     int32_t h = 0, w = 0, c = 0;
@@ -385,7 +386,7 @@ bool hasInterface(std::string_view opName)
 
 bool hasImmutableLayout(std::string_view opName)
 {
-    return opName == "pd_op.fetch" || opName == "pd_op.feed" || opName == "builtin.shadow_output";
+    return opName == ops::kFetch || opName == ops::kFeed || opName == ops::kShadowOutput;
 }
 
 std::vector<Value> relevantInputs(const Operation &op)
@@ -394,10 +395,10 @@ std::vector<Value> relevantInputs(const Operation &op)
     const std::string_view name = op.name();
     if (!hasInterface(name))
         return op.operands();
-    if (name == "pd_op.add_group_norm_silu" && op.numOperands() >= 2)
+    if (name == ops::kAddGroupNormSilu && op.numOperands() >= 2)
         return { op.operand(0), op.operand(1) };
-    if ((name == "pd_op.group_norm" || name == "pd_op.reshape" || name == "pd_op.squeeze"
-            || name == "pd_op.pool2d" || name == "pd_op.concat")
+    if ((name == ops::kGroupNorm || name == ops::kReshape || name == ops::kSqueeze || name == ops::kPool2d
+            || name == ops::kConcat)
         && op.numOperands() >= 1)
         return { op.operand(0) };
     for (const Value v : op.operands())
@@ -412,10 +413,9 @@ std::vector<Value> relevantOutputs(const Operation &op)
     const std::string_view name = op.name();
     if (!hasInterface(name))
         return op.results();
-    if (name == "pd_op.add_group_norm_silu" && op.numResults() >= 2)
+    if (name == ops::kAddGroupNormSilu && op.numResults() >= 2)
         return { op.result(0), op.result(1) };
-    if ((name == "pd_op.group_norm" || name == "pd_op.reshape" || name == "pd_op.squeeze")
-        && op.numResults() >= 1)
+    if ((name == ops::kGroupNorm || name == ops::kReshape || name == ops::kSqueeze) && op.numResults() >= 1)
         return { op.result(0) };
     for (const Value v : op.results())
         if (!v.type().isNull() && !isEmptyVector(v.type()))
@@ -426,13 +426,13 @@ std::vector<Value> relevantOutputs(const Operation &op)
 bool prefersNhwc(const Operation &op)
 {
     const std::string_view name = op.name();
-    if (name == "pd_op.fused_conv2d_add_act")
+    if (name == ops::kFusedConv2dAddAct)
         return fusedConvPrefersNhwc(op);
-    if (name == "pd_op.conv2d" || name == "pd_op.conv2d_transpose")
+    if (name == ops::kConv2d || name == ops::kConv2dTranspose)
         return (op.numOperands() > 0 && isFloat16(op.operand(0))) || dataFormat(op) == "NHWC";
-    if (name == "pd_op.add_group_norm_silu")
+    if (name == ops::kAddGroupNormSilu)
         return true;
-    if (name == "pd_op.pool2d")
+    if (name == ops::kPool2d)
         return poolPrefersNhwc(op);
     return dataFormat(op) == "NHWC";
 }
@@ -440,18 +440,17 @@ bool prefersNhwc(const Operation &op)
 bool canBeModified(const Operation &op)
 {
     const std::string_view name = op.name();
-    if (name == "pd_op.fused_conv2d_add_act")
+    if (name == ops::kFusedConv2dAddAct)
         return prefersNhwc(op) && dataFormat(op) != "NHWC" && usesStayInBlock(op);
-    if (name == "pd_op.pool2d" || name == "pd_op.add_group_norm_silu" || name == "pd_op.conv2d_transpose")
+    if (name == ops::kPool2d || name == ops::kAddGroupNormSilu || name == ops::kConv2dTranspose)
         return prefersNhwc(op) && dataFormat(op) != "NHWC";
-    if (name == "pd_op.add") {
+    if (name == ops::kAdd) {
         const Type x = op.numOperands() > 1 ? op.operand(0).type() : Type();
         const Type y = op.numOperands() > 1 ? op.operand(1).type() : Type();
         return !(x.kind() == Type::Kind::DenseTensor && y.kind() == Type::Kind::DenseTensor
             && x.dims().size() != y.dims().size());
     }
-    return name == "pd_op.multiply" || name == "pd_op.silu" || name == "pd_op.swish"
-        || name == "pd_op.assign";
+    return name == ops::kMultiply || name == ops::kSilu || name == ops::kSwish || name == ops::kAssign;
 }
 
 void rewriteToNhwc(Operation &op)

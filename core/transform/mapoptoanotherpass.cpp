@@ -1,5 +1,6 @@
 #include "core/transform/mapoptoanotherpass.h"
 
+#include "core/dialect/ops.h"
 #include "core/transform/drrmatch.h"
 #include "core/transform/drrrewritepattern.h"
 #include "core/transform/fusedconvattributes.h"
@@ -12,11 +13,11 @@ namespace {
 DrrPattern depthwiseToConv(bool cudaBuild)
 {
     DrrPattern p("DepthWiseConv2d2Conv2dPattern");
-    p.source("pd_op.depthwise_conv2d", { "input", "filter" }, { "depthwise_conv2d_out" },
+    p.source(ops::kDepthwiseConv2d, { "input", "filter" }, { "depthwise_conv2d_out" },
         drrSameNames(kConv2dAttributes));
     p.constraint([cudaBuild](const DrrMatch &m) { return cudaBuild && m.intAttr("groups") > 1; });
     p.result(
-        "pd_op.conv2d", { "input", "filter" }, { "depthwise_conv2d_out" }, drrSourceAttrs(kConv2dAttributes));
+        ops::kConv2d, { "input", "filter" }, { "depthwise_conv2d_out" }, drrSourceAttrs(kConv2dAttributes));
     return p;
 }
 
@@ -43,7 +44,7 @@ DrrPattern flattenToReshape()
     p.constraint([](const DrrMatch &m) { return !flattenTarget(m).empty(); });
     Place cpu;
     cpu.type = Place::AllocType::Cpu;
-    p.result("pd_op.full_int_array", {}, { "reshape_shape" },
+    p.result(ops::kFullIntArray, {}, { "reshape_shape" },
         { drrComputedAttr("value", [](const DrrMatch &m) { return int64ArrayAttr(flattenTarget(m)); }),
             drrConstAttr("dtype", Attribute::dataType(DataType::Int64)),
             drrConstAttr("place", Attribute::place(cpu)) },
@@ -51,7 +52,7 @@ DrrPattern flattenToReshape()
             return std::vector<Type> { Type::denseTensor(
                 DataType::Int64, { int64_t(flattenTarget(m).size()) }) };
         });
-    p.result("pd_op.reshape", { "flatten_in", "reshape_shape" }, { "flatten_out" });
+    p.result(ops::kReshape, { "flatten_in", "reshape_shape" }, { "flatten_out" });
     return p;
 }
 

@@ -1,5 +1,6 @@
 #include "core/transform/matmuladdactfusepass.h"
 
+#include "core/dialect/ops.h"
 #include "core/transform/drrmatch.h"
 #include "core/transform/drrrewritepattern.h"
 
@@ -29,10 +30,10 @@ bool fcAccepts(const DrrMatch &m)
 DrrPattern matmulAdd()
 {
     DrrPattern p("MatmulAddPattern");
-    p.source("pd_op.matmul", { "x", "w" }, { "matmul_out" }, drrSameNames({ "transpose_x", "transpose_y" }));
-    p.source("pd_op.add", { "matmul_out", "y" }, { "add_out" });
+    p.source(ops::kMatmul, { "x", "w" }, { "matmul_out" }, drrSameNames({ "transpose_x", "transpose_y" }));
+    p.source(ops::kAdd, { "matmul_out", "y" }, { "add_out" });
     p.constraint(fcAccepts);
-    p.result("pd_op.fc", { "x", "w", "y" }, { "add_out" },
+    p.result(ops::kFc, { "x", "w", "y" }, { "add_out" },
         { drrComputedAttr("in_num_col_dims",
               [](const DrrMatch &m) { return Attribute::int32(int32_t(m.shape("x").size()) - 1); }),
             drrConstAttr("activation_type", Attribute::string("")),
@@ -43,12 +44,12 @@ DrrPattern matmulAdd()
 DrrPattern matmulAddRelu()
 {
     DrrPattern p("MatmulAddActPattern", 3);
-    p.source("pd_op.fc", { "x", "w", "y" }, { "gemm_epilogue_out" },
+    p.source(ops::kFc, { "x", "w", "y" }, { "gemm_epilogue_out" },
         { { "in_num_col_dims", "in_num_col_dims" }, { "activation_type", "activation_type" },
             { "padding_weights", "padding_weights" } });
-    p.source("pd_op.relu", { "gemm_epilogue_out" }, { "act_out" });
+    p.source(ops::kRelu, { "gemm_epilogue_out" }, { "act_out" });
     p.constraint([](const DrrMatch &m) { return m.stringAttr("activation_type").empty(); });
-    p.result("pd_op.fc", { "x", "w", "y" }, { "act_out" },
+    p.result(ops::kFc, { "x", "w", "y" }, { "act_out" },
         { drrSourceAttr("in_num_col_dims", "in_num_col_dims"),
             drrConstAttr("activation_type", Attribute::string("relu")),
             drrSourceAttr("padding_weights", "padding_weights") });

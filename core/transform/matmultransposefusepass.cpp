@@ -1,5 +1,6 @@
 #include "core/transform/matmultransposefusepass.h"
 
+#include "core/dialect/ops.h"
 #include "core/transform/drrmatch.h"
 #include "core/transform/drrrewritepattern.h"
 
@@ -33,10 +34,10 @@ DrrAttribute flag(const char *name, const char *source, bool flip)
 DrrPattern outTranspose()
 {
     DrrPattern p("MatmulOutTransposeFusePattern");
-    p.source("pd_op.matmul", { "x", "y" }, { "matmul_op_out" }, kMatmulAttrs);
-    p.source("pd_op.transpose", { "matmul_op_out" }, { "transpose_op_out" }, { { "perm", "perm" } });
+    p.source(ops::kMatmul, { "x", "y" }, { "matmul_op_out" }, kMatmulAttrs);
+    p.source(ops::kTranspose, { "matmul_op_out" }, { "transpose_op_out" }, { { "perm", "perm" } });
     p.constraint(swapsLastTwo);
-    p.result("pd_op.matmul", { "y", "x" }, { "transpose_op_out" },
+    p.result(ops::kMatmul, { "y", "x" }, { "transpose_op_out" },
         { flag("transpose_x", "transpose_y", true), flag("transpose_y", "transpose_x", true) });
     return p;
 }
@@ -44,10 +45,10 @@ DrrPattern outTranspose()
 DrrPattern xTranspose()
 {
     DrrPattern p("MatmulXTransposeFusePattern");
-    p.source("pd_op.transpose", { "x" }, { "x_transpose_out" }, { { "perm", "perm" } });
-    p.source("pd_op.matmul", { "x_transpose_out", "y" }, { "matmul_op_out" }, kMatmulAttrs);
+    p.source(ops::kTranspose, { "x" }, { "x_transpose_out" }, { { "perm", "perm" } });
+    p.source(ops::kMatmul, { "x_transpose_out", "y" }, { "matmul_op_out" }, kMatmulAttrs);
     p.constraint(swapsLastTwo);
-    p.result("pd_op.matmul", { "x", "y" }, { "matmul_op_out" },
+    p.result(ops::kMatmul, { "x", "y" }, { "matmul_op_out" },
         { flag("transpose_x", "transpose_x", true), flag("transpose_y", "transpose_y", false) });
     return p;
 }
@@ -55,10 +56,10 @@ DrrPattern xTranspose()
 DrrPattern yTranspose()
 {
     DrrPattern p("MatmulYTransposeFusePattern");
-    p.source("pd_op.transpose", { "y" }, { "y_transpose_out" }, { { "perm", "perm" } });
-    p.source("pd_op.matmul", { "x", "y_transpose_out" }, { "matmul_op_out" }, kMatmulAttrs);
+    p.source(ops::kTranspose, { "y" }, { "y_transpose_out" }, { { "perm", "perm" } });
+    p.source(ops::kMatmul, { "x", "y_transpose_out" }, { "matmul_op_out" }, kMatmulAttrs);
     p.constraint(swapsLastTwo);
-    p.result("pd_op.matmul", { "x", "y" }, { "matmul_op_out" },
+    p.result(ops::kMatmul, { "x", "y" }, { "matmul_op_out" },
         { flag("transpose_x", "transpose_x", false), flag("transpose_y", "transpose_y", true) });
     return p;
 }

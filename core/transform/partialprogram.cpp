@@ -1,6 +1,7 @@
 #include "core/transform/partialprogram.h"
 
 #include "core/analysis/valuenames.h"
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/irmapping.h"
 #include "core/ir/operation.h"
@@ -25,7 +26,7 @@ std::vector<const Operation *> clonesOf(const Block &whole, OpRange range, const
     size_t next = 0;
     for (size_t i = range.begin; i < range.end && i < whole.size(); ++i) {
         const Operation *op = whole.op(i);
-        if (op->name() == "builtin.shadow_output")
+        if (ops::isShadowOutput(*op))
             continue;
         if (next >= split.block().size() || split.block().op(next)->name() != op->name())
             return {};

@@ -1,5 +1,6 @@
 #include "core/transform/programroles.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/attribute.h"
 #include "core/ir/block.h"
 #include "core/ir/irmapping.h"
@@ -58,7 +59,7 @@ std::vector<Value> flatLeaves(const NestNode &list)
 
 bool isDataOrParameter(std::string_view name)
 {
-    return name == "pd_op.data" || name == "builtin.parameter";
+    return name == ops::kData || name == ops::kParameter;
 }
 
 } // namespace
@@ -71,11 +72,11 @@ ProgramRoles ProgramRoles::ofProgram(const Program &program, OutputFallback fall
     for (size_t i = 0; i < block.size(); ++i) {
         const Operation *op = block.op(i);
         const std::string_view name = op->name();
-        if (name == "pd_op.data") {
+        if (name == ops::kData) {
             inputs.push_back(op->result(0));
-        } else if (name == "builtin.parameter") {
+        } else if (name == ops::kParameter) {
             roles.parameters.push_back(op->result(0));
-        } else if (name == "builtin.shadow_output") {
+        } else if (name == ops::kShadowOutput) {
             const std::string output = op->stringAttribute("output_name");
             if (startsWith(output, "grad_input_")) {
                 roles.seeds.push_back(op->operand(0));
@@ -88,7 +89,7 @@ ProgramRoles ProgramRoles::ofProgram(const Program &program, OutputFallback fall
                 outputs.push_back(op->operand(0));
                 roles.forwardEnd = i + 1;
             }
-        } else if (name == "pd_op.fetch" && op->numOperands() == 1) {
+        } else if (name == ops::kFetch && op->numOperands() == 1) {
             outputs.push_back(op->operand(0));
         }
     }

@@ -1,5 +1,6 @@
 #include "core/transform/removeredundanttransposepass.h"
 
+#include "core/dialect/ops.h"
 #include "core/transform/drrmatch.h"
 #include "core/transform/drrrewritepattern.h"
 #include "core/transform/rewritehelpers.h"
@@ -11,10 +12,10 @@ namespace {
 DrrPattern mergeTransposes()
 {
     DrrPattern p("RemoveRedundantTransposePattern");
-    p.source("pd_op.transpose", { "arg_transpose" }, { "transpose_1_out" }, { { "perm", "perm_1" } });
-    p.source("pd_op.transpose", { "transpose_1_out" }, { "ret" }, { { "perm", "perm_2" } });
+    p.source(ops::kTranspose, { "arg_transpose" }, { "transpose_1_out" }, { { "perm", "perm_1" } });
+    p.source(ops::kTranspose, { "transpose_1_out" }, { "ret" }, { { "perm", "perm_2" } });
     p.result(
-        "pd_op.transpose", { "arg_transpose" }, { "ret" }, { drrComputedAttr("perm", [](const DrrMatch &m) {
+        ops::kTranspose, { "arg_transpose" }, { "ret" }, { drrComputedAttr("perm", [](const DrrMatch &m) {
             const std::vector<int64_t> perm1 = m.intsAttr("perm_1");
             std::vector<int64_t> perm;
             for (int64_t v : m.intsAttr("perm_2"))
@@ -27,7 +28,7 @@ DrrPattern mergeTransposes()
 DrrPattern removeIdentity()
 {
     DrrPattern p("RemoveInvalidTransposePattern");
-    p.source("pd_op.transpose", { "arg_transpose" }, { "ret" }, { { "perm", "perm" } });
+    p.source(ops::kTranspose, { "arg_transpose" }, { "ret" }, { { "perm", "perm" } });
     p.constraint([](const DrrMatch &m) {
         const std::vector<int64_t> perm = m.intsAttr("perm");
         for (size_t i = 0; i < perm.size(); ++i)

@@ -1,25 +1,15 @@
 #include "core/transform/replacefetchwithshadowoutput.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/builder.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/transform/gradstopgradient.h"
 
 namespace ps {
 
 namespace {
-
-/// The `stop_gradient` Paddle's PassStopGradientsDefaultly gives a new op's results: false when
-/// any input's is false.
-bool stopGradientOf(Value v)
-{
-    const Operation *def = v.definingOp();
-    const Attribute *a = def ? def->attribute("stop_gradient") : nullptr;
-    if (!a || a->kind() != Attribute::Kind::Array || v.index() >= a->asArray().size())
-        return true;
-    const Attribute &flag = a->asArray()[v.index()];
-    return flag.kind() != Attribute::Kind::Bool || flag.asBool();
-}
 
 Attribute stopGradient(bool stop)
 {
@@ -33,7 +23,7 @@ size_t ReplaceFetchWithShadowOutput::run(Program &program)
     Block &block = program.block();
     std::vector<Operation *> fetches;
     for (Operation *op : block.ops())
-        if (op->name() == "pd_op.fetch" && op->numOperands() == 1)
+        if (ops::isFetch(*op) && op->numOperands() == 1)
             fetches.push_back(op);
     Builder builder(program);
     for (Operation *fetch : fetches) {
@@ -45,20 +35,20 @@ size_t ReplaceFetchWithShadowOutput::run(Program &program)
             cpu.type = Place::AllocType::Cpu;
             const Type scalar = Type::denseTensor(DataType::Float32, { 1 });
             Operation *one
-                = builder.create("pd_op.full", std::span<const Value>(), std::span<const Type>(&scalar, 1),
+                = builder.create(ops::kFull, std::span<const Value>(), std::span<const Type>(&scalar, 1),
                     { { "shape", Attribute::intArray({ 1 }) }, { "value", Attribute::f64(1.0) },
                         { "dtype", Attribute::dataType(DataType::Float32) },
                         { "place", Attribute::place(cpu) }, { "stop_gradient", stopGradient(true) } });
             const Value operands[] = { source, one->result(0) };
             const Type type = source.type();
             source = builder
-                         .create("pd_op.scale", operands, std::span<const Type>(&type, 1),
+                         .create(ops::kScale, operands, std::span<const Type>(&type, 1),
                              { { "bias", Attribute::f32(0.0f) },
                                  { "bias_after_scale", Attribute::boolean(true) },
                                  { "stop_gradient", stopGradient(stopGradientOf(source)) } })
                          ->result(0);
         }
-        builder.create("builtin.shadow_output", std::span<const Value>(&source, 1), std::span<const Type>(),
+        builder.create(ops::kShadowOutput, std::span<const Value>(&source, 1), std::span<const Type>(),
             { { "output_name", Attribute::string(fetch->stringAttribute("name")) } });
         for (Value r : fetch->results())
             if (r.hasUses())

@@ -1,5 +1,6 @@
 #include "core/transform/rewritehelpers.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/operation.h"
 #include "core/transform/gradstopgradient.h"
 #include "core/transform/patternrewriter.h"
@@ -36,7 +37,7 @@ bool valueIsPersistable(Value value)
         return true;
     }
     const std::string_view name = op->name();
-    return name == "builtin.parameter" || name == "pd_op.full" || name == "pd_op.full_int_array";
+    return name == ops::kParameter || name == ops::kFull || name == ops::kFullIntArray;
 }
 
 Operation *definingOpOfOperand(const Operation &op, unsigned index)

@@ -1,5 +1,6 @@
 #include "core/transform/silufusepass.h"
 
+#include "core/dialect/ops.h"
 #include "core/transform/drrrewritepattern.h"
 
 namespace ps {
@@ -9,8 +10,8 @@ SiluFusePass::SiluFusePass()
 {
     DrrPattern p("SiluFusePattern");
     p.source("pd_op.sigmoid", { "sigmoid_in" }, { "sigmoid_out" });
-    p.source("pd_op.multiply", { "sigmoid_in", "sigmoid_out" }, { "multiply_out" });
-    p.result("pd_op.swish", { "sigmoid_in" }, { "multiply_out" });
+    p.source(ops::kMultiply, { "sigmoid_in", "sigmoid_out" }, { "multiply_out" });
+    p.result(ops::kSwish, { "sigmoid_in" }, { "multiply_out" });
     addPattern(std::make_unique<DrrRewritePattern>(std::move(p)));
 }
 

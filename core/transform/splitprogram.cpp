@@ -2,6 +2,7 @@
 
 #include "core/analysis/valuenames.h"
 #include "core/dialect/opregistry.h"
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/irmapping.h"
 #include "core/ir/operation.h"
@@ -65,7 +66,7 @@ void cloneRange(const Block &src, OpRange range, Program &dst, IrMapping &mappin
 {
     for (size_t i = range.begin; i < range.end; ++i) {
         Operation *op = src.op(i);
-        if (op->name() == "builtin.shadow_output")
+        if (ops::isShadowOutput(*op))
             continue;
         auto check = [&](Value v, const std::unordered_set<Value> *defined) {
             if (v.isNull() || v.definingOp() == op || (defined && defined->count(v)) || mapping.contains(v))
@@ -96,7 +97,7 @@ void appendShadowOutput(Program &program, Value value, const std::string &name)
     const Value operands[] = { value };
     std::vector<NamedAttribute> attributes { { "output_name", Attribute::string(name) } };
     program.block().push_back(
-        Operation::create(program.arena(), "builtin.shadow_output", operands, {}, std::move(attributes)));
+        Operation::create(program.arena(), ops::kShadowOutput, operands, {}, std::move(attributes)));
 }
 
 /// `create_output_fn`: a shadow output per non-null value, named by its first name in `program`
@@ -217,7 +218,7 @@ std::vector<Value> SplitProgram::noNeedBufferValues(const Block &block, OpRange 
     for (size_t i = range.begin; i < range.end; ++i) {
         const Operation *op = block.op(i);
         // Paddle handles a builtin.combine in its users.
-        if (op->name() == "builtin.combine")
+        if (ops::isCombine(*op))
             continue;
         const OpInfo *info = hasYamlInfo(op->name()) ? registry.lookup(op->name()) : nullptr;
         if (!info) {
@@ -231,7 +232,7 @@ std::vector<Value> SplitProgram::noNeedBufferValues(const Block &block, OpRange 
             const Value v = op->operand(unsigned(k));
             need.insert(v);
             const Operation *def = v.definingOp();
-            if (v.type() && def && def->name() == "builtin.combine")
+            if (v.type() && def && ops::isCombine(*def))
                 for (unsigned c = 0; c < def->numOperands(); ++c)
                     need.insert(def->operand(c));
         }

@@ -1,5 +1,6 @@
 #include "core/transform/syntheticprogram.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/builder.h"
 #include "core/ir/operation.h"
@@ -70,7 +71,7 @@ public:
     {
         const Type type = f32(std::move(dims));
         Operation *op
-            = Operation::create(m_program->arena(), "builtin.parameter", {}, std::span<const Type>(&type, 1),
+            = Operation::create(m_program->arena(), ops::kParameter, {}, std::span<const Type>(&type, 1),
                 { { "is_distributed", boolArray({ false }) }, { "is_parameter", boolArray({ true }) },
                     { "need_clip", boolArray({ true }) }, { "parameter_name", Attribute::string(name) },
                     { "persistable", boolArray({ true }) }, { "stop_gradient", boolArray({ false }) },
@@ -103,7 +104,7 @@ public:
         for (auto it = m_created.rbegin(); it != m_created.rend(); ++it)
             block.push_back(*it);
         m_created.clear();
-        m_input = op("pd_op.data", {}, { f32(dims) },
+        m_input = op(ops::kData, {}, { f32(dims) },
             { { "name", Attribute::string("_jst.0.x.0") }, { "shape", Attribute::intArray(dims) },
                 { "dtype", Attribute::dataType(DataType::Float32) }, { "place", Attribute::place(Place {}) },
                 { "stop_gradient", stopGradient() } })
@@ -124,7 +125,7 @@ public:
 
     Value matmul(Value x, Value y, Type out, const std::string &structName, bool transposeY = false)
     {
-        return op("pd_op.matmul", { x, y }, { out },
+        return op(ops::kMatmul, { x, y }, { out },
             { { "transpose_x", Attribute::boolean(false) }, { "transpose_y", Attribute::boolean(transposeY) },
                 scope(structName), { "stop_gradient", stopGradient() } })
             ->result(0);
@@ -132,7 +133,7 @@ public:
     Value add(Value x, Value y, const std::string &structName)
     {
         return op(
-            "pd_op.add", { x, y }, { x.type() }, { scope(structName), { "stop_gradient", stopGradient() } })
+            ops::kAdd, { x, y }, { x.type() }, { scope(structName), { "stop_gradient", stopGradient() } })
             ->result(0);
     }
     /// nn.Linear's forward: matmul + add, both under the Linear's struct name.
@@ -146,7 +147,7 @@ public:
     {
         const std::vector<int64_t> &dims = x.type().dims();
         const Type stat = f32(std::vector<int64_t>(dims.begin(), dims.end() - 1));
-        return op("pd_op.layer_norm", { x, n.w, n.b }, { x.type(), stat, stat },
+        return op(ops::kLayerNorm, { x, n.w, n.b }, { x.type(), stat, stat },
             { { "epsilon", Attribute::f32(1e-05f) },
                 { "begin_norm_axis", Attribute::int32(int32_t(dims.size() - 1)) }, scope(structName),
                 { "stop_gradient", stopGradient(3) } })
@@ -164,15 +165,15 @@ public:
         if (!structName.empty())
             attributes.push_back(scope(structName));
         attributes.push_back({ "stop_gradient", boolArray({ true }) });
-        return op("pd_op.full_int_array", {},
-            { Type::denseTensor(DataType::Int64, { int64_t(values.size()) }) }, std::move(attributes))
+        return op(ops::kFullIntArray, {}, { Type::denseTensor(DataType::Int64, { int64_t(values.size()) }) },
+            std::move(attributes))
             ->result(0);
     }
     /// `x.mean()`: the loss and the model's only output.
     Value mean(Value x)
     {
         const Value axes = intArray({}, {});
-        return op("pd_op.mean", { x, axes }, { f32({}) },
+        return op(ops::kMean, { x, axes }, { f32({}) },
             { { "keepdim", Attribute::boolean(false) }, { "stop_gradient", stopGradient() } })
             ->result(0);
     }
@@ -213,7 +214,7 @@ Value transpose0213(Tracer &t, Value x, const std::string &scope)
     for (int p : { 0, 2, 1, 3 })
         perm.push_back(Attribute::int32(p));
     return t
-        .op("pd_op.transpose", { x }, { f32({ d[0], d[2], d[1], d[3] }) },
+        .op(ops::kTranspose, { x }, { f32({ d[0], d[2], d[1], d[3] }) },
             { { "perm", Attribute::array(std::move(perm)) }, Tracer::scope(scope),
                 { "stop_gradient", stopGradient() } })
         ->result(0);
@@ -222,7 +223,7 @@ Value transpose0213(Tracer &t, Value x, const std::string &scope)
 Value reshape(Tracer &t, Value x, Value shape, std::vector<int64_t> dims, const std::string &scope)
 {
     return t
-        .op("pd_op.reshape", { x, shape }, { f32(std::move(dims)) },
+        .op(ops::kReshape, { x, shape }, { f32(std::move(dims)) },
             { Tracer::scope(scope), { "stop_gradient", stopGradient() } })
         ->result(0);
 }
@@ -248,7 +249,7 @@ Value encoderForward(Tracer &t, Value x, const EncoderLayer &l, int64_t heads, c
     const Value kh = splitHeads(t, k, heads, attn);
     const Value vh = splitHeads(t, v, heads, attn);
     const int64_t headDim = d[2] / heads;
-    const Value factor = t.op("pd_op.full", {}, { f32({ 1 }) },
+    const Value factor = t.op(ops::kFull, {}, { f32({ 1 }) },
                               { { "shape", Attribute::intArray({ 1 }) },
                                   { "value", Attribute::f64(std::pow(double(headDim), -0.5)) },
                                   { "dtype", Attribute::dataType(DataType::Float32) },
@@ -256,13 +257,13 @@ Value encoderForward(Tracer &t, Value x, const EncoderLayer &l, int64_t heads, c
                                   Tracer::scope(attn), { "stop_gradient", boolArray({ true }) } })
                              ->result(0);
     const Value scaled
-        = t.op("pd_op.scale", { q, factor }, { q.type() },
+        = t.op(ops::kScale, { q, factor }, { q.type() },
                { { "bias", Attribute::f32(0.0f) }, { "bias_after_scale", Attribute::boolean(true) },
                    Tracer::scope(attn), { "stop_gradient", stopGradient() } })
               ->result(0);
     const Value product = t.matmul(scaled, kh, f32({ d[0], heads, d[1], d[1] }), attn, true);
     const Value weights
-        = t.op("pd_op.softmax", { product }, { product.type() },
+        = t.op(ops::kSoftmax, { product }, { product.type() },
                { { "axis", Attribute::int32(-1) }, Tracer::scope(attn), { "stop_gradient", stopGradient() } })
               ->result(0);
     const Value context = t.matmul(weights, vh, f32({ d[0], heads, d[1], headDim }), attn);
@@ -296,7 +297,7 @@ SyntheticProgram::Model SyntheticProgram::mlp(size_t layers, int width, int batc
         x = t.applyLinear(x, linears[k], "/" + instance("Linear", k) + "/");
         // F.relu / F.gelu in the root layer's forward: no struct_name.
         x = k % 2 == 0
-            ? t.op("pd_op.relu", { x }, { x.type() }, { { "stop_gradient", stopGradient() } })->result(0)
+            ? t.op(ops::kRelu, { x }, { x.type() }, { { "stop_gradient", stopGradient() } })->result(0)
             : t.op("pd_op.gelu", { x }, { x.type() },
                    { { "approximate", Attribute::boolean(false) }, { "stop_gradient", stopGradient() } })
                   ->result(0);

@@ -1,5 +1,6 @@
 #include "core/transform/transferlayoutpass.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -105,7 +106,7 @@ size_t TransferLayoutPass::run(Program &program)
             = toNhwc ? layoutrules::permutation("NCHW", "NHWC") : layoutrules::permutation("NHWC", "NCHW");
         rewriter.setInsertionPointAfter(producer);
         ++m_transposes;
-        return buildOp(rewriter, "pd_op.transpose", { value },
+        return buildOp(rewriter, ops::kTranspose, { value },
             { layoutrules::permuted(value.type(), perm, toNhwc ? "NHWC" : "NCHW") },
             { { "perm", int32ArrayAttr(perm) }, { "source", Attribute::string("transfer_layout_pass") } });
     };

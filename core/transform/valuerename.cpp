@@ -1,6 +1,7 @@
 #include "core/transform/valuerename.h"
 
 #include "core/analysis/valuenames.h"
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -91,11 +92,11 @@ std::map<std::string, std::string> renameValue(Value &value, const std::string &
         mapping.insert({ oldName, newName });
     }
     if (Operation *def = value.definingOp()) {
-        if (def->name() == "pd_op.data") {
+        if (ops::isData(*def)) {
             renameAttribute(def, "name", newName, mapping);
-        } else if (def->name() == "builtin.parameter") {
+        } else if (ops::isParameter(*def)) {
             renameAttribute(def, "parameter_name", newName, mapping);
-        } else if (def->name() == "builtin.constant") {
+        } else if (ops::isConstant(*def)) {
             const Attribute *a = def->attribute("value");
             if (a && a->kind() == Attribute::Kind::TensorName && a->asString() != newName) {
                 mapping.insert({ a->asString(), newName });
@@ -105,9 +106,9 @@ std::map<std::string, std::string> renameValue(Value &value, const std::string &
     }
     for (OpOperand *use = value.firstUse(); use; use = use->nextUse()) {
         Operation *user = use->owner();
-        if (user->name() == "builtin.shadow_output")
+        if (ops::isShadowOutput(*user))
             renameAttribute(user, "output_name", newName, mapping);
-        else if (user->name() == "builtin.set_parameter")
+        else if (ops::isSetParameter(*user))
             renameAttribute(user, "parameter_name", newName, mapping);
     }
     return mapping;

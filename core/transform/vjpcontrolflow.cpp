@@ -1,5 +1,6 @@
 #include "core/transform/vjpcontrolflow.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
@@ -18,7 +19,7 @@ Operation *lastTuplePush(Operation &whileOp)
         return nullptr;
     const Block &body = whileOp.region(0).block(0);
     for (auto it = body.ops().rbegin(); it != body.ops().rend(); ++it) {
-        if ((*it)->name() == "cf.tuple_push")
+        if ((*it)->name() == ops::kTuplePush)
             return *it;
     }
     return nullptr;
@@ -39,7 +40,7 @@ bool ifRule(GradOpBuilder &b, const VjpCall &call, VjpResult &result, Diagnostic
             types.push_back(call.inputs[i].front().type());
     }
     const Value cond = call.inputs.front().front();
-    Operation *grad = b.createPlain("pd_op.if", std::span<const Value>(&cond, 1), types, {}, 2);
+    Operation *grad = b.createPlain(ops::kIf, std::span<const Value>(&cond, 1), types, {}, 2);
     grad->region(0).addBlock();
     grad->region(1).addBlock();
     setValueStopGradient(cond, true);
@@ -66,8 +67,8 @@ bool whileRule(GradOpBuilder &b, const VjpCall &call, VjpResult &result, Diagnos
         types.push_back(operands[i].type());
         flags.push_back(Attribute::boolean(explicitStopGradient(operands[i]).value_or(false)));
     }
-    Operation *grad = b.createPlain(
-        "pd_op.while", operands, types, { { "stop_gradient", Attribute::array(flags) } }, 1);
+    Operation *grad
+        = b.createPlain(ops::kWhile, operands, types, { { "stop_gradient", Attribute::array(flags) } }, 1);
     // WhileOp::Build: each body argument carries its operand's flag (false when it has none).
     Block &body = grad->region(0).addBlock();
     for (size_t i = 0; i < types.size(); ++i)
@@ -95,7 +96,7 @@ bool tuplePushRule(GradOpBuilder &b, const VjpCall &call, VjpResult &result, Dia
         flags.push_back(Attribute::boolean(valueStopGradient(push.operand(i))));
     }
     const Value outlet = create->result(2);
-    Operation *pop = b.createPlain("cf.tuple_pop", std::span<const Value>(&outlet, 1), types,
+    Operation *pop = b.createPlain(ops::kTuplePop, std::span<const Value>(&outlet, 1), types,
         { { "stop_gradient", Attribute::array(std::move(flags)) } });
     result.assign(call.inputs.size(), { Value() });
     for (size_t i = 1; i < call.inputs.size(); ++i)
@@ -107,9 +108,9 @@ bool tuplePushRule(GradOpBuilder &b, const VjpCall &call, VjpResult &result, Dia
 
 void addControlFlowVjpRules(std::unordered_map<std::string_view, VjpRule> &rules)
 {
-    rules.emplace("pd_op.if", ifRule);
-    rules.emplace("pd_op.while", whileRule);
-    rules.emplace("cf.tuple_push", tuplePushRule);
+    rules.emplace(ops::kIf, ifRule);
+    rules.emplace(ops::kWhile, whileRule);
+    rules.emplace(ops::kTuplePush, tuplePushRule);
 }
 
 void buildPipeForBlock(Program &program, Block &block)
@@ -117,7 +118,7 @@ void buildPipeForBlock(Program &program, Block &block)
     GradOpBuilder b(program);
     b.setInsertionPoint(program.block(), 0);
     const Type types[] = { Type::opaque("cf.stack"), Type::opaque("cf.inlet"), Type::opaque("cf.outlet") };
-    Operation *create = b.createPlain("cf.stack_create", {}, types);
+    Operation *create = b.createPlain(ops::kStackCreate, {}, types);
     std::vector<Value> values { create->result(1) };
     for (Value arg : block.arguments())
         values.push_back(arg);
@@ -126,10 +127,10 @@ void buildPipeForBlock(Program &program, Block &block)
             values.push_back(r);
     }
     size_t at = block.size();
-    if (!block.empty() && block.back()->name() == "cf.yield")
+    if (!block.empty() && ops::isYield(*block.back()))
         --at;
     b.setInsertionPoint(block, at);
-    b.createPlain("cf.tuple_push", values, {});
+    b.createPlain(ops::kTuplePush, values, {});
 }
 
 Value buildHasElements(GradOpBuilder &builder, Operation &whileOp, DiagnosticList &diagnostics)
@@ -142,7 +143,7 @@ Value buildHasElements(GradOpBuilder &builder, Operation &whileOp, DiagnosticLis
     }
     const Type type = Type::denseTensor(DataType::Bool, { 1 });
     return builder
-        .createPlain("cf.has_elements", std::span<const Value>(&stack, 1), std::span<const Type>(&type, 1),
+        .createPlain(ops::kHasElements, std::span<const Value>(&stack, 1), std::span<const Type>(&type, 1),
             { { "stop_gradient", Attribute::array({ Attribute::boolean(true) }) } })
         ->result(0);
 }

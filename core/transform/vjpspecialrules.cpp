@@ -1,5 +1,6 @@
 #include "core/transform/vjpspecialrules.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/operation.h"
 #include "core/transform/gradopbuilder.h"
 
@@ -34,7 +35,7 @@ bool scaleRule(GradOpBuilder &b, const VjpCall &call, VjpResult &result, Diagnos
 {
     const Value operands[] = { outGrad(call), input(call, 1) };
     const Type type = operands[0].type();
-    Operation *op = b.create("pd_op.scale", operands, std::span<const Type>(&type, 1),
+    Operation *op = b.create(ops::kScale, operands, std::span<const Type>(&type, 1),
         { { "bias", Attribute::f32(0.0f) }, { "bias_after_scale", Attribute::boolean(true) } });
     return single(result, call, op->result(0));
 }
@@ -47,7 +48,7 @@ bool castRule(GradOpBuilder &b, const VjpCall &call, VjpResult &result, Diagnost
     const Type type = g.kind() == Type::Kind::DenseTensor
         ? Type::denseTensor(x.dtype(), g.dims(), g.layout(), g.lod(), g.offset())
         : x;
-    Operation *op = b.create("pd_op.cast", std::span<const Value>(&grad, 1), std::span<const Type>(&type, 1),
+    Operation *op = b.create(ops::kCast, std::span<const Value>(&grad, 1), std::span<const Type>(&type, 1),
         { { "dtype", Attribute::dataType(x.dtype()) } });
     return single(result, call, op->result(0));
 }
@@ -56,8 +57,7 @@ bool assignRule(GradOpBuilder &b, const VjpCall &call, VjpResult &result, Diagno
 {
     const Value grad = outGrad(call);
     const Type type = grad.type();
-    Operation *op
-        = b.create("pd_op.assign", std::span<const Value>(&grad, 1), std::span<const Type>(&type, 1));
+    Operation *op = b.create(ops::kAssign, std::span<const Value>(&grad, 1), std::span<const Type>(&type, 1));
     return single(result, call, op->result(0));
 }
 
@@ -70,7 +70,7 @@ bool splitRule(GradOpBuilder &b, const VjpCall &call, VjpResult &result, Diagnos
     }
     const Value operands[] = { b.combine(call.outGrads.front()), input(call, call.inputs.size() - 1) };
     const Type type = input(call, 0).type();
-    Operation *op = b.create("pd_op.concat", operands, std::span<const Type>(&type, 1));
+    Operation *op = b.create(ops::kConcat, operands, std::span<const Type>(&type, 1));
     return single(result, call, op->result(0));
 }
 
@@ -115,7 +115,7 @@ bool signRule(GradOpBuilder &b, const VjpCall &call, VjpResult &result, Diagnost
 {
     const Value operands[] = { outGrad(call), b.full(0.0)->result(0) };
     const Type type = operands[0].type();
-    Operation *op = b.create("pd_op.scale", operands, std::span<const Type>(&type, 1),
+    Operation *op = b.create(ops::kScale, operands, std::span<const Type>(&type, 1),
         { { "bias", Attribute::f32(0.0f) }, { "bias_after_scale", Attribute::boolean(true) } });
     return single(result, call, op->result(0));
 }
@@ -128,8 +128,8 @@ bool unbindRule(GradOpBuilder &b, const VjpCall &call, VjpResult &result, Diagno
     std::vector<NamedAttribute> attrs;
     if (const Attribute *a = call.op->attribute("axis"))
         attrs.push_back({ "axis", *a });
-    Operation *op = b.create("pd_op.stack", std::span<const Value>(&stacked, 1),
-        std::span<const Type>(&type, 1), std::move(attrs));
+    Operation *op = b.create(
+        ops::kStack, std::span<const Value>(&stacked, 1), std::span<const Type>(&type, 1), std::move(attrs));
     return single(result, call, op->result(0));
 }
 
@@ -137,11 +137,11 @@ bool unbindRule(GradOpBuilder &b, const VjpCall &call, VjpResult &result, Diagno
 
 void addInvokeVjpRules(std::unordered_map<std::string_view, VjpRule> &rules)
 {
-    rules.emplace("pd_op.scale", scaleRule);
+    rules.emplace(ops::kScale, scaleRule);
     rules.emplace("pd_op.scale_", scaleRule);
-    rules.emplace("pd_op.cast", castRule);
+    rules.emplace(ops::kCast, castRule);
     rules.emplace("pd_op.cast_", castRule);
-    rules.emplace("pd_op.assign", assignRule);
+    rules.emplace(ops::kAssign, assignRule);
     rules.emplace("pd_op.assign_", assignRule);
     rules.emplace("pd_op.split", splitRule);
     rules.emplace("pd_op.split_with_num", splitRule);
@@ -149,8 +149,8 @@ void addInvokeVjpRules(std::unordered_map<std::string_view, VjpRule> &rules)
     rules.emplace("pd_op.conj", conjRule);
     rules.emplace("pd_op.as_complex", asComplexRule);
     rules.emplace("pd_op.as_real", asRealRule);
-    rules.emplace("pd_op.sign", signRule);
-    rules.emplace("pd_op.unbind", unbindRule);
+    rules.emplace(ops::kSign, signRule);
+    rules.emplace(ops::kUnbind, unbindRule);
 }
 
 } // namespace ps

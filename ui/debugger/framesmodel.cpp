@@ -1,5 +1,6 @@
 #include "ui/debugger/framesmodel.h"
 
+#include "core/dialect/ops.h"
 #include "core/ir/operation.h"
 #include "ui/common/itemroles.h"
 #include "ui/debugger/debugsession.h"
@@ -33,9 +34,9 @@ void FramesModel::refresh()
             } else {
                 const QString name
                     = QString::fromUtf8(f.owner->name().data(), qsizetype(f.owner->name().size()));
-                if (f.owner->name() == "pd_op.while")
+                if (ops::isWhile(*f.owner))
                     row.frame = tr("%1 — iteration %2").arg(name).arg(f.iteration);
-                else if (f.owner->name() == "pd_op.if")
+                else if (ops::isIf(*f.owner))
                     row.frame = tr("%1 — %2 branch").arg(name, f.region == 0 ? tr("true") : tr("false"));
                 else
                     row.frame = tr("%1 — region %2").arg(name).arg(f.region);

@@ -2,6 +2,7 @@
 #include "core/runtime/cpu/cpugradhelpers.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
+#include "core/runtime/kernels/binarygradfunctors.h"
 #include "core/runtime/runtimeerror.h"
 
 #include <algorithm>
@@ -26,17 +27,19 @@ Broadcast broadcastOf(const KernelContext &ctx, const Tensor &x, const Tensor &y
     return b;
 }
 
-/// x_grad and y_grad of a broadcasting binary op: `fn(x, y, out, g, dx, dy)` gives the
+/// x_grad and y_grad of a broadcasting binary op: the rule (kernels/binarygradfunctors.h) gives the
 /// per-element contributions, which are summed over the broadcast dims. Operand layout:
-/// (x, y, [out,] out_grad) with out at `outIndex` when >= 0.
-template<class Fn> void binaryGrad(KernelContext &ctx, const char *what, int outIndex, bool numeric, Fn fn)
+/// (x, y, [out,] out_grad) with out at `Rule::kOutIndex` when >= 0.
+template<class Rule> void binaryGrad(KernelContext &ctx)
 {
+    const Rule fn(ctx);
+    const int outIndex = Rule::kOutIndex;
     const size_t gradIndex = outIndex >= 0 ? 3 : 2;
     const Tensor &x = ctx.input(0), &y = ctx.input(1), &grad = ctx.input(gradIndex);
-    if (numeric)
-        requireNumeric(grad, what);
+    if (Rule::kNumeric)
+        requireNumeric(grad, Rule::kWhat);
     else
-        requireFloating(grad, what);
+        requireFloating(grad, Rule::kWhat);
     const Broadcast b = broadcastOf(ctx, x, y, grad);
     const std::vector<double> xv = values(x), yv = values(y), gv = values(grad);
     std::vector<double> ov;
@@ -81,54 +84,6 @@ void subtractGrad(KernelContext &ctx)
     addLikeGrad(ctx, -1.0);
 }
 
-void multiplyGrad(KernelContext &ctx)
-{
-    binaryGrad(
-        ctx, "multiply_grad", -1, true, [](double x, double y, double, double g, double &dx, double &dy) {
-            dx = g * y;
-            dy = g * x;
-        });
-}
-
-/// divide_grad(x, y, out, out_grad): dy = -out_grad * out / y, as Paddle computes it.
-void divideGrad(KernelContext &ctx)
-{
-    const bool haveOut = ctx.hasInput(2);
-    binaryGrad(ctx, "divide_grad", 2, false,
-        [haveOut](double x, double y, double out, double g, double &dx, double &dy) {
-            dx = g / y;
-            dy = -g * (haveOut ? out : x / y) / y;
-        });
-}
-
-/// Ties split the gradient evenly, as Paddle's maximum/minimum grads do.
-void maximumGrad(KernelContext &ctx)
-{
-    binaryGrad(
-        ctx, "maximum_grad", -1, true, [](double x, double y, double, double g, double &dx, double &dy) {
-            dx = x > y ? g : (x == y ? 0.5 * g : 0.0);
-            dy = x < y ? g : (x == y ? 0.5 * g : 0.0);
-        });
-}
-
-void minimumGrad(KernelContext &ctx)
-{
-    binaryGrad(
-        ctx, "minimum_grad", -1, true, [](double x, double y, double, double g, double &dx, double &dy) {
-            dx = x < y ? g : (x == y ? 0.5 * g : 0.0);
-            dy = x > y ? g : (x == y ? 0.5 * g : 0.0);
-        });
-}
-
-void elementwisePowGrad(KernelContext &ctx)
-{
-    binaryGrad(ctx, "elementwise_pow_grad", -1, false,
-        [](double x, double y, double, double g, double &dx, double &dy) {
-            dx = g * y * std::pow(x, y - 1.0);
-            dy = g * std::pow(x, y) * std::log(x);
-        });
-}
-
 /// where_grad(condition, x, y, out_grad).
 void whereGrad(KernelContext &ctx)
 {
@@ -158,11 +113,11 @@ void registerCpuGradBinaryKernels(KernelRegistry &registry)
 {
     registry.add("pd_op.add_grad", addGrad);
     registry.add("pd_op.subtract_grad", subtractGrad);
-    registry.add("pd_op.multiply_grad", multiplyGrad);
-    registry.add("pd_op.divide_grad", divideGrad);
-    registry.add("pd_op.maximum_grad", maximumGrad);
-    registry.add("pd_op.minimum_grad", minimumGrad);
-    registry.add("pd_op.elementwise_pow_grad", elementwisePowGrad);
+    registry.add("pd_op.multiply_grad", binaryGrad<kernels::MultiplyGrad>);
+    registry.add("pd_op.divide_grad", binaryGrad<kernels::DivideGrad>);
+    registry.add("pd_op.maximum_grad", binaryGrad<kernels::MaximumGrad>);
+    registry.add("pd_op.minimum_grad", binaryGrad<kernels::MinimumGrad>);
+    registry.add("pd_op.elementwise_pow_grad", binaryGrad<kernels::ElementwisePowGrad>);
     registry.add("pd_op.where_grad", whereGrad);
 }
 

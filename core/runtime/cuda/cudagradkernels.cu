@@ -11,6 +11,7 @@
 #include "core/runtime/cuda/cudaops.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
+#include "core/runtime/kernels/binarygradfunctors.h"
 #include "core/runtime/kernels/indexingkernels.h"
 #include "core/runtime/kernels/kernelargs.h"
 #include "core/runtime/kernels/layoutgradkernels.h"
@@ -48,48 +49,6 @@ Tensor reduceGrad(CudaRuntime &rt, const Tensor &grad, const Shape &from, const 
 
 using BinaryShapes = BinaryGradShapes;
 
-struct MultiplyGrad
-{
-    __device__ void operator()(double x, double y, double, double g, double &dx, double &dy) const
-    {
-        dx = g * y;
-        dy = g * x;
-    }
-};
-struct DivideGrad
-{
-    bool haveOut;
-    __device__ void operator()(double x, double y, double out, double g, double &dx, double &dy) const
-    {
-        dx = g / y;
-        dy = -g * (haveOut ? out : x / y) / y;
-    }
-};
-struct MaximumGrad
-{
-    __device__ void operator()(double x, double y, double, double g, double &dx, double &dy) const
-    {
-        dx = x > y ? g : (x == y ? 0.5 * g : 0.0);
-        dy = x < y ? g : (x == y ? 0.5 * g : 0.0);
-    }
-};
-struct MinimumGrad
-{
-    __device__ void operator()(double x, double y, double, double g, double &dx, double &dy) const
-    {
-        dx = x < y ? g : (x == y ? 0.5 * g : 0.0);
-        dy = x > y ? g : (x == y ? 0.5 * g : 0.0);
-    }
-};
-struct PowGrad
-{
-    __device__ void operator()(double x, double y, double, double g, double &dx, double &dy) const
-    {
-        dx = g * y * ::pow(x, y - 1.0);
-        dy = g * ::pow(x, y) * ::log(x);
-    }
-};
-
 template<class T, class Fn>
 void binaryContributions(const CudaRuntime &rt, const BinaryShapes &b, const Tensor &x, const Tensor &y,
     const Tensor *out, const Tensor &g, double *dx, double *dy, Fn fn)
@@ -118,13 +77,16 @@ void binaryContributions(const CudaRuntime &rt, const BinaryShapes &b, const Ten
         "binary grad");
 }
 
-/// Operands (x, y, [out,] out_grad); `outIndex` >= 0 names out's operand.
-template<class Fn> void binaryGrad(KernelContext &ctx, const char *what, int outIndex, bool numeric, Fn fn)
+/// Operands (x, y, [out,] out_grad); `Rule::kOutIndex` >= 0 names out's operand.
+template<class Rule> void binaryGrad(KernelContext &ctx)
 {
     CudaRuntime &rt = cudaRuntime(ctx);
+    const Rule fn(ctx);
+    const char *what = Rule::kWhat;
+    const int outIndex = Rule::kOutIndex;
     const size_t gradIndex = outIndex >= 0 ? 3 : 2;
     const Tensor x = deviceInput(ctx, 0), y = deviceInput(ctx, 1), g = deviceInput(ctx, gradIndex);
-    numeric ? requireNumeric(g, what) : requireFloating(g, what);
+    Rule::kNumeric ? requireNumeric(g, what) : requireFloating(g, what);
     if (x.dtype() != g.dtype() || y.dtype() != g.dtype())
         throw RuntimeError(std::string(what) + ": x " + x.describe() + ", y " + y.describe()
             + " and out_grad " + g.describe() + " differ in dtype");
@@ -165,27 +127,6 @@ void addLikeGrad(KernelContext &ctx)
         }
         ctx.setOutput(1, dy);
     }
-}
-
-void multiplyGrad(KernelContext &ctx)
-{
-    binaryGrad(ctx, "multiply_grad", -1, true, MultiplyGrad {});
-}
-void divideGrad(KernelContext &ctx)
-{
-    binaryGrad(ctx, "divide_grad", 2, false, DivideGrad { ctx.hasInput(2) });
-}
-void maximumGrad(KernelContext &ctx)
-{
-    binaryGrad(ctx, "maximum_grad", -1, true, MaximumGrad {});
-}
-void minimumGrad(KernelContext &ctx)
-{
-    binaryGrad(ctx, "minimum_grad", -1, true, MinimumGrad {});
-}
-void elementwisePowGrad(KernelContext &ctx)
-{
-    binaryGrad(ctx, "elementwise_pow_grad", -1, false, PowGrad {});
 }
 
 template<class T>
@@ -455,11 +396,11 @@ void registerCudaGradKernels(KernelRegistry &registry)
 {
     registry.add("pd_op.add_grad", &addLikeGrad);
     registry.add("pd_op.subtract_grad", &addLikeGrad);
-    registry.add("pd_op.multiply_grad", &multiplyGrad);
-    registry.add("pd_op.divide_grad", &divideGrad);
-    registry.add("pd_op.maximum_grad", &maximumGrad);
-    registry.add("pd_op.minimum_grad", &minimumGrad);
-    registry.add("pd_op.elementwise_pow_grad", &elementwisePowGrad);
+    registry.add("pd_op.multiply_grad", &binaryGrad<MultiplyGrad>);
+    registry.add("pd_op.divide_grad", &binaryGrad<DivideGrad>);
+    registry.add("pd_op.maximum_grad", &binaryGrad<MaximumGrad>);
+    registry.add("pd_op.minimum_grad", &binaryGrad<MinimumGrad>);
+    registry.add("pd_op.elementwise_pow_grad", &binaryGrad<ElementwisePowGrad>);
     registry.add("pd_op.where_grad", &whereGrad);
     registry.add("pd_op.sum_grad", &sumMeanGrad);
     registry.add("pd_op.mean_grad", &sumMeanGrad);
