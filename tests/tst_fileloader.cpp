@@ -19,7 +19,7 @@ OpenedFile openProgram(const QString &path)
 {
     OpenedFile file;
     file.path = path;
-    file.source = ProgramOpener::open(path, file.diagnostics);
+    file.source = ProgramOpener::open(path, ProgramOpener::kindOf(path), file.diagnostics);
     return file;
 }
 

@@ -166,6 +166,210 @@ bool setBreakpoints(ps::DebugEngine &engine, const CliArguments &cli, std::strin
     return true;
 }
 
+/// One `run`: what was run and how it ended, computed once, then printed as text or JSON. The
+/// runner, interpreter and backend belong to `engine`, which outlives the report.
+struct RunReport
+{
+    RunSource source;
+    ps::DebugEngine engine { ps::DebugEngine::RecordSink {} };
+    ps::Backend *backend = nullptr;
+    std::vector<ps::InputShape> shapes;
+    double seconds = 0;
+    ps::StopInfo stop;
+    bool finished = false;
+    /// The op the run stopped at: after it (a NaN or name stop, a failed op) or before it.
+    const ps::Operation *stopOp = nullptr;
+    bool stopAfter = false;
+    std::vector<Group> groups;
+
+    ps::ProgramRunner &runner() { return *engine.runner(); }
+    ps::Interpreter &interpreter() { return engine.runner()->interpreter(); }
+    const char *status() const
+    {
+        return finished ? "finished" : stop.reason == ps::StopReason::Error ? "error" : "stopped";
+    }
+};
+
+/// Parses the options, opens the source and builds the engine's session on the chosen device
+/// with breakpoints and provided results; false with `error` (empty when already printed).
+bool prepareRun(const CliArguments &cli, RunReport &report, std::string &error)
+{
+    uint64_t seed = 0;
+    if (!SourceOptions::parseSeed(cli, seed, error))
+        return false;
+    const std::string deviceText = cli.option("device").value_or("cpu");
+    const std::optional<ps::Device> device = deviceOption(deviceText, error);
+    if (!device)
+        return false;
+    std::string reason;
+    report.backend = report.engine.backend(*device, reason);
+    if (!report.backend) {
+        error = deviceUnavailable(deviceText, reason);
+        return false;
+    }
+    bool train = false;
+    if (!trainModeOption(cli, train, error))
+        return false;
+    if (!loadRunSource(cli.positional()[0], report.source, error, train, outputOptions(cli)))
+        return false;
+
+    ps::DebugSources sources;
+    if (!report.source.sources(seed, cli.options("shape"), sources, error))
+        return false;
+    SourceOptions given;
+    if (!given.parse(cli, seed, error))
+        return false;
+    if ((given.inputs && !sources.setSource(false, *given.inputs, error))
+        || (given.params && !sources.setSource(true, *given.params, error)))
+        return false;
+    if (!report.source.checkShapes(sources, report.shapes, error))
+        return false;
+    ps::Interpreter::Options interpreterOptions;
+    interpreterOptions.checkNanInf = cli.flag("check-nan");
+    interpreterOptions.cpuFallback = !cli.flag("no-fallback");
+    error = report.engine.build(report.source.target, *device, sources, false, 0, interpreterOptions);
+    if (!error.empty())
+        return false;
+    if (!setBreakpoints(report.engine, cli, error))
+        return false;
+    for (const std::string &p : cli.options("provide"))
+        if (!provide(report.engine, p, error))
+            return false;
+    return true;
+}
+
+/// Runs to the end or the first stop and fills in how it ended and what came out.
+void execute(RunReport &report)
+{
+    ps::ProgramRunner &runner = report.runner();
+    ps::Interpreter &in = report.interpreter();
+    const auto t0 = std::chrono::steady_clock::now();
+    report.engine.run(ps::DebugEngine::Command::Continue, std::nullopt, 1);
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    report.stop = in.lastStop();
+    report.finished = report.stop.reason == ps::StopReason::Finished;
+
+    report.groups = { { "outputs", "outputs", "outputs", runner.outputs() } };
+    if (runner.hasBackward()) {
+        report.groups.push_back({ "input gradients", "input_grads", "grads/inputs", runner.inputGrads() });
+        report.groups.push_back({ "parameter gradients", "param_grads", "grads/params", runner.parameterGrads() });
+    }
+    if (report.stop.record) {
+        report.stopOp = in.records()[*report.stop.record].op;
+        report.stopAfter = true;
+    } else if (!report.finished) {
+        report.stopOp = in.currentOp();
+    }
+}
+
+void printRunJson(RunReport &report)
+{
+    ps::ProgramRunner &runner = report.runner();
+    ps::Interpreter &in = report.interpreter();
+    const ps::StopInfo &stop = report.stop;
+    ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
+    json.beginObject();
+    json.key("source").value(report.source.path);
+    json.key("kind").value(report.source.bundle() ? "bundle" : "program");
+    json.key("backend").value(report.backend->name());
+    json.key("inputs").value(runner.inputSource().describe());
+    json.key("params").value(runner.parameterSource().describe());
+    writeShapesJson(json, report.shapes, runner);
+    json.key("segments").beginArray();
+    for (const auto &s : in.segments())
+        json.beginObject().key("name").value(s.name).key("ops").value(s.program->numOpsTotal()).endObject();
+    json.endArray();
+    json.key("status").value(report.status());
+    json.key("stop").beginObject().key("reason").value(ps::stopReasonText(stop.reason));
+    json.key("position");
+    if (stop.position)
+        json.value(stop.position->toString());
+    else
+        json.null();
+    json.key("op");
+    if (report.stopOp)
+        json.value(report.stopOp->name());
+    else
+        json.null();
+    json.key("message").value(stop.message).endObject();
+    json.key("ops_executed").value(in.records().size());
+    json.key("seconds").value(report.seconds);
+    json.key("op_seconds").value(in.opSeconds());
+    writeFallbackJson(json, in.fallbackOps());
+    for (const Group &g : report.groups) {
+        json.key(g.key).beginArray();
+        for (const auto &t : g.tensors)
+            writeTensorJson(json, *report.backend, t);
+        json.endArray();
+    }
+    json.key("freed").beginArray();
+    for (const ps::FreedVariable &f : runner.scope().freed())
+        json.beginObject().key("name").value(f.name).key("reason").value(ps::freeReasonText(f.reason)).endObject();
+    json.endArray();
+    json.endObject();
+    json.finish();
+}
+
+void printRunText(RunReport &report)
+{
+    ps::ProgramRunner &runner = report.runner();
+    ps::Interpreter &in = report.interpreter();
+    const ps::StopInfo &stop = report.stop;
+    std::cout << "run: " << report.source.path << " (" << (report.source.bundle() ? "trace bundle" : "program");
+    for (const auto &s : in.segments())
+        std::cout << ", " << s.name << " " << s.program->numOpsTotal() << " ops";
+    std::cout << ") on " << report.backend->name() << "\n";
+    std::cout << "inputs: " << runner.inputSource().describe()
+              << "; parameters: " << runner.parameterSource().describe() << "\n";
+    if (const std::string text = shapesSummary(report.shapes, runner); !text.empty())
+        std::cout << "shapes: " << text << "\n";
+    std::cout << report.status() << ": " << in.records().size() << " ops executed in " << report.seconds * 1e3
+              << " ms (ops " << in.opSeconds() * 1e3 << " ms)\n";
+    printFallback(std::cout, in.fallbackOps());
+    if (!report.finished) {
+        std::cout << ps::stopReasonText(stop.reason);
+        if (stop.position)
+            std::cout << " at " << stop.position->toString();
+        if (report.stopOp)
+            std::cout << (report.stopAfter ? " after " : " before ") << report.stopOp->name();
+        std::cout << (stop.message.empty() ? "" : ": " + stop.message) << "\n";
+        if (report.stopOp && stop.reason != ps::StopReason::Error)
+            printOpValues(in, *report.stopOp, report.stopAfter);
+    }
+    for (const Group &g : report.groups) {
+        std::cout << g.title << ":\n";
+        for (const auto &t : g.tensors) {
+            std::cout << "  " << t.name;
+            if (!t.scopeName.empty() && t.scopeName != t.name)
+                std::cout << " (" << t.scopeName << ")";
+            std::cout << "  "
+                      << (t.tensor.defined() ? tensorSummary(*report.backend, t.tensor) : std::string("<none>"))
+                      << "\n";
+        }
+    }
+    size_t noNeed = 0, later = 0;
+    for (const ps::FreedVariable &f : runner.scope().freed())
+        ++(f.reason == ps::FreeReason::NoNeedBuffer ? noNeed : later);
+    if (noNeed + later)
+        std::cout << "freed after forward: " << noNeed << " no_need_buffer (meta kept), " << later
+                  << " not needed by the backward\n";
+}
+
+/// The failed op on stderr, with how to step past it when it only lacks a kernel.
+void printRunError(RunReport &report)
+{
+    const ps::OpError &e = *report.interpreter().error();
+    std::cerr << "error: " << e.toString() << "\n";
+    if (!e.missingKernel)
+        return;
+    std::string files;
+    for (size_t i = 0; i < e.results.size(); ++i)
+        files += (i ? "," : "") + std::string("result") + std::to_string(i) + ".npy";
+    std::cerr << "note: " << e.opName << " at " << e.position.toString() << " has no kernel on "
+              << report.backend->name() << "; step past it by supplying its " << e.results.size()
+              << " result(s): --provide " << e.position.toString() << "=" << files << "\n";
+}
+
 } // namespace
 
 int runRun(const std::vector<std::string> &args)
@@ -179,183 +383,21 @@ int runRun(const std::vector<std::string> &args)
         return cliError(error);
     if (cli.positional().size() != 1)
         return cliError(kUsage);
-    uint64_t seed = 0;
-    if (!SourceOptions::parseSeed(cli, seed, error))
-        return cliError(error);
-    const std::string deviceText = cli.option("device").value_or("cpu");
-    const std::optional<ps::Device> device = deviceOption(deviceText, error);
-    if (!device)
-        return cliError(error);
-    ps::DebugEngine engine(ps::DebugEngine::RecordSink {});
-    std::string reason;
-    ps::Backend *backend = engine.backend(*device, reason);
-    if (!backend)
-        return cliError(deviceUnavailable(deviceText, reason));
-    bool train = false;
-    if (!trainModeOption(cli, train, error))
-        return cliError(error);
-    RunSource source;
-    if (!loadRunSource(cli.positional()[0], source, error, train, outputOptions(cli)))
+    RunReport report;
+    if (!prepareRun(cli, report, error))
         return error.empty() ? 1 : cliError(error);
-
-    ps::DebugSources sources;
-    if (!source.sources(seed, cli.options("shape"), sources, error))
-        return cliError(error);
-    SourceOptions given;
-    if (!given.parse(cli, seed, error))
-        return cliError(error);
-    if ((given.inputs && !sources.setSource(false, *given.inputs, error))
-        || (given.params && !sources.setSource(true, *given.params, error)))
-        return cliError(error);
-    std::vector<ps::InputShape> shapes;
-    if (!source.checkShapes(sources, shapes, error))
-        return cliError(error);
-    ps::Interpreter::Options interpreterOptions;
-    interpreterOptions.checkNanInf = cli.flag("check-nan");
-    interpreterOptions.cpuFallback = !cli.flag("no-fallback");
-    error = engine.build(source.target, *device, sources, false, 0, interpreterOptions);
-    if (!error.empty())
-        return cliError(error);
-    if (!setBreakpoints(engine, cli, error))
-        return cliError(error);
-    for (const std::string &p : cli.options("provide"))
-        if (!provide(engine, p, error))
-            return cliError(error);
-
-    ps::ProgramRunner *runner = engine.runner();
-    ps::Interpreter &in = runner->interpreter();
-    const auto t0 = std::chrono::steady_clock::now();
-    engine.run(ps::DebugEngine::Command::Continue, std::nullopt, 1);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const ps::StopInfo stop = in.lastStop();
-    const bool finished = stop.reason == ps::StopReason::Finished;
-
-    std::vector<Group> groups { { "outputs", "outputs", "outputs", runner->outputs() } };
-    if (runner->hasBackward()) {
-        groups.push_back({ "input gradients", "input_grads", "grads/inputs", runner->inputGrads() });
-        groups.push_back({ "parameter gradients", "param_grads", "grads/params", runner->parameterGrads() });
-    }
-    if (auto dump = cli.option("dump"); dump && finished)
-        for (const Group &g : groups)
+    execute(report);
+    if (auto dump = cli.option("dump"); dump && report.finished)
+        for (const Group &g : report.groups)
             if (!dumpGroup(*dump, g, error))
                 return cliError(error);
-
-    const ps::Operation *stopOp = nullptr;
-    bool stopAfter = false;
-    if (stop.record) {
-        stopOp = in.records()[*stop.record].op;
-        stopAfter = true;
-    } else if (!finished) {
-        stopOp = in.currentOp();
-    }
-    const std::string status = finished        ? "finished"
-        : stop.reason == ps::StopReason::Error ? "error"
-                                               : "stopped";
-
-    if (cli.flag("json")) {
-        ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
-        json.beginObject();
-        json.key("source").value(source.path);
-        json.key("kind").value(source.bundle() ? "bundle" : "program");
-        json.key("backend").value(backend->name());
-        json.key("inputs").value(runner->inputSource().describe());
-        json.key("params").value(runner->parameterSource().describe());
-        writeShapesJson(json, shapes, *runner);
-        json.key("segments").beginArray();
-        for (const auto &s : in.segments())
-            json.beginObject()
-                .key("name")
-                .value(s.name)
-                .key("ops")
-                .value(s.program->numOpsTotal())
-                .endObject();
-        json.endArray();
-        json.key("status").value(status);
-        json.key("stop").beginObject().key("reason").value(ps::stopReasonText(stop.reason));
-        json.key("position");
-        if (stop.position)
-            json.value(stop.position->toString());
-        else
-            json.null();
-        json.key("op");
-        if (stopOp)
-            json.value(stopOp->name());
-        else
-            json.null();
-        json.key("message").value(stop.message).endObject();
-        json.key("ops_executed").value(in.records().size());
-        json.key("seconds").value(seconds);
-        json.key("op_seconds").value(in.opSeconds());
-        writeFallbackJson(json, in.fallbackOps());
-        for (const Group &g : groups) {
-            json.key(g.key).beginArray();
-            for (const auto &t : g.tensors)
-                writeTensorJson(json, *backend, t);
-            json.endArray();
-        }
-        json.key("freed").beginArray();
-        for (const ps::FreedVariable &f : runner->scope().freed())
-            json.beginObject()
-                .key("name")
-                .value(f.name)
-                .key("reason")
-                .value(ps::freeReasonText(f.reason))
-                .endObject();
-        json.endArray();
-        json.endObject();
-        json.finish();
-    } else {
-        std::cout << "run: " << source.path << " (" << (source.bundle() ? "trace bundle" : "program");
-        for (const auto &s : in.segments())
-            std::cout << ", " << s.name << " " << s.program->numOpsTotal() << " ops";
-        std::cout << ") on " << backend->name() << "\n";
-        std::cout << "inputs: " << runner->inputSource().describe()
-                  << "; parameters: " << runner->parameterSource().describe() << "\n";
-        if (const std::string text = shapesSummary(shapes, *runner); !text.empty())
-            std::cout << "shapes: " << text << "\n";
-        std::cout << status << ": " << in.records().size() << " ops executed in " << seconds * 1e3
-                  << " ms (ops " << in.opSeconds() * 1e3 << " ms)\n";
-        printFallback(std::cout, in.fallbackOps());
-        if (!finished) {
-            std::cout << ps::stopReasonText(stop.reason);
-            if (stop.position)
-                std::cout << " at " << stop.position->toString();
-            if (stopOp)
-                std::cout << (stopAfter ? " after " : " before ") << stopOp->name();
-            std::cout << (stop.message.empty() ? "" : ": " + stop.message) << "\n";
-            if (stopOp && stop.reason != ps::StopReason::Error)
-                printOpValues(in, *stopOp, stopAfter);
-        }
-        for (const Group &g : groups) {
-            std::cout << g.title << ":\n";
-            for (const auto &t : g.tensors) {
-                std::cout << "  " << t.name;
-                if (!t.scopeName.empty() && t.scopeName != t.name)
-                    std::cout << " (" << t.scopeName << ")";
-                std::cout << "  "
-                          << (t.tensor.defined() ? tensorSummary(*backend, t.tensor) : std::string("<none>"))
-                          << "\n";
-            }
-        }
-        size_t noNeed = 0, later = 0;
-        for (const ps::FreedVariable &f : runner->scope().freed())
-            ++(f.reason == ps::FreeReason::NoNeedBuffer ? noNeed : later);
-        if (noNeed + later)
-            std::cout << "freed after forward: " << noNeed << " no_need_buffer (meta kept), " << later
-                      << " not needed by the backward\n";
-    }
-    if (stop.reason == ps::StopReason::Error) {
-        const ps::OpError &e = *in.error();
-        std::cerr << "error: " << e.toString() << "\n";
-        if (e.missingKernel) {
-            std::string files;
-            for (size_t i = 0; i < e.results.size(); ++i)
-                files += (i ? "," : "") + std::string("result") + std::to_string(i) + ".npy";
-            std::cerr << "note: " << e.opName << " at " << e.position.toString() << " has no kernel on "
-                      << backend->name() << "; step past it by supplying its " << e.results.size()
-                      << " result(s): --provide " << e.position.toString() << "=" << files << "\n";
-        }
+    if (cli.flag("json"))
+        printRunJson(report);
+    else
+        printRunText(report);
+    if (report.stop.reason == ps::StopReason::Error) {
+        printRunError(report);
         return 1;
     }
-    return finished ? 0 : 2;
+    return report.finished ? 0 : 2;
 }
