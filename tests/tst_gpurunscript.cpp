@@ -104,6 +104,59 @@ private slots:
         QVERIFY(lines.filter(QStringLiteral("(terminated)")).size() == 1);
     }
 
+    /// `prepare.sh --deps` lays out Debian's simdjson so that build_and_run.sh's CMake on the GPU
+    /// machine finds it in the kit (plain files, the package file inside the kit), and the kit
+    /// names the commit; build_and_run.sh refuses a kit without them.
+    void depsKitIsFoundByCMake()
+    {
+        if (!QFileInfo::exists("/usr/include/simdjson.h"))
+            QSKIP("libsimdjson-dev is not installed");
+        QTemporaryDir dir;
+        const QString kit = dir.filePath("kit");
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("PIRSCOPE_GPU_KIT", kit);
+        QProcess prepare;
+        prepare.setProcessEnvironment(env);
+        prepare.start("bash", { QStringLiteral(PIRSCOPE_SOURCE_DIR "/tests/gpu/prepare.sh"), "--deps" });
+        QVERIFY(prepare.waitForFinished(60000));
+        QVERIFY2(prepare.exitCode() == 0, prepare.readAllStandardError().constData());
+        QVERIFY(QFileInfo::exists(kit + "/COMMIT"));
+        QDirIterator files(kit + "/deps", QDir::AllEntries | QDir::NoDotAndDotDot | QDir::System,
+            QDirIterator::Subdirectories);
+        int libraries = 0;
+        while (files.hasNext()) {
+            const QFileInfo f(files.next());
+            QVERIFY2(!f.isSymLink(), qPrintable(f.filePath() + " is a link"));
+            libraries += f.fileName().startsWith("libsimdjson.so.");
+        }
+        QVERIFY(libraries >= 1);
+
+        QDir().mkpath(dir.filePath("project"));
+        QFile lists(dir.filePath("project/CMakeLists.txt"));
+        QVERIFY(lists.open(QIODevice::WriteOnly));
+        lists.write("cmake_minimum_required(VERSION 3.25)\nproject(probe LANGUAGES CXX)\n"
+                    "find_package(simdjson REQUIRED)\nmessage(STATUS \"simdjson from ${simdjson_DIR}\")\n");
+        lists.close();
+        QProcess cmake;
+        cmake.setProcessChannelMode(QProcess::MergedChannels);
+        cmake.start("cmake", { "-S", dir.filePath("project"), "-B", dir.filePath("project/build"),
+                                 "-DCMAKE_PREFIX_PATH=" + kit + "/deps/usr" });
+        QVERIFY(cmake.waitForFinished(60000));
+        const QString log = QString::fromUtf8(cmake.readAll());
+        QVERIFY2(cmake.exitCode() == 0, qPrintable(log));
+        QVERIFY2(log.contains("simdjson from " + kit + "/deps/usr/lib/x86_64-linux-gnu/cmake/simdjson"), qPrintable(log));
+
+        QProcess run;
+        env.insert("OUT", dir.filePath("out"));
+        env.insert("PIRSCOPE_GPU_KIT", dir.filePath("empty-kit"));
+        run.setProcessEnvironment(env);
+        run.setWorkingDirectory(PIRSCOPE_SOURCE_DIR);
+        run.start("bash", { QStringLiteral(PIRSCOPE_SOURCE_DIR "/tests/gpu/build_and_run.sh") });
+        QVERIFY(run.waitForFinished(60000));
+        QCOMPARE(run.exitCode(), 2);
+        QVERIFY(run.readAllStandardError().contains("prepare.sh --deps"));
+    }
+
     void cudaSimRunPasses()
     {
 #ifndef PIRSCOPE_GPU_CHECK_SIM

@@ -120,7 +120,7 @@ stage() {
 {
     echo "# PIRScope GPU check"
     echo
-    echo "Commit \`$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || cat "$KIT/COMMIT" 2>/dev/null || echo unknown)\`, kit built $(cat "$KIT/BUILT" 2>/dev/null || echo '?'), run $(date -u '+%Y-%m-%d %H:%M UTC'), deadline $DEADLINE s."
+    echo "Commit \`$(cat "$KIT/COMMIT" 2>/dev/null || git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)\`, kit built $(cat "$KIT/BUILT" 2>/dev/null || echo '?'), run $(date -u '+%Y-%m-%d %H:%M UTC'), deadline $DEADLINE s."
     echo
     echo '```'
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1 | head -3
