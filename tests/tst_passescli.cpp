@@ -250,6 +250,12 @@ private slots:
         r = runCli({ "passes", log, "--step", "100000" });
         QVERIFY(r.exitCode != 0);
         QVERIFY(!r.err.isEmpty());
+        // Strict numbers: "-1" is no step 2^64 - 1 and "1.5" no step 1.
+        for (const char *bad : { "-1", "1.5", " 2", "0x3" }) {
+            r = runCli({ "passlog", log, "--step", bad });
+            QVERIFY(r.exitCode != 0);
+            QVERIFY2(r.err.contains("--step takes a step number"), r.err.constData());
+        }
     }
 };
 

@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "core/analysis/programtextdiff.h"
 #include "core/io/jsonemitter.h"
+#include "core/io/numbertext.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/session/passlogopener.h"
@@ -97,12 +98,11 @@ std::optional<OpenedPassLog> openPassLog(const std::string &path, std::string &e
 int printStep(const OpenedPassLog &log, const CliArguments &cli, const std::string &stepText)
 {
     const ps::PassTimeline &timeline = *log.timeline;
-    size_t step = 0;
-    try {
-        step = std::stoul(stepText);
-    } catch (const std::exception &) {
+    std::string why;
+    const std::optional<uint64_t> parsed = ps::NumberText::parseUnsigned(stepText, UINT64_MAX, why);
+    if (!parsed)
         return cliError("--step takes a step number (1.." + std::to_string(timeline.size()) + ")");
-    }
+    const uint64_t step = *parsed;
     if (step < 1 || step > timeline.size())
         return cliError("--step " + stepText + " is out of range: the log has "
             + std::to_string(timeline.size()) + " steps");
