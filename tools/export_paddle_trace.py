@@ -279,7 +279,31 @@ class SplitRecorder:
 # --------------------------------------------------------------------------------------------------
 
 
-def export_bundle(layer, inputs, out_dir, training=True, name=None, description=None, seed=None):
+def _start_run_log():
+    """Turns on Paddle's per-op statistics (FLAGS_check_nan_inf_level=3) into a fresh folder."""
+    import paddle
+
+    log_dir = tempfile.mkdtemp(prefix="pirscope_runlog_")
+    paddle.base.core.set_nan_inf_debug_path(log_dir)
+    paddle.set_flags({"FLAGS_check_nan_inf": 1, "FLAGS_check_nan_inf_level": 3})
+    return log_dir
+
+
+def _finish_run_log(bundle, log_dir):
+    """Turns the statistics off and keeps Paddle's worker_* files as paddle_run.log."""
+    import paddle
+
+    paddle.set_flags({"FLAGS_check_nan_inf": 0})
+    text = ""
+    for name in sorted(os.listdir(log_dir)):
+        with open(os.path.join(log_dir, name), encoding="utf-8", errors="replace") as f:
+            text += f.read()
+    shutil.rmtree(log_dir, ignore_errors=True)
+    if text:
+        bundle.write_text("paddle_run_log", "paddle_run.log", text)
+
+
+def export_bundle(layer, inputs, out_dir, training=True, name=None, description=None, seed=None, run_log=False):
     """Traces `layer` with to_static (PIR, full graph), runs it once, writes the bundle.
 
     inputs: list of (argument name, numpy array, stop_gradient). Returns the manifest dict; stages
@@ -402,6 +426,7 @@ def export_bundle(layer, inputs, out_dir, training=True, name=None, description=
 
         # One eager call: builds the train (or infer) program, splits it, runs run_program.
         bundle.checkpoint(manifest, notes, "run")
+        log_dir = _start_run_log() if run_log else None
         with SplitRecorder(stage_dir) as recorder:
             try:
                 result = static_layer(*tensors)
@@ -426,6 +451,12 @@ def export_bundle(layer, inputs, out_dir, training=True, name=None, description=
         if result is not None:
             bundle.checkpoint(manifest, notes, "results")
             _write_results(bundle, manifest, notes, result, tensors, inputs, partial, initial_values, training)
+        if log_dir:
+            _finish_run_log(bundle, log_dir)
+            notes["paddle_run_log"] = (
+                "paddle_run.log: Paddle's FLAGS_check_nan_inf_level=3 records of the eager call and the backward "
+                "(one [PRECISION] line per op result, execution order; the output gradient's full_like is eager)"
+            )
     except Exception as exc:  # noqa: BLE001
         bundle.fail("export", exc)
     finally:
@@ -630,21 +661,24 @@ def _print_summary(manifest, out_dir):
     print(f"{out_dir}: {status}")
 
 
-def _export_builtin(name, out_dir, seed):
+def _export_builtin(name, out_dir, seed, run_log=False):
     import paddle
 
     paddle.seed(seed)
     with paddle.utils.unique_name.guard():
         layer, inputs, training, description = builtin_models()[name]()
-        return export_bundle(layer, inputs, out_dir, training=training, name=name, description=description, seed=seed)
+        return export_bundle(
+            layer, inputs, out_dir, training=training, name=name, description=description, seed=seed, run_log=run_log
+        )
 
 
-def _export_all(root, seed):
+def _export_all(root, seed, run_log=False):
     """Each built-in model in its own process, so names and random state start fresh."""
     os.makedirs(root, exist_ok=True)
     failed = []
     for name in BUILTIN_NAMES:
         cmd = [sys.executable, os.path.abspath(__file__), "--builtin", name, "--seed", str(seed), "--out", os.path.join(root, name)]
+        cmd += ["--run-log"] if run_log else []
         proc = subprocess.run(cmd, capture_output=True, text=True)
         lines = [l for l in proc.stdout.splitlines() if l.startswith(os.path.join(root, name))]
         print("\n".join(lines) if lines else f"{name}: exit {proc.returncode}\n{proc.stderr[-2000:]}")
@@ -756,18 +790,21 @@ def main(argv=None):
     parser.add_argument("--eval", action="store_true", help="export in eval mode (no gradients)")
     parser.add_argument("--seed", type=int, default=2024, help="paddle.seed and numpy seed")
     parser.add_argument("--out", help="bundle folder to (re)create")
+    parser.add_argument("--run-log", action="store_true", help="also write paddle_run.log: Paddle's "
+                        "FLAGS_check_nan_inf_level=3 statistics of every op result of the run (pirscope-cli verify "
+                        "BUNDLE --paddle-log BUNDLE/paddle_run.log)")
     args = parser.parse_args(argv)
 
     if args.verify:
         return 0 if verify(args.verify) else 1
     if args.all:
-        failed = _export_all(args.all, args.seed)
+        failed = _export_all(args.all, args.seed, args.run_log)
         ok = verify(args.all)
         return 1 if failed or not ok else 0
     if not args.out:
         parser.error("--out is required")
     if args.builtin:
-        manifest = _export_builtin(args.builtin, args.out, args.seed)
+        manifest = _export_builtin(args.builtin, args.out, args.seed, args.run_log)
     else:
         if not args.module:
             parser.error("--layer needs --module")
@@ -777,7 +814,9 @@ def main(argv=None):
         rng = np.random.RandomState(args.seed)
         layer = _load_layer_class(args.module, args.layer)(**json.loads(args.layer_kwargs))
         inputs = [_parse_input(text, args.int_high, rng) for text in args.input]
-        manifest = export_bundle(layer, inputs, args.out, training=not args.eval, name=args.layer, seed=args.seed)
+        manifest = export_bundle(
+            layer, inputs, args.out, training=not args.eval, name=args.layer, seed=args.seed, run_log=args.run_log
+        )
     _print_summary(manifest, args.out)
     return 2 if manifest["errors"] else 0
 

@@ -8,6 +8,7 @@
 #include "core/runtime/npyio.h"
 #include "core/runtime/tensorcomparison.h"
 #include "core/transform/pipelineresult.h"
+#include "runlogverify.h"
 #include "runsource.h"
 #include "sourceoptions.h"
 
@@ -18,7 +19,9 @@ namespace {
 
 const char *const kUsage
     = "usage: pirscope-cli verify FILE|BUNDLE [--numerics] [--rtol R] [--atol A] "
-      "[--seed N] [--shape NAME=DIMS]... [--device cuda|cuda:N|cuda-sim] [--no-fallback]";
+      "[--seed N] [--shape NAME=DIMS]... [--device cuda|cuda:N|cuda-sim] [--no-fallback]\n"
+      "       pirscope-cli verify FILE|BUNDLE --paddle-log LOG [--against LOG2] [--rtol R] [--atol A] "
+      "[--json]";
 
 struct Tolerance
 {
@@ -215,7 +218,8 @@ int runVerify(const std::vector<std::string> &args)
 {
     CliArguments cli;
     std::string error;
-    if (!cli.parse(args, { "numerics", "no-fallback" }, { "rtol", "atol", "seed", "shape", "device" }, error))
+    if (!cli.parse(args, { "numerics", "no-fallback", "json" },
+            { "rtol", "atol", "seed", "shape", "device", "paddle-log", "against" }, error))
         return cliError(error);
     if (cli.positional().size() != 1)
         return cliError(kUsage);
@@ -232,6 +236,13 @@ int runVerify(const std::vector<std::string> &args)
     ps::DebugSources sources;
     if (!source.sources(seed, cli.options("shape"), sources, error))
         return cliError(error);
+    const std::optional<std::string> paddleLog = cli.option("paddle-log");
+    if (!paddleLog && (cli.option("against") || cli.flag("json")))
+        return cliError(
+            std::string(cli.option("against") ? "--against" : "--json") + " needs --paddle-log LOG");
+    if (paddleLog)
+        return verifyPaddleLog(source, sources, *paddleLog, cli.option("against").value_or(""),
+            { tolerance.rtol, tolerance.atol }, cli.flag("json"));
     if (!source.bundle()) {
         if (!verifyStructure(*source.target.program, path))
             return 1;
