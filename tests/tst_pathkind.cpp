@@ -40,6 +40,7 @@ private slots:
             << kFixtures + "/paddle/lenet/manifest.json" << PathKind::TraceBundle;
         QTest::newRow("pass log") << kFixtures + "/paddle_logs/conv_infer_cpu.log" << PathKind::PassLog;
         QTest::newRow("per-pass dumps") << kFixtures + "/paddle_logs/perpass_dir" << PathKind::PassDumpFolder;
+        QTest::newRow("paddle run log") << kFixtures + "/paddle/mlp_ce/paddle_run.log" << PathKind::RunLog;
         // One dump of a dump folder is a program.
         QTest::newRow("one dump") << kFixtures + "/paddle_logs/perpass_dir/00_input.txt" << PathKind::Program;
     }
@@ -50,6 +51,15 @@ private slots:
         QFETCH(PathKind, kind);
         QVERIFY2(QFileInfo::exists(path), qPrintable(path));
         QCOMPARE(classifyPath(path.toStdString()), kind);
+    }
+
+    void runLogFolder()
+    {
+        // set_nan_inf_debug_path writes worker_cpu (worker_gpu.N) files into a folder.
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(kFixtures + "/paddle/mlp_ce/paddle_run.log", dir.filePath("worker_cpu")));
+        QCOMPARE(classifyPath(dir.path().toStdString()), PathKind::RunLog);
+        QVERIFY(!opensAsTimeline(PathKind::RunLog));
     }
 
     void foldersThatAreNoBundle()

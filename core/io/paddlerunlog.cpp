@@ -1,5 +1,7 @@
 #include "core/io/paddlerunlog.h"
 
+#include "core/io/inputfile.h"
+
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
@@ -231,6 +233,29 @@ bool PaddleRunLog::looksLikeRunLog(std::string_view head)
             return true;
     }
     return false;
+}
+
+bool PaddleRunLog::looksLikeRunLogPath(const std::string &path)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    std::string file = path;
+    if (fs::is_directory(path, ec)) {
+        file.clear();
+        for (const fs::directory_entry &e : fs::directory_iterator(path, ec)) {
+            const std::string p = e.path().string();
+            if (e.path().filename().string().rfind("worker_", 0) == 0 && (file.empty() || p < file))
+                file = p;
+        }
+        if (file.empty())
+            return false;
+    }
+    std::string error;
+    std::optional<InputFile> input = InputFile::open(file, error);
+    if (!input)
+        return false;
+    std::string head(size_t(std::min<uint64_t>(input->size(), 64 * 1024)), '\0');
+    return input->read(head.data(), head.size(), error) && looksLikeRunLog(head);
 }
 
 std::string PaddleRunLog::where(const PaddleRunLogRecord &record) const

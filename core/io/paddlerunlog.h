@@ -62,6 +62,9 @@ public:
         std::string path, std::vector<std::shared_ptr<const MappedFile>> files);
     /// Whether the first 64 KiB of `head` hold a `[PRECISION]` record line (PathKind's sniff).
     static bool looksLikeRunLog(std::string_view head);
+    /// A regular file whose first 64 KiB looksLikeRunLog, or a folder whose first `worker_*`
+    /// file does. Reads at most 64 KiB; FIFOs and devices are not read.
+    static bool looksLikeRunLogPath(const std::string &path);
 
     std::string path; ///< the file or folder given
     std::vector<std::shared_ptr<const MappedFile>> files;

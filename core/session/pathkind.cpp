@@ -1,6 +1,7 @@
 #include "core/session/pathkind.h"
 
 #include "core/io/paddlepasslog.h"
+#include "core/io/paddlerunlog.h"
 #include "core/io/passdumpfolder.h"
 #include "core/io/tracebundle.h"
 
@@ -12,6 +13,8 @@ PathKind classifyPath(const std::string &path)
 {
     if (TraceBundle::isBundlePath(path))
         return PathKind::TraceBundle;
+    if (PaddleRunLog::looksLikeRunLogPath(path))
+        return PathKind::RunLog;
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
         return PassDumpFolder::isDumpFolder(path) ? PathKind::PassDumpFolder : PathKind::Program;

@@ -20,9 +20,13 @@ enum class PathKind {
     /// A folder of per-pass program dumps: a folder with at least one file that is not a trace
     /// bundle (PassDumpFolder::isDumpFolder).
     PassDumpFolder,
+    /// A Paddle run log (FLAGS_check_nan_inf_level=3 `[PRECISION]` records): a file whose first
+    /// 64 KiB hold a record, or a folder of `worker_*` files that set_nan_inf_debug_path wrote
+    /// (PaddleRunLog::looksLikeRunLogPath). It is read beside a program or bundle of the same run.
+    RunLog,
 };
 
-/// The kind of `path`, tested in the order TraceBundle, PassDumpFolder, PassLog, Program. Cost:
+/// The kind of `path`, tested in the order TraceBundle, RunLog, PassDumpFolder, PassLog, Program. Cost:
 /// a few stat calls; a regular file is opened and its first 64 KiB read (FIFOs and devices are
 /// not read: Program).
 PathKind classifyPath(const std::string &path);
