@@ -225,6 +225,41 @@ private slots:
         QCOMPARE(first.value("op").toString(), QString("fwd:9"));
     }
 
+    /// The float64 referee: Paddle's altered statistic is far from the double result, PIRScope's
+    /// float32 is near it, in the forward (matmul) and in the backward (batch_norm_grad).
+    void refereeSaysWhichSideIsCloser()
+    {
+        QTemporaryDir dir;
+        const QString fwd = writeFile(dir, "fwd.log", alterRecord(readAll(logOf("mlp_ce")), 6, "mean", 3));
+        QJsonObject referee = verifyJson({ bundle("mlp_ce"), "--paddle-log", fwd, "--referee", "f64" }, 1)
+                                  .value("referee")
+                                  .toObject();
+        QCOMPARE(referee.value("closer").toString(), QString("pirscope"));
+        QCOMPARE(referee.value("stat").toString(), QString("mean"));
+        QVERIFY(referee.value("pirscope_error").toDouble() < 0.01);
+        QVERIFY(referee.value("paddle_error").toDouble() > 100);
+
+        const QString bwd
+            = writeFile(dir, "bwd.log", alterRecord(readAll(logOf("conv_bn_relu")), 17, "max", 1.5));
+        referee = verifyJson({ bundle("conv_bn_relu"), "--paddle-log", bwd, "--referee", "f64" }, 1)
+                      .value("referee")
+                      .toObject();
+        QCOMPARE(referee.value("closer").toString(), QString("pirscope"));
+        QCOMPARE(referee.value("dtype").toString(), QString("float64"));
+
+        // Nothing diverges: no referee verdict.
+        QVERIFY(verifyJson({ bundle("mlp_ce"), "--paddle-log", logOf("mlp_ce"), "--referee", "f64" }, 0)
+                    .value("referee")
+                    .isNull());
+        CliResult r = runPirscopeCli({ "verify", bundle("mlp_ce"), "--paddle-log", fwd, "--referee", "f32" });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("--referee f32"));
+        r = runPirscopeCli(
+            { "verify", bundle("mlp_ce"), "--paddle-log", fwd, "--referee", "f64", "--against", fwd });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("does not go with --against"));
+    }
+
     void logAgainstLog()
     {
         QVERIFY(

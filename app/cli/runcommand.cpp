@@ -252,7 +252,8 @@ void execute(RunReport &report)
     report.groups = { { "outputs", "outputs", "outputs", runner.outputs() } };
     if (runner.hasBackward()) {
         report.groups.push_back({ "input gradients", "input_grads", "grads/inputs", runner.inputGrads() });
-        report.groups.push_back({ "parameter gradients", "param_grads", "grads/params", runner.parameterGrads() });
+        report.groups.push_back(
+            { "parameter gradients", "param_grads", "grads/params", runner.parameterGrads() });
     }
     if (report.stop.record) {
         report.stopOp = in.records()[*report.stop.record].op;
@@ -304,7 +305,12 @@ void printRunJson(RunReport &report)
     }
     json.key("freed").beginArray();
     for (const ps::FreedVariable &f : runner.scope().freed())
-        json.beginObject().key("name").value(f.name).key("reason").value(ps::freeReasonText(f.reason)).endObject();
+        json.beginObject()
+            .key("name")
+            .value(f.name)
+            .key("reason")
+            .value(ps::freeReasonText(f.reason))
+            .endObject();
     json.endArray();
     json.endObject();
     json.finish();
@@ -315,7 +321,8 @@ void printRunText(RunReport &report)
     ps::ProgramRunner &runner = report.runner();
     ps::Interpreter &in = report.interpreter();
     const ps::StopInfo &stop = report.stop;
-    std::cout << "run: " << report.source.path << " (" << (report.source.bundle() ? "trace bundle" : "program");
+    std::cout << "run: " << report.source.path << " ("
+              << (report.source.bundle() ? "trace bundle" : "program");
     for (const auto &s : in.segments())
         std::cout << ", " << s.name << " " << s.program->numOpsTotal() << " ops";
     std::cout << ") on " << report.backend->name() << "\n";
@@ -343,7 +350,8 @@ void printRunText(RunReport &report)
             if (!t.scopeName.empty() && t.scopeName != t.name)
                 std::cout << " (" << t.scopeName << ")";
             std::cout << "  "
-                      << (t.tensor.defined() ? tensorSummary(*report.backend, t.tensor) : std::string("<none>"))
+                      << (t.tensor.defined() ? tensorSummary(*report.backend, t.tensor)
+                                             : std::string("<none>"))
                       << "\n";
         }
     }

@@ -5,6 +5,7 @@
 #include "core/io/paddlerunlog.h"
 #include "core/ir/operation.h"
 #include "core/session/runlogcheck.h"
+#include "core/session/runlogreferee.h"
 #include "runsource.h"
 
 #include <iomanip>
@@ -18,6 +19,9 @@ struct Printed
     const ps::PaddleRunLog &log;
     const ps::PaddleRunLog *against;
     const ps::RunLogCheck &check;
+    bool refereed = false; ///< --referee f64 was asked for
+    std::optional<ps::RunLogVerdict> verdict;
+    std::string refereeProblem;
 };
 
 const char *howText(ps::RunLogMatch::How how)
@@ -95,6 +99,20 @@ void printJson(const Printed &p, const std::string &path)
     for (const ps::RunLogDifference &d : report.worst)
         writeDifferenceJson(json, p, d);
     json.endArray();
+    if (p.refereed) {
+        json.key("referee");
+        if (p.verdict) {
+            json.beginObject().key("dtype").value("float64").key("stat").value(p.verdict->stat);
+            json.key("float64").value(p.verdict->f64).key("paddle").value(p.verdict->paddle);
+            json.key("pirscope").value(p.verdict->pirscope).key("paddle_error").value(p.verdict->paddleError);
+            json.key("pirscope_error").value(p.verdict->pirscopeError).key("closer").value(p.verdict->closer);
+            json.endObject();
+        } else if (!p.refereeProblem.empty()) {
+            json.beginObject().key("problem").value(p.refereeProblem).endObject();
+        } else {
+            json.null();
+        }
+    }
     json.endObject();
     json.key("ok").value(!report.firstDivergent && report.match.matched > 0);
     json.endObject();
@@ -137,6 +155,15 @@ void printText(const Printed &p)
     else
         std::cout << "first divergent: none (" << report.divergent << " of " << report.compared
                   << " beyond tolerance)\n";
+    if (p.verdict)
+        std::cout << "referee (float64): " << p.verdict->stat << " " << std::setprecision(7) << p.verdict->f64
+                  << "; paddle is " << std::setprecision(3) << p.verdict->paddleError
+                  << "x tolerance from it, pirscope " << p.verdict->pirscopeError << "x: "
+                  << (p.verdict->closer == "tie" ? std::string("neither is clearly closer")
+                                                 : p.verdict->closer + " is closer")
+                  << "\n";
+    else if (!p.refereeProblem.empty())
+        std::cout << "referee (float64): " << p.refereeProblem << "\n";
     if (!report.worst.empty()) {
         std::cout << "worst " << report.worst.size() << ":\n";
         for (const ps::RunLogDifference &d : report.worst)
@@ -161,8 +188,10 @@ std::shared_ptr<const ps::PaddleRunLog> openLog(const std::string &path)
 } // namespace
 
 int verifyPaddleLog(const RunSource &source, const ps::DebugSources &sources, const std::string &logPath,
-    const std::string &againstPath, ps::RunLogComparison::Tolerance tolerance, bool json)
+    const std::string &againstPath, ps::RunLogComparison::Tolerance tolerance, bool referee, bool json)
 {
+    if (referee && !againstPath.empty())
+        return cliError("--referee judges PIRScope's run against the log: it does not go with --against");
     const auto log = openLog(logPath);
     if (!log)
         return cliError(logPath + ": no readable [PRECISION] records");
@@ -171,17 +200,23 @@ int verifyPaddleLog(const RunSource &source, const ps::DebugSources &sources, co
         return cliError(againstPath + ": no readable [PRECISION] records");
 
     ps::RunLogCheck check;
+    ps::ProgramRunner::Options options;
     if (against) {
         check = ps::RunLogCheck::againstLog(source.target, *log, *against, tolerance);
     } else {
         std::string error;
-        ps::ProgramRunner::Options options;
         std::vector<ps::InputShape> shapes;
         if (!source.runOptions(sources, options, shapes, error)
             || !ps::RunLogCheck::againstRun(source.target, options, *log, tolerance, check, error))
             return cliError(error);
     }
-    const Printed printed { *log, against.get(), check };
+    Printed printed { *log, against.get(), check };
+    printed.refereed = referee;
+    if (referee && check.report.firstDivergent) {
+        const ps::RunLogDifference &d = *check.report.firstDivergent;
+        printed.verdict = ps::RunLogReferee::judge(source.target, options,
+            check.report.match.matches[d.record], d, tolerance, printed.refereeProblem);
+    }
     if (json)
         printJson(printed, source.path);
     else

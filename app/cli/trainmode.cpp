@@ -11,15 +11,17 @@ namespace {
 std::unique_ptr<ps::PartialProgramLayer> trainLayer(const ps::Program &program, ps::PipelineFlavour flavour,
     const std::vector<std::string> &outputs, std::string &error)
 {
-    ps::ProgramRoles roles = ps::ProgramRoles::ofProgram(
-        program, outputs.empty() ? ps::ProgramRoles::OutputFallback::UnusedResults : ps::ProgramRoles::OutputFallback::None);
+    ps::ProgramRoles roles = ps::ProgramRoles::ofProgram(program,
+        outputs.empty() ? ps::ProgramRoles::OutputFallback::UnusedResults
+                        : ps::ProgramRoles::OutputFallback::None);
     if (!outputs.empty()) {
         const ps::ValueNumbering numbering(program);
         std::vector<ps::NestNode> leaves;
         for (const std::string &id : outputs) {
             const ps::Value v = numbering.lookup(id);
             if (!v) {
-                error = "--output " + id + ": no such value (ids as `pirscope-cli print` shows them, e.g. %5)";
+                error
+                    = "--output " + id + ": no such value (ids as `pirscope-cli print` shows them, e.g. %5)";
                 return nullptr;
             }
             leaves.push_back(ps::NestNode::leaf(v));

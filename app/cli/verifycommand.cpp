@@ -219,7 +219,7 @@ int runVerify(const std::vector<std::string> &args)
     CliArguments cli;
     std::string error;
     if (!cli.parse(args, { "numerics", "no-fallback", "json" },
-            { "rtol", "atol", "seed", "shape", "device", "paddle-log", "against" }, error))
+            { "rtol", "atol", "seed", "shape", "device", "paddle-log", "against", "referee" }, error))
         return cliError(error);
     if (cli.positional().size() != 1)
         return cliError(kUsage);
@@ -240,9 +240,14 @@ int runVerify(const std::vector<std::string> &args)
     if (!paddleLog && (cli.option("against") || cli.flag("json")))
         return cliError(
             std::string(cli.option("against") ? "--against" : "--json") + " needs --paddle-log LOG");
+    const std::optional<std::string> referee = cli.option("referee");
+    if (referee && *referee != "f64")
+        return cliError("--referee " + *referee + ": the referee is f64 (float64 on the CPU)");
+    if (referee && !paddleLog)
+        return cliError("--referee needs --paddle-log LOG");
     if (paddleLog)
         return verifyPaddleLog(source, sources, *paddleLog, cli.option("against").value_or(""),
-            { tolerance.rtol, tolerance.atol }, cli.flag("json"));
+            { tolerance.rtol, tolerance.atol }, referee.has_value(), cli.flag("json"));
     if (!source.bundle()) {
         if (!verifyStructure(*source.target.program, path))
             return 1;
