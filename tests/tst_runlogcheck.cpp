@@ -174,6 +174,31 @@ private slots:
         }
     }
 
+    /// A real run that hits NaN (log of negative numbers): Paddle's [ERROR] records match
+    /// PIRScope's NaN counts, and the report names where NaN first appears.
+    void nanRunAgreesAndNamesTheFirstNan()
+    {
+        const QJsonObject log = verifyJson({ bundle("nan_log"), "--paddle-log", logOf("nan_log") }, 0);
+        const QJsonObject nan = log.value("first_nan_inf").toObject();
+        QCOMPARE(nan.value("line").toInt(), 4);
+        QCOMPARE(nan.value("kernel").toString(), QString("log"));
+        QCOMPARE(nan.value("num_nan").toInt(), 4);
+        QVERIFY(nan.value("op").toString().startsWith("fwd:"));
+        QVERIFY(verifyJson({ bundle("mlp_ce"), "--paddle-log", logOf("mlp_ce") }, 0)
+                    .value("first_nan_inf")
+                    .isNull());
+        // One NaN fewer in Paddle's record: a count that differs is a divergence.
+        QTemporaryDir dir;
+        QByteArray text = readAll(logOf("nan_log"));
+        text.replace("num_nan=4,", "num_nan=3,");
+        const QString altered = writeFile(dir, "nan.log", text);
+        const QJsonObject first = verifyJson({ bundle("nan_log"), "--paddle-log", altered }, 1)
+                                      .value("first_divergent")
+                                      .toObject();
+        QCOMPARE(first.value("line").toInt(), 4);
+        QCOMPARE(first.value("stat").toString(), QString("num_nan"));
+    }
+
     void alteredForwardRecordIsCaughtThere()
     {
         QTemporaryDir dir;

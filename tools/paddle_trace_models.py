@@ -173,6 +173,21 @@ def builtin_models():
             "input `mask` has stop_gradient=True"
         )
 
+    class NanLog(nn.Layer):
+        """log of a linear layer's output: its negative elements become NaN, and so does the loss."""
+
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 3)
+
+        def forward(self, x):
+            return paddle.log(self.fc(x)).mean()
+
+    def nan_log():
+        return NanLog(), [("x", floats(2, 4), False)], True, (
+            "log of a linear output: NaN in the forward (negative elements) and in the backward"
+        )
+
     def nested_output():
         return NestedOutput(), [("x", floats(2, 3), False)], True, (
             "returns {'hidden': [h, t], 'extra': (t, {'sig': s, 'scale': 3}), 'input': x}: t twice, "
@@ -204,6 +219,7 @@ def builtin_models():
         "control_flow": control_flow,
         "control_flow_if": control_flow_if,
         "embedding_mean": embedding_mean,
+        "nan_log": nan_log,
     }
 
 
@@ -218,4 +234,5 @@ BUILTIN_NAMES = [
     "control_flow",
     "control_flow_if",
     "embedding_mean",
+    "nan_log",
 ]

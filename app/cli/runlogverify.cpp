@@ -90,6 +90,22 @@ void printJson(const Printed &p, const std::string &path)
     json.key("unreadable_lines").value(uint64_t(p.log.diagnostics.size()));
     if (!p.check.runProblem.empty())
         json.key("run_problem").value(p.check.runProblem);
+    json.key("first_nan_inf");
+    if (report.firstNanInf) {
+        const ps::PaddleRunLogRecord &r = p.log.records[*report.firstNanInf];
+        const ps::RunLogMatch &m = report.match.matches[*report.firstNanInf];
+        json.beginObject()
+            .key("line")
+            .value(int64_t(r.line))
+            .key("kernel")
+            .value(r.op)
+            .key("tensor")
+            .value(r.tensor);
+        json.key("op").value(p.check.matcher->opLabel(m)).key("value").value(p.check.matcher->valueLabel(m));
+        json.key("num_nan").value(r.numNan).key("num_inf").value(r.numInf).endObject();
+    } else {
+        json.null();
+    }
     json.key("first_divergent");
     if (report.firstDivergent)
         writeDifferenceJson(json, p, *report.firstDivergent);
@@ -150,6 +166,14 @@ void printText(const Printed &p)
                   << p.log.diagnostics.items().front().toString() << "\n";
     if (!p.check.runProblem.empty())
         std::cout << "  PIRScope's run stopped: " << p.check.runProblem << "\n";
+    if (report.firstNanInf) {
+        const ps::PaddleRunLogRecord &r = p.log.records[*report.firstNanInf];
+        const ps::RunLogMatch &m = report.match.matches[*report.firstNanInf];
+        std::cout << "first NaN/Inf in the log: line " << r.line << " " << r.op << " tensor=" << r.tensor
+                  << " -> "
+                  << (m.op ? p.check.matcher->opLabel(m) + " " + p.check.matcher->valueLabel(m) : "unmatched")
+                  << ": " << r.numNan << " NaN, " << r.numInf << " Inf of " << r.numel << "\n";
+    }
     if (report.firstDivergent)
         std::cout << "first divergent: " << describe(p, *report.firstDivergent) << "\n";
     else

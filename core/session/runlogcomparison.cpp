@@ -23,6 +23,8 @@ RunLogReport compareAll(const PaddleRunLog &log, RunLogMatcher::Result match,
     report.records = log.records.size();
     std::vector<RunLogDifference> all;
     for (size_t i = 0; i < log.records.size(); ++i) {
+        if (!report.firstNanInf && (log.records[i].numNan > 0 || log.records[i].numInf > 0))
+            report.firstNanInf = i;
         const RunLogMatch &m = match.matches[i];
         if (m.how == RunLogMatch::How::None)
             continue;

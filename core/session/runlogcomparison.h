@@ -55,6 +55,8 @@ struct RunLogReport
     size_t notComputed = 0; ///< matched records whose value the other side lacks
     size_t divergent = 0;
     std::optional<RunLogDifference> firstDivergent; ///< in log order
+    /// The first record of the log that holds NaN or Inf (`[PRECISION] [ERROR]`), matched or not.
+    std::optional<size_t> firstNanInf;
     std::vector<RunLogDifference> worst; ///< the ten largest errors, largest first
 };
 
