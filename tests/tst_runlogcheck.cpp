@@ -323,6 +323,18 @@ private slots:
         QCOMPARE(log.value("first_divergent").toObject().value("stat").toString(), QString("numel"));
     }
 
+    /// `bench runlog` (a synthetic log of one record per op result) matches every record.
+    void benchMatchesItsSyntheticLog()
+    {
+        const CliResult r = runPirscopeCli({ "bench", "runlog", "--records", "2000", "--json" });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject bench = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(bench.value("records").toInt(), 2000);
+        QCOMPARE(bench.value("matched").toInt(), 2000);
+        QVERIFY(bench.value("index_seconds").toDouble() > 0);
+        QCOMPARE(runPirscopeCli({ "bench", "runlog", "--records", "-5" }).exitCode, 1);
+    }
+
     void badArguments()
     {
         CliResult r = runPirscopeCli({ "verify", bundle("mlp_ce"), "--against", logOf("mlp_ce") });

@@ -34,6 +34,8 @@ int runBenchOpen(const std::vector<std::string> &args);
 int runRender(const std::vector<std::string> &args);
 int runBenchLayout(const std::vector<std::string> &args);
 int runBenchPassLog(const std::vector<std::string> &args);
+/// `bench runlog [--records N]`: indexing and matching a synthetic Paddle run log.
+int runBenchRunLog(const std::vector<std::string> &args);
 
 /// Loads `path`, printing every diagnostic to stderr; nullptr (after an `error:` line) when the
 /// program could not be read.

@@ -63,16 +63,7 @@ struct RunLogMatcher::Indexed
         , numbering(p)
     {
         const Block &top = p.block();
-        for (Value v : top.kwargs())
-            vars.push_back(v);
-        for (Value v : top.arguments())
-            vars.push_back(v);
-        for (const Operation *op : top.ops()) {
-            const bool aliases = ops::isBuiltinSplit(*op) || op->name() == "builtin.slice";
-            for (unsigned i = 0; !aliases && i < op->numResults(); ++i)
-                if (op->result(i).type()) // a <<NULL TYPE>> result (a gradient nobody needs) gets no variable
-                    vars.push_back(op->result(i));
-        }
+        vars = scopeVariables(p);
         auto name = [&](Value v) {
             for (std::string &n : ValueNames::allNameStrings(v))
                 byName[std::move(n)].push_back(v);
@@ -116,6 +107,22 @@ RunLogMatcher::RunLogMatcher(std::vector<Input> programs)
 }
 
 RunLogMatcher::~RunLogMatcher() = default;
+
+std::vector<Value> RunLogMatcher::scopeVariables(const Program &program)
+{
+    const Block &top = program.block();
+    std::vector<Value> vars = top.kwargs();
+    for (Value v : top.arguments())
+        vars.push_back(v);
+    for (const Operation *op : top.ops()) {
+        if (ops::isBuiltinSplit(*op) || op->name() == "builtin.slice")
+            continue; // their results alias the combine's variables
+        for (unsigned i = 0; i < op->numResults(); ++i)
+            if (op->result(i).type()) // a <<NULL TYPE>> result (a gradient nobody needs) gets no variable
+                vars.push_back(op->result(i));
+    }
+    return vars;
+}
 
 bool RunLogMatcher::sameKernel(std::string_view kernel, std::string_view opName)
 {

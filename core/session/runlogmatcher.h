@@ -87,6 +87,9 @@ public:
     std::string opLabel(const RunLogMatch &match) const;
     /// The printer's id of the matched value ("%30", "%kwarg_x").
     std::string valueLabel(const RunLogMatch &match) const;
+    /// The variables Paddle's BuildScope creates for `program`'s top block, in creation order:
+    /// `<prefix>_inner_var_N` names element N (see the class comment).
+    static std::vector<Value> scopeVariables(const Program &program);
     /// Whether kernel `kernel` (a record's op) can be the op `opName` ("pd_op.add" for "add_").
     static bool sameKernel(std::string_view kernel, std::string_view opName);
 
