@@ -773,6 +773,73 @@ def verify(root):
     return not problems
 
 
+def write_intermediates(bundle_dir):
+    """Adds Paddle's value of every op result of the bundle's program to the bundle.
+
+    The program is the one the run executed as a whole: train_program (forward and backward in one,
+    with the ones seeding the output gradient) for a training bundle, infer_program otherwise. Paddle
+    runs it once more with the static Executor on the bundle's inputs and parameters (values taken
+    before the run) and fetches every dense result, written to intermediates/<op>_<result>.npy and
+    listed in manifest["intermediates"] by top-level op index and result index. Returns the count.
+    """
+    import paddle
+
+    manifest_path = os.path.join(bundle_dir, "manifest.json")
+    with open(manifest_path, encoding="utf-8") as f:
+        manifest = json.load(f)
+    key = "train_program_json" if manifest.get("training") else "infer_program_json"
+    rel = manifest["files"].get(key)
+    if not rel:
+        raise RuntimeError(f"{bundle_dir}: the bundle has no {key} to run")
+    paddle.enable_static()
+    program = paddle.static.Program()
+    paddle.base.core.deserialize_pir_program(os.path.join(bundle_dir, rel), program)
+    place = paddle.CPUPlace()
+    scope = paddle.static.global_scope()
+    for p in manifest.get("parameters", []):
+        scope.var(p["name"]).get_tensor().set(np.load(os.path.join(bundle_dir, p["file"])), place)
+    feed = {i["name"]: np.load(os.path.join(bundle_dir, i["file"])) for i in manifest.get("inputs", [])}
+    # The Executor fetches at the end of the run: a value that a later inplace op overwrites
+    # (relu_, scale_, set_value_ on an intermediate) would come back with the later content.
+    overwritten = set()
+    for op in program.global_block().ops:
+        for _, in_index in paddle.core.pir.get_op_inplace_info(op).items():
+            overwritten.add(op.operand(in_index).source().id)
+    fetch, where, skipped = [], [], 0
+    for index, op in enumerate(program.global_block().ops):
+        if op.name() in ("builtin.parameter", "pd_op.data") or op.name().startswith("builtin."):
+            continue  # inputs and parameters are in the bundle already; builtin ops compute nothing
+        for result in range(op.num_results()):
+            value = op.result(result)
+            if value.initialized() and value.is_dense_tensor_type() and value.id in overwritten:
+                skipped += 1
+            elif value.initialized() and value.is_dense_tensor_type():
+                fetch.append(value)
+                where.append((index, result, op.name()))
+    values = paddle.static.Executor(place).run(program, feed=feed, fetch_list=fetch, return_numpy=True)
+    out_dir = os.path.join(bundle_dir, "intermediates")
+    shutil.rmtree(out_dir, ignore_errors=True)
+    os.makedirs(out_dir)
+    entries = []
+    for (index, result, name), value in zip(where, values):
+        file = f"intermediates/{index:04d}_{result}.npy"
+        np.save(os.path.join(bundle_dir, file), np.ascontiguousarray(value), allow_pickle=False)
+        entries.append({"op_index": index, "result_index": result, "op_name": name, "file": file})
+    manifest["intermediates"] = {
+        "program": key[: -len("_json")],
+        "note": (
+            "Paddle's value of every dense op result of this program (top-level op index, result index), computed "
+            "by paddle.static.Executor on the bundle's inputs and parameters; builtin ops, data and parameters "
+            "are not repeated; values a later inplace op overwrites are left out (the Executor fetches at the end)"
+        ),
+        "overwritten_left_out": skipped,
+        "values": entries,
+    }
+    with open(manifest_path, "w", encoding="utf-8") as f:
+        f.write(_dump_json(manifest) + "\n")
+    return len(entries)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     mode = parser.add_mutually_exclusive_group(required=True)
@@ -781,6 +848,8 @@ def main(argv=None):
     mode.add_argument("--builtin", choices=BUILTIN_NAMES, help="export one built-in model")
     mode.add_argument("--all", metavar="DIR", help="export every built-in model into DIR/<name>")
     mode.add_argument("--verify", metavar="DIR", help="check a bundle or a folder of bundles")
+    mode.add_argument("--write-intermediates", metavar="BUNDLE", help="add Paddle's value of every op result to "
+                      "an existing bundle (intermediates/, manifest[\"intermediates\"])")
     parser.add_argument("--module", help="module name (importable from the current directory) or path to a .py file")
     parser.add_argument("--layer-kwargs", default="{}", help="JSON object of keyword arguments for the layer")
     parser.add_argument("--input", action="append", default=[], metavar="NAME:SHAPE:DTYPE[:nograd]",
@@ -790,6 +859,8 @@ def main(argv=None):
     parser.add_argument("--eval", action="store_true", help="export in eval mode (no gradients)")
     parser.add_argument("--seed", type=int, default=2024, help="paddle.seed and numpy seed")
     parser.add_argument("--out", help="bundle folder to (re)create")
+    parser.add_argument("--intermediates", action="store_true", help="also write Paddle's value of every op result "
+                        "of the bundle's program (pirscope-cli verify BUNDLE --intermediates)")
     parser.add_argument("--run-log", action="store_true", help="also write paddle_run.log: Paddle's "
                         "FLAGS_check_nan_inf_level=3 statistics of every op result of the run (pirscope-cli verify "
                         "BUNDLE --paddle-log BUNDLE/paddle_run.log)")
@@ -797,6 +868,9 @@ def main(argv=None):
 
     if args.verify:
         return 0 if verify(args.verify) else 1
+    if args.write_intermediates:
+        print(f"{args.write_intermediates}: {write_intermediates(args.write_intermediates)} intermediates")
+        return 0
     if args.all:
         failed = _export_all(args.all, args.seed, args.run_log)
         ok = verify(args.all)
@@ -817,6 +891,9 @@ def main(argv=None):
         manifest = export_bundle(
             layer, inputs, args.out, training=not args.eval, name=args.layer, seed=args.seed, run_log=args.run_log
         )
+    if args.intermediates and not manifest["errors"]:
+        # A fresh process: the Executor runs in static mode, the export ran in dynamic mode.
+        subprocess.run([sys.executable, os.path.abspath(__file__), "--write-intermediates", args.out], check=True)
     _print_summary(manifest, args.out)
     return 2 if manifest["errors"] else 0
 

@@ -8,6 +8,7 @@
 #include "core/runtime/npyio.h"
 #include "core/runtime/tensorcomparison.h"
 #include "core/transform/pipelineresult.h"
+#include "intermediatesverify.h"
 #include "runlogverify.h"
 #include "runsource.h"
 #include "sourceoptions.h"
@@ -20,8 +21,9 @@ namespace {
 const char *const kUsage
     = "usage: pirscope-cli verify FILE|BUNDLE [--numerics] [--rtol R] [--atol A] "
       "[--seed N] [--shape NAME=DIMS]... [--device cuda|cuda:N|cuda-sim] [--no-fallback]\n"
-      "       pirscope-cli verify FILE|BUNDLE --paddle-log LOG [--against LOG2] [--rtol R] [--atol A] "
-      "[--json]";
+      "       pirscope-cli verify BUNDLE --intermediates [--isolate] [--rtol R] [--atol A] [--json]\n"
+      "       pirscope-cli verify FILE|BUNDLE --paddle-log LOG [--against LOG2] [--referee f64] "
+      "[--rtol R] [--atol A] [--json]";
 
 struct Tolerance
 {
@@ -218,7 +220,7 @@ int runVerify(const std::vector<std::string> &args)
 {
     CliArguments cli;
     std::string error;
-    if (!cli.parse(args, { "numerics", "no-fallback", "json" },
+    if (!cli.parse(args, { "numerics", "no-fallback", "json", "intermediates", "isolate" },
             { "rtol", "atol", "seed", "shape", "device", "paddle-log", "against", "referee" }, error))
         return cliError(error);
     if (cli.positional().size() != 1)
@@ -237,9 +239,18 @@ int runVerify(const std::vector<std::string> &args)
     if (!source.sources(seed, cli.options("shape"), sources, error))
         return cliError(error);
     const std::optional<std::string> paddleLog = cli.option("paddle-log");
-    if (!paddleLog && (cli.option("against") || cli.flag("json")))
-        return cliError(
-            std::string(cli.option("against") ? "--against" : "--json") + " needs --paddle-log LOG");
+    if (!paddleLog && cli.option("against"))
+        return cliError("--against needs --paddle-log LOG");
+    if (!paddleLog && !cli.flag("intermediates") && cli.flag("json"))
+        return cliError("--json needs --paddle-log LOG or --intermediates");
+    if (cli.flag("isolate") && !cli.flag("intermediates"))
+        return cliError("--isolate needs --intermediates");
+    if (cli.flag("intermediates")) {
+        if (paddleLog)
+            return cliError("--intermediates and --paddle-log are two checks: run them one at a time");
+        return verifyIntermediates(
+            source, sources, { tolerance.rtol, tolerance.atol }, cli.flag("isolate"), cli.flag("json"));
+    }
     const std::optional<std::string> referee = cli.option("referee");
     if (referee && *referee != "f64")
         return cliError("--referee " + *referee + ": the referee is f64 (float64 on the CPU)");

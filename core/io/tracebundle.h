@@ -71,6 +71,15 @@ public:
         std::vector<std::string> paramGrad;
         std::vector<std::string> outGrad;
     };
+    /// One of Paddle's values of the run (`intermediates.values[]`, export_paddle_trace.py
+    /// --intermediates): result `resultIndex` of top-level op `opIndex` of intermediatesProgram().
+    struct Intermediate
+    {
+        size_t opIndex = 0;
+        size_t resultIndex = 0;
+        std::string opName;
+        std::string file; ///< .npy
+    };
     /// Which file holds the origin program.
     enum class ProgramSource {
         Auto, ///< program.json when present and loadable, else program.txt
@@ -121,6 +130,11 @@ public:
     std::optional<OpRange> backwardRange() const { return m_backwardRange; }
     /// `backward.output_grads`: output index → the ones Paddle seeded it with (.npy).
     const std::map<size_t, std::string> &outputGradFiles() const { return m_outputGradFiles; }
+    /// Paddle's intermediate values, in program order; empty when the bundle has none.
+    const std::vector<Intermediate> &intermediates() const { return m_intermediates; }
+    /// The program they belong to: "train_program" or "infer_program" (its `files` keys with
+    /// _json/_txt); empty without intermediates.
+    const std::string &intermediatesProgram() const { return m_intermediatesProgram; }
     /// `files`: role → relative path ("program_json" → "program.json").
     const std::map<std::string, std::string> &files() const { return m_files; }
 
@@ -155,6 +169,8 @@ private:
     std::optional<OpRange> m_backwardRange;
     std::map<size_t, std::string> m_outputGradFiles;
     std::map<std::string, std::string> m_files;
+    std::vector<Intermediate> m_intermediates;
+    std::string m_intermediatesProgram;
 };
 
 } // namespace ps

@@ -412,6 +412,23 @@ bool TraceBundleManifest::parse(
             }
         }
     }
+    if (std::optional<object> intermediates = r.objectField(o, "intermediates", false)) {
+        JsonPath::Scope scope(r.path(), "intermediates");
+        r.string(*intermediates, "program", b.m_intermediatesProgram, true);
+        if (!b.m_intermediatesProgram.empty() && b.m_intermediatesProgram != "train_program"
+            && b.m_intermediatesProgram != "infer_program") {
+            JsonPath::Scope field(r.path(), "program");
+            r.error(NumberText::quote(b.m_intermediatesProgram) + " is not train_program or infer_program");
+        }
+        forEachObject(r, *intermediates, "values", true, [&](const object &e, size_t) {
+            TraceBundle::Intermediate v;
+            r.index(e, "op_index", v.opIndex, true);
+            r.index(e, "result_index", v.resultIndex, true);
+            r.string(e, "op_name", v.opName);
+            r.string(e, "file", v.file, true);
+            b.m_intermediates.push_back(std::move(v));
+        });
+    }
     if (std::optional<object> files = r.objectField(o, "files", false)) {
         for (const auto field : *files) {
             std::string_view path;
