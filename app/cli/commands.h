@@ -25,6 +25,7 @@ int runCompare(const std::vector<std::string> &args);
 int runPasses(const std::vector<std::string> &args);
 int runRun(const std::vector<std::string> &args);
 int runPassLog(const std::vector<std::string> &args);
+int runReduce(const std::vector<std::string> &args);
 /// `bench pipeline ...` and `bench run ...`: the arguments after the bench subcommand.
 int runBenchPipeline(const std::vector<std::string> &args);
 int runBenchRun(const std::vector<std::string> &args);

@@ -27,13 +27,16 @@ const Command kCommands[] = {
     { "dot", runDot, "dot FILE                      DOT text of what the graph view draws" },
     { "verify", runVerify,
         "verify FILE                   structural checks (undefined values, arity, regions)" },
+    { "reduce", runReduce,
+        "reduce BUNDLE --out DIR [--op train:N]  the smallest bundle that still shows a divergence" },
     { "bench", runBench,
         "bench load FILE [--json]      load throughput against simdjson's bare parse\n"
         "  bench pipeline [--ops N]      backward + split of a generated training program\n"
         "  bench run FILE|BUNDLE         interpreter time per op and per run\n"
         "  bench open FILE|BUNDLE        open and build the pipeline, as the GUI does\n"
         "  bench layout FILE|--ops N     graph layout: first view, whole graph (GUI build)\n"
-        "  bench passlog [LOG] [--mb N]  open a (generated) pass log against reading it" },
+        "  bench passlog [LOG] [--mb N]  open a (generated) pass log against reading it\n"
+        "  bench runlog [--records N]    index and match a (generated) Paddle run log" },
     { "render", runRender,
         "render FILE --out G.svg|G.png  the whole graph as a picture [--layer NAME] [--select OP] (GUI "
         "build)" },

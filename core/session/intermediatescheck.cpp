@@ -264,6 +264,26 @@ private:
 
 } // namespace
 
+std::shared_ptr<const Program> IntermediatesCheck::program(const TraceBundle &bundle, std::string &error)
+{
+    std::string file;
+    for (const char *suffix : { "_json", "_txt" })
+        if (auto it = bundle.files().find(bundle.intermediatesProgram() + suffix);
+            file.empty() && it != bundle.files().end())
+            file = bundle.filePath(it->second);
+    if (bundle.intermediatesProgram().empty() || file.empty()) {
+        error = bundle.dir() + ": the manifest names no file of the intermediates' program";
+        return nullptr;
+    }
+    LoadResult loaded = loadProgram(file);
+    if (!loaded.program) {
+        const Diagnostic *first = loaded.diagnostics.firstError();
+        error = first ? first->toString() : file + ": cannot be read";
+        return nullptr;
+    }
+    return std::shared_ptr<const Program>(std::move(loaded.program));
+}
+
 bool IntermediatesCheck::run(const TraceBundle &bundle, const ProgramRunner::Options &options,
     Tolerance tolerance, bool isolate, IntermediatesReport &report, std::string &error)
 {
@@ -277,22 +297,9 @@ bool IntermediatesCheck::run(const TraceBundle &bundle, const ProgramRunner::Opt
     report.program = bundle.intermediatesProgram();
     report.values = bundle.intermediates().size();
     report.isolated = isolate;
-    std::string file;
-    for (const char *suffix : { "_json", "_txt" })
-        if (auto it = bundle.files().find(report.program + suffix);
-            file.empty() && it != bundle.files().end())
-            file = bundle.filePath(it->second);
-    if (file.empty()) {
-        error = bundle.dir() + ": the manifest names no file of " + report.program;
+    std::shared_ptr<const Program> program = IntermediatesCheck::program(bundle, error);
+    if (!program)
         return false;
-    }
-    LoadResult loaded = loadProgram(file);
-    if (!loaded.program) {
-        const Diagnostic *first = loaded.diagnostics.firstError();
-        error = first ? first->toString() : file + ": cannot be read";
-        return false;
-    }
-    std::shared_ptr<const Program> program(std::move(loaded.program));
     auto cpu = createCpuBackend();
     ProgramRunner runner(program, *cpu);
     if (!runner.prepare(options, error))

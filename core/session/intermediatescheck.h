@@ -68,6 +68,9 @@ public:
         double rtol = 1e-4;
         double atol = 1e-5;
     };
+    /// The program Paddle's intermediates belong to, read from the bundle (its _json file, else
+    /// _txt). Null with `error`.
+    static std::shared_ptr<const Program> program(const TraceBundle &bundle, std::string &error);
     /// False with `error` when the bundle has no intermediates or the program cannot be loaded or
     /// prepared. `options`: the bundle's inputs and parameters (DebugSources::applyTo).
     static bool run(const TraceBundle &bundle, const ProgramRunner::Options &options, Tolerance tolerance,
