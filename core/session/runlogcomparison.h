@@ -56,6 +56,9 @@ struct RunLogReport
     size_t divergent = 0;
     std::optional<RunLogDifference> firstDivergent; ///< in log order
     std::vector<RunLogDifference> worst; ///< the ten largest errors, largest first
+    /// Every compared record's difference (error 0 when it agrees exactly), in log order: the
+    /// GUI's table and graph colours show all of them.
+    std::vector<RunLogDifference> differences;
 };
 
 /// Compares a matched run log's statistics with the other side's, with verify's tolerances.
