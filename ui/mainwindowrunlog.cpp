@@ -160,7 +160,11 @@ bool MainWindowRunLog::openLog(const QString &path)
     ++m_generation;
     m_result.reset();
     apply();
-    m_dock->show();
+    if (m_dock->isHidden()) {
+        m_dock->show();
+        // A quarter of the window: the graphs keep most of the height.
+        m_window->resizeDocks({ m_dock }, { qMax(200, m_window->height() / 4) }, Qt::Vertical);
+    }
     m_dock->raise();
     if (m_window->pipelineRunner()->isBusy()) {
         // The split programs are on their way: check against them once they are shown.

@@ -24,7 +24,8 @@ QLabel *swatch(const QColor &color, const QString &text, QWidget *parent)
 {
     auto *label = new QLabel(parent);
     label->setTextFormat(Qt::RichText);
-    label->setText(QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2").arg(color.name(), text));
+    label->setText(QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2")
+                       .arg(color.name(), text.toHtmlEscaped()));
     return label;
 }
 
