@@ -225,6 +225,14 @@ private slots:
         QTRY_VERIFY(forward->itemForOp(op)->marks().current);
         // The run log's colour stays under the debugger's marks.
         QCOMPARE(forward->itemForOp(op)->marks().accuracy, Accuracy::Divergent);
+        // Again from a session past it: it starts over and stops there again.
+        session->stepOver();
+        QVERIFY(waitIdle(*session));
+        QVERIFY(session->currentOp() != op);
+        QVERIFY(runLog->runToFirstDivergence());
+        QVERIFY(waitIdle(*session));
+        QTRY_COMPARE(session->currentOp(), op);
+        QCOMPARE(session->state(), DebugSession::State::Paused);
         session->stop();
         QVERIFY(waitIdle(*session));
     }
