@@ -17,6 +17,7 @@
 #include "ui/pipelinerunner.h"
 #include "ui/pipelinesnapshot.h"
 #include "ui/programdocument.h"
+#include "ui/runlogmodel.h"
 #include "ui/runlogpanel.h"
 #include "ui/runlogresult.h"
 #include "ui/selectionmodel.h"
@@ -159,6 +160,7 @@ bool MainWindowRunLog::openLog(const QString &path)
     }
     ++m_generation;
     m_result.reset();
+    m_accuracy.clear();
     apply();
     if (m_dock->isHidden()) {
         m_dock->show();
@@ -221,6 +223,9 @@ void MainWindowRunLog::deliver(quint64 generation, std::shared_ptr<const RunLogR
         return; // cleared or superseded meanwhile
     m_busy = false;
     m_result = std::move(result);
+    m_accuracy = m_result->opAccuracy();
+    for (GraphView *view : m_views) // a new log over the old one: the same ops, new colours
+        view->graphScene()->setOpAccuracy({});
     m_window->statusBar()->clearMessage();
     if (!m_result->ok())
         problem(m_result->error);
@@ -240,6 +245,7 @@ void MainWindowRunLog::clear()
     m_busy = false;
     m_waitingForPipeline = false;
     m_result.reset();
+    m_accuracy.clear();
     apply();
     if (had)
         emit resultChanged();
@@ -275,12 +281,20 @@ bool MainWindowRunLog::showsResultPrograms() const
 void MainWindowRunLog::apply()
 {
     const bool shown = showsResultPrograms();
-    if (!m_busy)
-        m_panel->setResult(m_result, m_result && !shown);
-    const OpAccuracy accuracy = shown && m_result->ok() ? m_result->opAccuracy() : OpAccuracy {};
-    for (GraphView *view : m_views)
-        if (view->graphScene()->opAccuracy() != accuracy)
-            view->graphScene()->setOpAccuracy(accuracy);
+    const bool stale = m_result && !shown;
+    // The table is reset only when what it shows changes (not at every debugger stop).
+    if (!m_busy && (m_panel->model()->result() != m_result || stale != m_panelStale)) {
+        m_panel->setResult(m_result, stale);
+        m_panelStale = stale;
+    }
+    const bool coloured = shown && m_result->ok();
+    for (GraphView *view : m_views) {
+        GraphScene *scene = view->graphScene();
+        if (coloured && scene->opAccuracy().size() != m_accuracy.size())
+            scene->setOpAccuracy(m_accuracy);
+        else if (!coloured && !scene->opAccuracy().empty())
+            scene->setOpAccuracy({});
+    }
     m_open->setEnabled(m_window->document() != nullptr);
     m_clear->setEnabled(m_result || m_busy);
     const DebugSession::State state = m_debugger->session()->state();

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ui/common/nodemarks.h"
+
 #include <QObject>
 #include <QString>
 #include <array>
@@ -86,6 +88,10 @@ private:
     QAction *m_runTo;
     QString m_path;
     std::shared_ptr<const RunLogResult> m_result;
+    /// m_result's colours, computed once per result.
+    OpAccuracy m_accuracy;
+    /// Whether the panel shows m_result as stale.
+    bool m_panelStale = false;
     quint64 m_generation = 0;
     bool m_busy = false;
     bool m_waitingForPipeline = false;
