@@ -1,6 +1,8 @@
 #include "ui/launchoptions.h"
 #include "ui/mainwindow.h"
+#include "ui/mainwindowrunlog.h"
 #include "ui/programdocument.h"
+#include "ui/runlogresult.h"
 
 #include <QSettings>
 #include <QStandardPaths>
@@ -95,6 +97,33 @@ private slots:
         QVERIFY2(pipeline, qPrintable(error));
         QCOMPARE(pipeline->tab, MainWindow::Tab::Passes);
         QCOMPARE(pipeline->pipeline, QStringLiteral("inference-cpu"));
+    }
+
+    /// `--paddle-log` checks the log once the bundle is open and shows the split tab.
+    void paddleLog()
+    {
+        const QString bundle = QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/mlp_ce");
+        const QString log = bundle + QStringLiteral("/paddle_run.log");
+        QString error;
+        const std::optional<LaunchOptions> o = parse({ bundle, "--paddle-log", log }, error);
+        QVERIFY2(o, qPrintable(error));
+        QCOMPARE(o->paddleLog, log);
+        QCOMPARE(o->tab, MainWindow::Tab::Split);
+        const std::optional<LaunchOptions> program
+            = parse({ bundle, "--paddle-log", log, "--view", "program" }, error);
+        QVERIFY2(program, qPrintable(error));
+        QCOMPARE(program->tab, MainWindow::Tab::Program);
+        MainWindow w;
+        QVERIFY2(o->applyTo(w, error), qPrintable(error));
+        QVERIFY(w.runLog()->result() && w.runLog()->result()->ok());
+        QVERIFY(w.runLog()->result()->check->report.match.matched > 0);
+        QCOMPARE(w.currentTab(), MainWindow::Tab::Split);
+
+        const std::optional<LaunchOptions> junk = parse({ bundle, "--paddle-log", kExample }, error);
+        QVERIFY2(junk, qPrintable(error));
+        MainWindow other;
+        QVERIFY(!junk->applyTo(other, error));
+        QVERIFY2(error.startsWith(QStringLiteral("--paddle-log ")), qPrintable(error));
     }
 
     void refusedValues()

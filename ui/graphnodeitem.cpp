@@ -114,6 +114,22 @@ QString GraphNodeItem::marksText() const
     default:
         break;
     }
+    switch (marks.accuracy) {
+    case NodeMarks::Accuracy::NotCompared:
+        lines << QObject::tr("Paddle run log: not computed by PIRScope");
+        break;
+    case NodeMarks::Accuracy::Agrees:
+        lines << QObject::tr("Paddle run log: agrees with PIRScope");
+        break;
+    case NodeMarks::Accuracy::Close:
+        lines << QObject::tr("Paddle run log: differs, within tolerance");
+        break;
+    case NodeMarks::Accuracy::Divergent:
+        lines << QObject::tr("Paddle run log: diverges beyond tolerance");
+        break;
+    case NodeMarks::Accuracy::None:
+        break;
+    }
     return lines.join(QLatin1Char('\n'));
 }
 

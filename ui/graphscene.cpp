@@ -9,6 +9,7 @@
 #include <QGraphicsSceneHelpEvent>
 #include <QGraphicsSceneMouseEvent>
 #include <QToolTip>
+#include <algorithm>
 #include <unordered_set>
 
 namespace ps {
@@ -288,6 +289,12 @@ void GraphScene::setOpMarks(const OpMarks &marks)
     applyOpMarks();
 }
 
+void GraphScene::setOpAccuracy(const OpAccuracy &accuracy)
+{
+    m_opAccuracy = accuracy;
+    applyOpMarks();
+}
+
 void GraphScene::applyOpMarks()
 {
     for (QGraphicsItem *item : m_marked) {
@@ -300,7 +307,10 @@ void GraphScene::applyOpMarks()
     if (!m_model)
         return;
     std::unordered_map<GraphGroupItem *, NodeMarks> inside;
-    for (const auto &[op, marks] : m_opMarks) {
+    OpMarks all = m_opMarks;
+    for (const auto &[op, accuracy] : m_opAccuracy)
+        all[op].accuracy = accuracy;
+    for (const auto &[op, marks] : all) {
         const int node = nodeOfOp(op);
         if (GraphNodeItem *item = node >= 0 ? m_nodeItems[size_t(node)] : nullptr) {
             NodeMarks shown = marks;
@@ -310,7 +320,8 @@ void GraphScene::applyOpMarks()
                 continue;
             item->setMarks(shown);
             m_marked.push_back(item);
-            if (marks.change == NodeMarks::Change::None && !marks.faded)
+            if (marks.change == NodeMarks::Change::None && !marks.faded
+                && marks.accuracy == NodeMarks::Accuracy::None)
                 continue;
             // What a pass did to a shared value's producer shows on every ghost of it.
             const auto [from, to] = m_model->ghostsOfOp.equal_range(op);
@@ -322,6 +333,7 @@ void GraphScene::applyOpMarks()
                 NodeMarks chip;
                 chip.change = marks.change;
                 chip.faded = marks.faded;
+                chip.accuracy = marks.accuracy;
                 ghost->setMarks(chip);
                 m_marked.push_back(ghost);
             }
@@ -331,6 +343,7 @@ void GraphScene::applyOpMarks()
             m.error = m.error || marks.error;
             m.nonFinite = m.nonFinite || marks.nonFinite;
             m.breakpoint = m.breakpoint || (marks.breakpoint && !marks.breakpointDisabled);
+            m.accuracy = std::max(m.accuracy, marks.accuracy);
         }
     }
     for (auto &[group, marks] : inside) {

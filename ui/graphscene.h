@@ -79,6 +79,10 @@ public:
     /// collapsed group: the group's box); replaces the previous marks and survives setGraph().
     void setOpMarks(const OpMarks &marks);
     const OpMarks &opMarks() const { return m_opMarks; }
+    /// A Paddle run log's verdict per op (NodeMarks::accuracy), drawn with the debugger's marks
+    /// and kept apart from them; an empty map removes the colours. Survives setGraph().
+    void setOpAccuracy(const OpAccuracy &accuracy);
+    const OpAccuracy &opAccuracy() const { return m_opAccuracy; }
 
     /// Asks the view to open or close `group` (a double-click on a group, its [−] button).
     void requestGroupToggle(int group) { emit groupToggleRequested(group); }
@@ -124,6 +128,7 @@ private:
     std::vector<Value> m_highlightValues;
     std::vector<int> m_matches;
     OpMarks m_opMarks;
+    OpAccuracy m_opAccuracy;
     std::vector<QGraphicsItem *> m_decorated; ///< items with a highlight or match to clear
     std::vector<QGraphicsItem *> m_marked;
     bool m_silent = false;

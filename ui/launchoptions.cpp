@@ -9,8 +9,10 @@
 #include "ui/diagnosticsmodel.h"
 #include "ui/mainwindowdebugger.h"
 #include "ui/mainwindowpasses.h"
+#include "ui/mainwindowrunlog.h"
 #include "ui/passtimelinerunner.h"
 #include "ui/passview.h"
+#include "ui/runlogresult.h"
 #include "ui/scenesetup.h"
 
 #include <QApplication>
@@ -82,8 +84,13 @@ std::optional<LaunchOptions> LaunchOptions::parse(const QStringList &arguments, 
         QStringLiteral("Host-memory budget for this run (4G, 512M, 50%; default: the debugger setting, else "
                        "75% of RAM)."),
         QStringLiteral("size"));
+    QCommandLineOption paddleLog(QStringLiteral("paddle-log"),
+        QStringLiteral("Compare the program with a Paddle FLAGS_check_nan_inf_level=3 run log of it: the "
+                       "records in the Paddle run log dock, the ops coloured by their error (implies --view "
+                       "split unless --view is given)."),
+        QStringLiteral("log"));
     parser.addOptions({ screenshot, size, debugSteps, select, inspect, view, mode, shape, dark, maxMemory,
-        passStep, pipeline });
+        passStep, pipeline, paddleLog });
     parser.process(arguments);
 
     LaunchOptions options;
@@ -137,9 +144,10 @@ std::optional<LaunchOptions> LaunchOptions::parse(const QStringList &arguments, 
     options.file = files.value(0);
     passes = passes || parser.isSet(pipeline)
         || (!files.isEmpty() && MainWindowPasses::isPassLog(files.first()));
-    options.tab = passes ? MainWindow::Tab::Passes
-        : split          ? MainWindow::Tab::Split
-                         : MainWindow::Tab::Program;
+    options.paddleLog = parser.value(paddleLog);
+    options.tab = passes                                                 ? MainWindow::Tab::Passes
+        : split || (!options.paddleLog.isEmpty() && !parser.isSet(view)) ? MainWindow::Tab::Split
+                                                                         : MainWindow::Tab::Program;
     options.passStep = parser.isSet(passStep) ? parser.value(passStep).toInt() - 1 : 0;
     if (passes && (parser.isSet(select) || parser.isSet(inspect))) {
         error = QStringLiteral("--select and --inspect act on the Program and split tabs, not on the passes");
@@ -199,6 +207,18 @@ bool LaunchOptions::applyTo(MainWindow &window, QString &error) const
         const QString why = window.debugger()->session()->setShapes(assigned);
         if (!why.isEmpty()) {
             error = QStringLiteral("--shape ") + why;
+            return false;
+        }
+    }
+    if (opened && !paddleLog.isEmpty()) {
+        MainWindowRunLog *runLog = window.runLog();
+        if (!runLog->openLog(paddleLog) || !runLog->waitUntilDone()) {
+            error = QStringLiteral("--paddle-log ") + paddleLog + QStringLiteral(": could not be checked");
+            return false;
+        }
+        if (!runLog->result() || !runLog->result()->ok()) {
+            error = QStringLiteral("--paddle-log ")
+                + (runLog->result() ? runLog->result()->error : paddleLog + QStringLiteral(": no result"));
             return false;
         }
     }

@@ -34,6 +34,8 @@ struct LaunchOptions
     std::optional<bool> training;
     QStringList shapes; ///< `--shape` assignments, as given
     QString pipeline; ///< `--pipeline`; empty: the default pipeline
+    /// `--paddle-log`: a Paddle run log to compare the program with (MainWindowRunLog).
+    QString paddleLog;
     bool dark = false;
     /// `--max-memory` in bytes; nullopt: the debugger's setting.
     std::optional<uint64_t> maxMemory;
@@ -49,8 +51,9 @@ struct LaunchOptions
     /// `--dark`, then the memory budget: the debugger's setting, overridden by `--max-memory`.
     void applyToApplication() const;
     /// Opens the file in `window` (for a screenshot without one, the bundled example) and shows
-    /// what the options ask for: the `--pipeline`, `--mode`, `--shape`s, the tab and the pass
-    /// step. False with `error` when a value is refused or a screenshot's file does not open.
+    /// what the options ask for: the `--pipeline`, `--mode`, `--shape`s, the tab, the pass step
+    /// and the `--paddle-log` (checked before it returns). False with `error` when a value is refused or a
+    /// screenshot's file does not open.
     bool applyTo(MainWindow &window, QString &error) const;
 };
 

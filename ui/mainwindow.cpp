@@ -15,6 +15,7 @@
 #include "ui/inplacegroupsmodel.h"
 #include "ui/mainwindowdebugger.h"
 #include "ui/mainwindowpasses.h"
+#include "ui/mainwindowrunlog.h"
 #include "ui/oplistpanel.h"
 #include "ui/passlistmodel.h"
 #include "ui/passpanel.h"
@@ -192,6 +193,12 @@ MainWindow::MainWindow(QWidget *parent)
     connectStartPage();
     m_passes = new MainWindowPasses(this, m_runner, m_passPanel->model());
     m_tabs->addTab(m_passes->view(), tr("Passes"));
+    m_runLog = new MainWindowRunLog(this, m_fileMenu, m_debugger,
+        { m_graphView, m_splitView->forwardView(), m_splitView->backwardView() });
+    // The View menu lists the docks made before it; this one came later.
+    for (QAction *a : menuBar()->actions())
+        if (a->menu() && a->menu()->objectName() == QLatin1String("viewMenu"))
+            a->menu()->addAction(m_runLog->dock()->toggleViewAction());
 
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray()))
@@ -249,6 +256,7 @@ void MainWindow::createDocks()
 void MainWindow::createActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    m_fileMenu = file;
     QAction *open = file->addAction(tr("&Open\u2026"), this, &MainWindow::openDialog);
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open Trace &Bundle Folder\u2026"), this, &MainWindow::openBundleDialog);
@@ -279,6 +287,7 @@ void MainWindow::createActions()
     connect(m_inferAction, &QAction::triggered, this, [this] { setTraining(false); });
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName(QStringLiteral("viewMenu"));
     QAction *fit = view->addAction(tr("&Fit Graph"), m_graphView, &GraphView::fitGraph);
     fit->setShortcuts({ QKeySequence(Qt::Key_F), QKeySequence(Qt::CTRL | Qt::Key_0) });
     fit->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -327,12 +336,20 @@ bool MainWindow::openFile(const QString &path)
         const PathKind kind = ProgramOpener::kindOf(path);
         if (opensAsTimeline(kind))
             return MainWindowPasses::readLog(path);
+        if (kind == PathKind::RunLog) {
+            OpenedFile log;
+            log.path = path;
+            log.runLog = true;
+            return log;
+        }
         OpenedFile program;
         program.path = path;
         program.source = ProgramOpener::open(path, kind, program.diagnostics);
         return program;
     });
     statusBar()->clearMessage();
+    if (file.runLog)
+        return m_runLog->openLog(path);
     return file.passLog ? m_passes->showLog(file) : adoptFile(file);
 }
 

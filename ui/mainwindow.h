@@ -11,6 +11,7 @@
 
 class QAction;
 class QDockWidget;
+class QMenu;
 class QStackedWidget;
 class QTabWidget;
 class QTableView;
@@ -24,6 +25,7 @@ class HelpMenu;
 class InplaceGroupsModel;
 class MainWindowDebugger;
 class MainWindowPasses;
+class MainWindowRunLog;
 class OpListPanel;
 class Operation;
 class PassPanel;
@@ -127,6 +129,8 @@ public:
     MainWindowDebugger *debugger() const { return m_debugger; }
     /// The Passes tab: the pass timeline and its diffs.
     MainWindowPasses *passes() const { return m_passes; }
+    /// Paddle run logs: the "Paddle run log" dock, the graphs' colours, Run to first divergence.
+    MainWindowRunLog *runLog() const { return m_runLog; }
     /// The program the op list and properties show.
     ProgramSide activeSide() const { return m_activeSide; }
     QStringList recentFiles() const;
@@ -214,6 +218,8 @@ private:
     MainWindowDebugger *m_debugger = nullptr;
     HelpMenu *m_help = nullptr;
     MainWindowPasses *m_passes = nullptr;
+    MainWindowRunLog *m_runLog = nullptr;
+    QMenu *m_fileMenu = nullptr;
 };
 
 } // namespace ps

@@ -24,6 +24,9 @@ struct OpenedFile
     std::shared_ptr<const ProgramDocument> document;
     /// The timeline of a pass log or dump folder; null for a program or a trace bundle.
     std::shared_ptr<const PassTimeline> passLog;
+    /// The path is a Paddle run log (PathKind::RunLog): not read here, it is checked against the
+    /// program already open (MainWindowRunLog).
+    bool runLog = false;
 };
 
 } // namespace ps

@@ -43,6 +43,7 @@ RunLogReport compareAll(const PaddleRunLog &log, RunLogMatcher::Result match,
             if (!report.firstDivergent)
                 report.firstDivergent = d;
         }
+        report.differences.push_back(d);
         if (d.error > 0)
             all.push_back(std::move(d));
     }

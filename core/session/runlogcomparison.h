@@ -58,6 +58,9 @@ struct RunLogReport
     /// The first record of the log that holds NaN or Inf (`[PRECISION] [ERROR]`), matched or not.
     std::optional<size_t> firstNanInf;
     std::vector<RunLogDifference> worst; ///< the ten largest errors, largest first
+    /// Every compared record's difference (error 0 when it agrees exactly), in log order: the
+    /// GUI's table and graph colours show all of them.
+    std::vector<RunLogDifference> differences;
 };
 
 /// Compares a matched run log's statistics with the other side's, with verify's tolerances.

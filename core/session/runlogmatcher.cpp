@@ -129,6 +129,13 @@ bool RunLogMatcher::sameKernel(std::string_view kernel, std::string_view opName)
     return withoutInplace(kernel) == withoutInplace(withoutDialect(opName));
 }
 
+const std::string &RunLogMatcher::Result::reason(size_t record) const
+{
+    static const std::string none;
+    const uint32_t r = record < reasonOf.size() ? reasonOf[record] : 0;
+    return r == 0 ? none : reasonTexts[r - 1];
+}
+
 RunLogMatcher::Result RunLogMatcher::match(const PaddleRunLog &log) const
 {
     Result result;
@@ -142,10 +149,16 @@ RunLogMatcher::Result RunLogMatcher::match(const PaddleRunLog &log) const
             kernels.insert(withoutInplace(withoutDialect(op->name())));
     int current = 0;
 
+    result.reasonOf.assign(log.records.size(), 0);
+    std::unordered_map<std::string, uint32_t> reasonIndex;
     auto unmatched = [&](size_t record, const std::string &reason) {
         Result::Unmatched &u = result.unmatchedReasons[reason];
         if (u.count++ == 0)
             u.firstRecord = record;
+        auto [it, added] = reasonIndex.try_emplace(reason, uint32_t(result.reasonTexts.size() + 1));
+        if (added)
+            result.reasonTexts.push_back(reason);
+        result.reasonOf[record] = it->second;
     };
 
     for (size_t i = 0; i < log.records.size(); ++i) {

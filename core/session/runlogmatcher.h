@@ -73,6 +73,13 @@ public:
             size_t firstRecord = 0;
         };
         std::map<std::string, Unmatched> unmatchedReasons;
+        /// Per record: 1 + the index of its reason in `reasonTexts`, 0 when it matched (4 bytes
+        /// a record; the texts are kept once).
+        std::vector<uint32_t> reasonOf;
+        std::vector<std::string> reasonTexts;
+
+        /// Why record `record` stayed unmatched; "" when it matched.
+        const std::string &reason(size_t record) const;
     };
 
     explicit RunLogMatcher(std::vector<Input> programs);

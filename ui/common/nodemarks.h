@@ -27,16 +27,28 @@ struct NodeMarks
     Change change = Change::None;
     /// Drawn faint: not part of the program shown (a removed op in the picture after the pass).
     bool faded = false;
+    /// How a Paddle run log's statistics of the op's results compare with PIRScope's run (the
+    /// worst record of the op), in increasing severity: a collapsed layer shows its worst op.
+    enum class Accuracy : unsigned char {
+        None, ///< no record of the op (or no log loaded)
+        NotCompared, ///< records matched the op but PIRScope's run did not compute it (grey)
+        Agrees, ///< within a tenth of the tolerance (green)
+        Close, ///< within the tolerance (yellow)
+        Divergent, ///< beyond the tolerance (red)
+    };
+    Accuracy accuracy = Accuracy::None;
 
     bool empty() const
     {
         return !current && !breakpoint && !error && !nonFinite && milliseconds < 0 && change == Change::None
-            && !faded;
+            && !faded && accuracy == Accuracy::None;
     }
     friend bool operator==(const NodeMarks &, const NodeMarks &) = default;
 };
 
 /// Marks by op; ops without an entry have none.
 using OpMarks = std::unordered_map<const Operation *, NodeMarks>;
+/// A run log's colours by op (GraphScene::setOpAccuracy); ops without an entry have none.
+using OpAccuracy = std::unordered_map<const Operation *, NodeMarks::Accuracy>;
 
 } // namespace ps

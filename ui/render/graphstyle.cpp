@@ -182,6 +182,23 @@ QColor GraphStyle::changeColor(NodeMarks::Change change)
     }
 }
 
+QColor GraphStyle::accuracyColor(NodeMarks::Accuracy accuracy)
+{
+    switch (accuracy) {
+    case NodeMarks::Accuracy::NotCompared:
+        return QColor(0x9e, 0x9e, 0x9e);
+    case NodeMarks::Accuracy::Agrees:
+        return QColor(0x2e, 0x9d, 0x4a);
+    case NodeMarks::Accuracy::Close:
+        return QColor(0xe0, 0xb4, 0x00);
+    case NodeMarks::Accuracy::Divergent:
+        return QColor(0xd3, 0x2f, 0x2f);
+    case NodeMarks::Accuracy::None:
+        break;
+    }
+    return QColor();
+}
+
 void GraphStyle::paintMarks(
     QPainter *painter, const QRectF &rect, const NodeMarks &marks, qreal lod, bool ghost) const
 {
@@ -217,6 +234,8 @@ void GraphStyle::paintMarks(
             painter->setBrush(Qt::NoBrush);
         }
     }
+    if (const QColor c = accuracyColor(marks.accuracy); c.isValid())
+        frame(c, ghost ? 1.5 : 2.5, ghost ? 0.5 : 1.5);
     if (marks.nonFinite)
         frame(QColor(0xf0, 0x8c, 0x00), 2.5, 1.5);
     if (marks.error)
@@ -270,6 +289,8 @@ void GraphStyle::paintNode(QPainter *painter, const NodeVisual &n, qreal lod) co
             flat = n.marks.current ? QColor(0x1f, 0x8a, 0x3a) : QColor(0xd0, 0x1f, 0x1f);
         else if (const QColor c = changeColor(n.marks.change); c.isValid())
             flat = c;
+        else if (const QColor a = accuracyColor(n.marks.accuracy); a.isValid())
+            flat = a;
         painter->fillRect(n.rect, flat);
         return;
     }
@@ -283,6 +304,10 @@ void GraphStyle::paintNode(QPainter *painter, const NodeVisual &n, qreal lod) co
         // Tint the kind's colour towards the change's, so both stay readable.
         tinted = QColor((fill.red() * 3 + c.red()) / 4, (fill.green() * 3 + c.green()) / 4,
             (fill.blue() * 3 + c.blue()) / 4);
+    } else if (const QColor a = accuracyColor(n.marks.accuracy); a.isValid()) {
+        // A run log's verdict: half the kind's colour, half the verdict's.
+        tinted = QColor(
+            (fill.red() + a.red()) / 2, (fill.green() + a.green()) / 2, (fill.blue() + a.blue()) / 2);
     }
     painter->setBrush(tinted);
     const qreal radius = qMin<qreal>(6, n.rect.height() / 4);

@@ -97,6 +97,9 @@ public:
     /// What a pass did to an op (NodeMarks::change): red removed, green added, amber changed;
     /// invalid for None and Kept.
     static QColor changeColor(NodeMarks::Change change);
+    /// A run log's accuracy (NodeMarks::accuracy): grey not compared, green agrees, yellow
+    /// close, red divergent; invalid for None.
+    static QColor accuracyColor(NodeMarks::Accuracy accuracy);
     void paintGroup(QPainter *painter, const GroupVisual &group, qreal lod) const;
     void paintEdge(QPainter *painter, const EdgeVisual &edge, qreal lod) const;
     void paintCluster(QPainter *painter, const QRectF &rect, const QString &label, qreal lod) const;

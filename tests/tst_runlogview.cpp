@@ -1,0 +1,278 @@
+#include "core/io/paddlerunlog.h"
+#include "core/ir/operation.h"
+#include "ui/common/elidedlabel.h"
+#include "ui/common/itemroles.h"
+#include "ui/debugger/debugsession.h"
+#include "ui/diagnosticsmodel.h"
+#include "ui/graphnodeitem.h"
+#include "ui/graphscene.h"
+#include "ui/graphview.h"
+#include "ui/mainwindow.h"
+#include "ui/mainwindowdebugger.h"
+#include "ui/mainwindowrunlog.h"
+#include "ui/pipelinerunner.h"
+#include "ui/pipelinesnapshot.h"
+#include "ui/runlogmodel.h"
+#include "ui/runlogpanel.h"
+#include "ui/runlogresult.h"
+#include "ui/selectionmodel.h"
+#include "ui/splitview.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QtTest>
+
+using namespace ps;
+using Accuracy = NodeMarks::Accuracy;
+
+namespace {
+
+const QString kBundle = QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/mlp_ce");
+const QString kLog = kBundle + QStringLiteral("/paddle_run.log");
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes)
+{
+    QFile f(dir.filePath(name));
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(bytes);
+    return f.fileName();
+}
+
+/// The log with `stat=` of 1-based line `line` multiplied by `factor` (as tst_runlogcheck).
+QByteArray alterRecord(const QByteArray &log, int line, const QByteArray &stat, double factor)
+{
+    QList<QByteArray> lines = log.split('\n');
+    QByteArray &l = lines[line - 1];
+    const int at = l.indexOf(", " + stat + "=") + stat.size() + 3;
+    int end = l.indexOf(',', at);
+    if (end < 0)
+        end = l.size();
+    const double v = l.mid(at, end - at).toDouble();
+    l = l.left(at) + QByteArray::number(v * factor + (v == 0 ? 1 : 0), 'e', 6) + l.mid(end);
+    return lines.join('\n');
+}
+
+/// Opens the bundle and waits for its train pipeline (the forward and backward graphs).
+bool openBundle(MainWindow &w)
+{
+    if (!w.openFile(kBundle))
+        return false;
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < 60000 && !(w.snapshot() && w.snapshot()->ok() && !w.pipelineRunner()->isBusy()))
+        QTest::qWait(10);
+    return w.snapshot() && w.snapshot()->ok();
+}
+
+/// Shows the split tab and waits until its forward graph is laid out.
+bool showForward(MainWindow &w)
+{
+    GraphView *forward = w.splitView()->forwardView();
+    QSignalSpy laidOut(forward, &GraphView::layoutFinished);
+    w.showTab(MainWindow::Tab::Split);
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < 60000 && laidOut.isEmpty() && forward->graphScene()->items().isEmpty())
+        QTest::qWait(10);
+    return !forward->graphScene()->items().isEmpty();
+}
+
+bool waitIdle(DebugSession &s)
+{
+    QElapsedTimer t;
+    t.start();
+    while (s.state() == DebugSession::State::Running && t.elapsed() < 60000)
+        QTest::qWait(5);
+    return s.state() != DebugSession::State::Running;
+}
+
+QString opName(const Operation *op)
+{
+    return op ? QString::fromUtf8(op->name().data(), qsizetype(op->name().size())) : QString();
+}
+
+} // namespace
+
+/// The "Paddle run log" dock, the graphs' colours and Run to first divergence on mlp_ce's real
+/// Paddle 3.3.1 log, and on the same log with one record altered.
+class TestRunLogView : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("PIRScopeTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_runlogview"));
+        QSettings().clear();
+    }
+
+    void aRealLogAgreesEverywhere()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(openBundle(w));
+        MainWindowRunLog *runLog = w.runLog();
+        QVERIFY(runLog->openAction()->isEnabled());
+        QVERIFY(runLog->openLog(kLog));
+        QVERIFY(runLog->waitUntilDone());
+        const std::shared_ptr<const RunLogResult> result = runLog->result();
+        QVERIFY(result);
+        QVERIFY2(result->ok(), qPrintable(result->error));
+        const RunLogReport &report = result->check->report;
+        qInfo("%s", qPrintable(result->summary()));
+        QVERIFY(report.match.matched > 0);
+        QCOMPARE(report.divergent, size_t(0));
+        QCOMPARE(report.differences.size(), report.compared);
+        QVERIFY(!runLog->runToDivergenceAction()->isEnabled());
+        QVERIFY(runLog->dock()->isVisible());
+        // One row per record; unmatched rows say why.
+        RunLogPanel *panel = runLog->panel();
+        QCOMPARE(panel->model()->rowCount(), int(report.records));
+        for (int row = 0; row < panel->model()->rowCount(); ++row) {
+            const QModelIndex op = panel->model()->index(row, RunLogModel::Op);
+            if (!opFromIndex(op))
+                QVERIFY(op.data().toString().startsWith(QStringLiteral("unmatched: ")));
+        }
+        QVERIFY(panel->summary()->text().contains(QStringLiteral("%1 records").arg(report.records)));
+        QVERIFY(panel->legend()->isVisible());
+        // Every matched forward op is coloured, green: they all agree.
+        GraphScene *forward = w.splitView()->forwardView()->graphScene();
+        QVERIFY(!forward->opAccuracy().empty());
+        const Operation *first = result->opOf(0);
+        QVERIFY(first);
+        QCOMPARE(forward->opAccuracy().at(first), Accuracy::Agrees);
+        QVERIFY(showForward(w));
+        w.selection()->selectOp(first); // opens its layers
+        QTRY_VERIFY(forward->itemForOp(first) != nullptr);
+        QCOMPARE(forward->itemForOp(first)->marks().accuracy, Accuracy::Agrees);
+        // Clearing removes table and colours.
+        runLog->clearAction()->trigger();
+        QVERIFY(!runLog->result());
+        QVERIFY(forward->opAccuracy().empty());
+        QCOMPARE(forward->itemForOp(first)->marks().accuracy, Accuracy::None);
+        QCOMPARE(panel->model()->rowCount(), 0);
+    }
+
+    void anAlteredRecordIsRedAndRunToStopsThere()
+    {
+        QTemporaryDir dir;
+        const QString altered
+            = writeFile(dir, QStringLiteral("paddle_run.log"), alterRecord(readAll(kLog), 6, "mean", 1.5));
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(openBundle(w));
+        // openFile on a run log checks it against the bundle open.
+        QVERIFY(w.openFile(altered));
+        MainWindowRunLog *runLog = w.runLog();
+        QVERIFY(runLog->waitUntilDone());
+        const std::shared_ptr<const RunLogResult> result = runLog->result();
+        QVERIFY(result && result->ok());
+        const RunLogReport &report = result->check->report;
+        QVERIFY(report.firstDivergent);
+        const size_t record = report.firstDivergent->record;
+        QCOMPARE(result->log->records[record].line, 6);
+        QCOMPARE(result->opLabel(record), QStringLiteral("fwd:9"));
+        const Operation *op = result->firstDivergentOp();
+        QCOMPARE(opName(op), QStringLiteral("pd_op.matmul"));
+        QVERIFY(runLog->panel()->summary()->text().contains(QStringLiteral("line 6")));
+
+        // The divergent op is red in the forward graph, its role in the scene's colours too.
+        GraphScene *forward = w.splitView()->forwardView()->graphScene();
+        QCOMPARE(forward->opAccuracy().at(op), Accuracy::Divergent);
+        QVERIFY(showForward(w));
+
+        // Sorted by error: the divergent record is the first row; the error cell has the colour.
+        RunLogPanel *panel = runLog->panel();
+        QTableView *view = panel->view();
+        const QModelIndex top = view->model()->index(0, RunLogModel::Line);
+        QCOMPARE(top.data().toInt(), 6);
+        QCOMPARE(view->model()->index(0, RunLogModel::Stat).data().toString(), QStringLiteral("mean"));
+        QVERIFY(view->model()->index(0, RunLogModel::Error).data().toDouble() > 1);
+
+        // Clicking the row selects the op in the forward graph.
+        w.selection()->clear();
+        view->setCurrentIndex(view->model()->index(0, RunLogModel::Kernel));
+        QCOMPARE(w.selection()->currentOp(), op);
+        QCOMPARE(w.currentTab(), MainWindow::Tab::Split);
+        QCOMPARE(forward->selectedOp(), op);
+        QTRY_VERIFY(forward->itemForOp(op) != nullptr);
+        QCOMPARE(forward->itemForOp(op)->marks().accuracy, Accuracy::Divergent);
+        QVERIFY(forward->itemForOp(op)->marksText().contains(QStringLiteral("diverges")));
+
+        // Run to first divergence: paused at fwd:9.
+        QAction *runTo = runLog->runToDivergenceAction();
+        QVERIFY(runTo->isEnabled());
+        runTo->trigger();
+        DebugSession *session = w.debugger()->session();
+        QVERIFY(waitIdle(*session));
+        QCOMPARE(session->state(), DebugSession::State::Paused);
+        QCOMPARE(session->currentOp(), op);
+        QTRY_VERIFY(forward->itemForOp(op)->marks().current);
+        // The run log's colour stays under the debugger's marks.
+        QCOMPARE(forward->itemForOp(op)->marks().accuracy, Accuracy::Divergent);
+        // Again from a session past it: it starts over and stops there again.
+        session->stepOver();
+        QVERIFY(waitIdle(*session));
+        QVERIFY(session->currentOp() != op);
+        QVERIFY(runLog->runToFirstDivergence());
+        QVERIFY(waitIdle(*session));
+        QTRY_COMPARE(session->currentOp(), op);
+        QCOMPARE(session->state(), DebugSession::State::Paused);
+        session->stop();
+        QVERIFY(waitIdle(*session));
+    }
+
+    void aRunLogWithoutAProgramSaysWhatToOpen()
+    {
+        MainWindow w;
+        QVERIFY(!w.runLog()->openAction()->isEnabled());
+        QVERIFY(!w.openFile(kLog));
+        QVERIFY(!w.runLog()->result());
+        const Diagnostic *first = w.diagnosticsModel()->diagnostics().firstError();
+        QVERIFY(first);
+        QVERIFY(QString::fromStdString(first->message)
+                    .contains(QStringLiteral("open the program or trace bundle")));
+    }
+
+    void badAndForeignLogsSayWhy()
+    {
+        MainWindow w;
+        QVERIFY(openBundle(w));
+        MainWindowRunLog *runLog = w.runLog();
+        // Not a log at all.
+        QTemporaryDir dir;
+        const QString junk = writeFile(dir, QStringLiteral("junk.log"), QByteArray("hello\nworld\n"));
+        QVERIFY(runLog->openLog(junk));
+        QVERIFY(runLog->waitUntilDone());
+        QVERIFY(runLog->result() && !runLog->result()->ok());
+        QVERIFY(runLog->result()->error.contains(QStringLiteral("no readable")));
+        QVERIFY(w.runLog()->panel()->summary()->text().contains(QStringLiteral("no readable")));
+        // A log of another program: counts, no crash.
+        QVERIFY(runLog->openLog(QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/lenet/paddle_run.log")));
+        QVERIFY(runLog->waitUntilDone());
+        QVERIFY(runLog->result());
+        qInfo("lenet log on mlp_ce: %s", qPrintable(runLog->result()->summary()));
+        QVERIFY(runLog->panel()->summary()->text().contains(QStringLiteral("records")));
+        // A new program clears the log.
+        QVERIFY(w.openFile(kBundle));
+        QVERIFY(!runLog->result());
+    }
+};
+
+QTEST_MAIN(TestRunLogView)
+#include "tst_runlogview.moc"

@@ -1,0 +1,100 @@
+#pragma once
+
+#include "ui/common/nodemarks.h"
+
+#include <QObject>
+#include <QString>
+#include <array>
+#include <memory>
+
+class QAction;
+class QDockWidget;
+class QMenu;
+
+namespace ps {
+
+class GraphView;
+class MainWindow;
+class MainWindowDebugger;
+class RunLogPanel;
+struct DebugTarget;
+struct RunLogResult;
+
+/// Puts Paddle run logs (FLAGS_check_nan_inf_level=3) into the main window: File ▸ "Compare with
+/// Paddle run log…" (and MainWindow::openFile on a run log) checks the log against the programs
+/// shown (the split pipeline's forward + backward when there is one, else the Program tab's
+/// program) on a worker thread (RunLogResult::compute: PIRScope's CPU run with the target's own
+/// inputs and parameters); the "Paddle run log" dock lists the records (RunLogPanel), the three
+/// graphs colour every matched op by its worst error ratio (GraphScene::setOpAccuracy) and
+/// "Run to first divergence" (the Debug menu and toolbar, beside Stop on NaN) runs the debugger
+/// to the op of the first record beyond tolerance. A new program clears the log; a new pipeline
+/// snapshot (mode or pass switch) keeps the table but removes the colours until the snapshot it
+/// was checked against is shown again.
+class MainWindowRunLog : public QObject
+{
+    Q_OBJECT
+
+public:
+    /// `fileMenu` receives the open and clear actions; `graphViews` are the Program tab's graph
+    /// and the forward and backward graphs.
+    MainWindowRunLog(MainWindow *window, QMenu *fileMenu, MainWindowDebugger *debugger,
+        std::array<GraphView *, 3> graphViews);
+    ~MainWindowRunLog() override;
+
+    /// Checks the run log at `path` against the programs shown (waiting for the pipeline being
+    /// computed, if any). False, with a message in the status bar and the Problems panel, when
+    /// no program is open.
+    bool openLog(const QString &path);
+    /// Removes the log: the table, the colours and the run-to action.
+    void clear();
+    /// The log's check, or null (none loaded, or still running).
+    std::shared_ptr<const RunLogResult> result() const { return m_result; }
+    bool isBusy() const { return m_busy; }
+    /// Waits (the event loop running) until the check in progress is done; false on timeout.
+    bool waitUntilDone(int milliseconds = 120000);
+    /// Runs the debugger to the op of the first divergent record: paused at it, before it runs
+    /// (Step Over shows its result). False with a status message when there is none.
+    bool runToFirstDivergence();
+
+    QAction *openAction() const { return m_open; }
+    QAction *clearAction() const { return m_clear; }
+    QAction *runToDivergenceAction() const { return m_runTo; }
+    RunLogPanel *panel() const { return m_panel; }
+    QDockWidget *dock() const { return m_dock; }
+
+signals:
+    /// A check finished (result() set, with or without an error) or the log was cleared.
+    void resultChanged();
+
+private:
+    void openDialog();
+    void start();
+    void deliver(quint64 generation, std::shared_ptr<const RunLogResult> result);
+    /// The programs a new check runs against.
+    DebugTarget targetNow() const;
+    /// Whether the window still shows the programs of the result's target.
+    bool showsResultPrograms() const;
+    /// Colours the graphs (or removes the colours) and enables the actions.
+    void apply();
+    void problem(const QString &text);
+
+    MainWindow *m_window;
+    MainWindowDebugger *m_debugger;
+    std::array<GraphView *, 3> m_views;
+    RunLogPanel *m_panel;
+    QDockWidget *m_dock;
+    QAction *m_open;
+    QAction *m_clear;
+    QAction *m_runTo;
+    QString m_path;
+    std::shared_ptr<const RunLogResult> m_result;
+    /// m_result's colours, computed once per result.
+    OpAccuracy m_accuracy;
+    /// Whether the panel shows m_result as stale.
+    bool m_panelStale = false;
+    quint64 m_generation = 0;
+    bool m_busy = false;
+    bool m_waitingForPipeline = false;
+};
+
+} // namespace ps
