@@ -6,6 +6,7 @@
 #include "core/runtime/npyio.h"
 #include "core/session/runlogcomparison.h"
 #include "core/session/runlogmatcher.h"
+#include "runlogtestfiles.h"
 
 #include <QtTest>
 #include <filesystem>
@@ -15,7 +16,7 @@ using namespace ps;
 namespace {
 
 const char *const kBundles[] = { "mlp_ce", "lenet", "conv_bn_relu", "transformer_encoder", "inplace_chain",
-    "pruned_param", "nested_output", "embedding_mean" };
+    "pruned_param", "nested_output", "embedding_mean", "nan_log" };
 
 QString bundle(const char *name)
 {
@@ -25,35 +26,6 @@ QString bundle(const char *name)
 QString logOf(const char *name)
 {
     return bundle(name) + QStringLiteral("/paddle_run.log");
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes)
-{
-    QFile f(dir.filePath(name));
-    if (!f.open(QIODevice::WriteOnly))
-        return {};
-    f.write(bytes);
-    return f.fileName();
-}
-
-/// The log with `stat=` of 1-based line `line` multiplied by `factor`.
-QByteArray alterRecord(const QByteArray &log, int line, const QByteArray &stat, double factor)
-{
-    QList<QByteArray> lines = log.split('\n');
-    QByteArray &l = lines[line - 1];
-    const int at = l.indexOf(", " + stat + "=") + stat.size() + 3;
-    int end = l.indexOf(',', at);
-    if (end < 0)
-        end = l.size();
-    const double v = l.mid(at, end - at).toDouble();
-    l = l.left(at) + QByteArray::number(v * factor + (v == 0 ? 1 : 0), 'e', 6) + l.mid(end);
-    return lines.join('\n');
 }
 
 QJsonObject verifyJson(const QStringList &args, int expectedExit)

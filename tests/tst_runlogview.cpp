@@ -1,5 +1,6 @@
 #include "core/io/paddlerunlog.h"
 #include "core/ir/operation.h"
+#include "runlogtestfiles.h"
 #include "ui/common/elidedlabel.h"
 #include "ui/common/itemroles.h"
 #include "ui/debugger/debugsession.h"
@@ -20,6 +21,7 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QLabel>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
@@ -33,35 +35,6 @@ namespace {
 
 const QString kBundle = QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/mlp_ce");
 const QString kLog = kBundle + QStringLiteral("/paddle_run.log");
-
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes)
-{
-    QFile f(dir.filePath(name));
-    if (!f.open(QIODevice::WriteOnly))
-        return {};
-    f.write(bytes);
-    return f.fileName();
-}
-
-/// The log with `stat=` of 1-based line `line` multiplied by `factor` (as tst_runlogcheck).
-QByteArray alterRecord(const QByteArray &log, int line, const QByteArray &stat, double factor)
-{
-    QList<QByteArray> lines = log.split('\n');
-    QByteArray &l = lines[line - 1];
-    const int at = l.indexOf(", " + stat + "=") + stat.size() + 3;
-    int end = l.indexOf(',', at);
-    if (end < 0)
-        end = l.size();
-    const double v = l.mid(at, end - at).toDouble();
-    l = l.left(at) + QByteArray::number(v * factor + (v == 0 ? 1 : 0), 'e', 6) + l.mid(end);
-    return lines.join('\n');
-}
 
 /// Opens the bundle and waits for its train pipeline (the forward and backward graphs).
 bool openBundle(MainWindow &w)
@@ -235,6 +208,37 @@ private slots:
         QCOMPARE(session->state(), DebugSession::State::Paused);
         session->stop();
         QVERIFY(waitIdle(*session));
+    }
+
+    /// The float64 referee from the dock: Paddle's altered mean is far from the double result.
+    void refereeJudgesTheFirstDivergence()
+    {
+        QTemporaryDir dir;
+        const QString altered
+            = writeFile(dir, QStringLiteral("paddle_run.log"), alterRecord(readAll(kLog), 6, "mean", 3));
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(openBundle(w));
+        MainWindowRunLog *runLog = w.runLog();
+        QVERIFY(runLog->openLog(altered));
+        QVERIFY(runLog->waitUntilDone());
+        QAction *referee = runLog->refereeAction();
+        QVERIFY(referee->isEnabled());
+        QSignalSpy verdict(runLog, &MainWindowRunLog::verdictReady);
+        referee->trigger();
+        QVERIFY(verdict.wait(60000));
+        const QString text = verdict.first().first().toString();
+        QVERIFY2(text.contains(QStringLiteral("line 6 fwd:9 pd_op.matmul")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("PIRScope is closer")), qPrintable(text));
+        QCOMPARE(runLog->panel()->verdict()->text(), text);
+        QVERIFY(runLog->panel()->verdict()->isVisibleTo(runLog->panel()));
+
+        // The real log: nothing diverges, nothing to referee.
+        QVERIFY(runLog->openLog(kLog));
+        QVERIFY(runLog->waitUntilDone());
+        QVERIFY(!referee->isEnabled());
+        QVERIFY(!runLog->referee());
     }
 
     void aRunLogWithoutAProgramSaysWhatToOpen()

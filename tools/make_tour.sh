@@ -38,3 +38,10 @@ fi
 shot split "$example" --mode train --view split --select fwd:25
 shot passes "$example" --pipeline inference-gpu --step 9
 shot debugger "$example" --steps 12 --inspect %30
+# The run-log overlay: mlp_ce's real Paddle log with the mean of line 6 (fwd:9 pd_op.matmul) tripled,
+# so one op diverges in red and the dock lists it first.
+altered=$config/paddle_run.log
+awk 'NR == 6 { match($0, /mean=[^,]*/); v = substr($0, RSTART + 5, RLENGTH - 5);
+     $0 = substr($0, 1, RSTART + 4) sprintf("%e", v * 3) substr($0, RSTART + RLENGTH) } { print }' \
+    "$here/tests/fixtures/paddle/mlp_ce/paddle_run.log" > "$altered"
+shot runlog "$here/tests/fixtures/paddle/mlp_ce" --paddle-log "$altered" --select fwd:9 --size 1280x720

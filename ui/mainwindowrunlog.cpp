@@ -6,6 +6,7 @@
 #include "core/session/pipelinesource.h"
 #include "core/transform/pipelineresult.h"
 #include "ui/common/dialogdirectory.h"
+#include "ui/common/workerpool.h"
 #include "ui/debugger/debuggeractions.h"
 #include "ui/debugger/debuggertoolbar.h"
 #include "ui/debugger/debugsession.h"
@@ -42,13 +43,7 @@ namespace {
 /// deep programs); lives until the application exits, so a closing window does not wait.
 QThreadPool *runLogPool()
 {
-    static QThreadPool *pool = [] {
-        auto *p = new QThreadPool(QCoreApplication::instance());
-        p->setObjectName(QStringLiteral("run log"));
-        p->setMaxThreadCount(1);
-        p->setStackSize(64u << 20);
-        return p;
-    }();
+    static QThreadPool *pool = makeWorkerPool(QStringLiteral("run log"), 1);
     return pool;
 }
 
@@ -65,7 +60,14 @@ MainWindowRunLog::MainWindowRunLog(
     , m_open(new QAction(tr("Compare with Paddle &Run Log\u2026"), this))
     , m_clear(new QAction(tr("Clear Paddle Run Log"), this))
     , m_runTo(new QAction(tr("Run to First &Divergence"), this))
+    , m_referee(new QAction(tr("Referee in &Float64"), this))
 {
+    m_referee->setObjectName(QStringLiteral("refereeAction"));
+    m_referee->setIconText(tr("Referee f64"));
+    m_referee->setToolTip(tr("Recompute the selected divergent record's op (else the first divergent one) in "
+                             "float64 on the CPU and say whether Paddle's or PIRScope's value is closer"));
+    m_referee->setStatusTip(m_referee->toolTip());
+    connect(m_referee, &QAction::triggered, this, &MainWindowRunLog::referee);
     m_open->setObjectName(QStringLiteral("compareRunLogAction"));
     m_open->setStatusTip(tr("Compare a Paddle FLAGS_check_nan_inf_level=3 log of this program's run with "
                             "PIRScope's CPU run, op by op"));
@@ -97,7 +99,7 @@ MainWindowRunLog::MainWindowRunLog(
     debugger->menu()->addSeparator();
     debugger->menu()->addAction(m_runTo);
 
-    m_panel->addButtons({ m_runTo, m_open, m_clear });
+    m_panel->addButtons({ m_runTo, m_referee, m_open, m_clear });
     m_dock->setObjectName(QStringLiteral("runLogDock"));
     m_dock->setWidget(m_panel);
     window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
@@ -299,6 +301,37 @@ void MainWindowRunLog::apply()
     m_clear->setEnabled(m_result || m_busy);
     const DebugSession::State state = m_debugger->session()->state();
     m_runTo->setEnabled(shown && m_result->firstDivergentOp() && state != DebugSession::State::Running);
+    m_referee->setEnabled(m_result && m_result->ok() && m_result->firstDivergentRecord() >= 0 && !m_judging);
+}
+
+bool MainWindowRunLog::referee()
+{
+    if (!m_result || !m_result->ok() || m_result->firstDivergentRecord() < 0 || m_judging) {
+        m_window->statusBar()->showMessage(tr("No divergent record to referee"), 5000);
+        return false;
+    }
+    long record = m_panel->currentRecord();
+    const RunLogDifference *selected = record >= 0 ? m_result->differenceAt(size_t(record)) : nullptr;
+    if (!selected || selected->error <= 1)
+        record = m_result->firstDivergentRecord();
+    m_judging = true;
+    apply();
+    m_panel->setVerdict(
+        tr("Recomputing line %1's op in float64\u2026").arg(m_result->log->records[size_t(record)].line));
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, result = m_result] {
+        watcher->deleteLater();
+        m_judging = false;
+        const QString text = watcher->result();
+        if (result == m_result)
+            m_panel->setVerdict(text);
+        m_window->statusBar()->showMessage(text, 15000);
+        apply();
+        emit verdictReady(text);
+    });
+    watcher->setFuture(QtConcurrent::run(
+        runLogPool(), [result = m_result, record] { return result->referee(size_t(record)); }));
+    return true;
 }
 
 bool MainWindowRunLog::runToFirstDivergence()

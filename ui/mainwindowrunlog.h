@@ -56,7 +56,13 @@ public:
     /// (Step Over shows its result). False with a status message when there is none.
     bool runToFirstDivergence();
 
+    /// The float64 referee (RunLogResult::referee) on the table's current record when it is beyond
+    /// tolerance, else on the first divergent one, off the GUI thread; the verdict goes to the
+    /// dock and the status bar (verdictReady). False when there is no divergent record.
+    bool referee();
+
     QAction *openAction() const { return m_open; }
+    QAction *refereeAction() const { return m_referee; }
     QAction *clearAction() const { return m_clear; }
     QAction *runToDivergenceAction() const { return m_runTo; }
     RunLogPanel *panel() const { return m_panel; }
@@ -65,6 +71,8 @@ public:
 signals:
     /// A check finished (result() set, with or without an error) or the log was cleared.
     void resultChanged();
+    /// The referee's verdict (or why it could not judge).
+    void verdictReady(const QString &text);
 
 private:
     void openDialog();
@@ -86,6 +94,7 @@ private:
     QAction *m_open;
     QAction *m_clear;
     QAction *m_runTo;
+    QAction *m_referee;
     QString m_path;
     std::shared_ptr<const RunLogResult> m_result;
     /// m_result's colours, computed once per result.
@@ -94,6 +103,7 @@ private:
     bool m_panelStale = false;
     quint64 m_generation = 0;
     bool m_busy = false;
+    bool m_judging = false;
     bool m_waitingForPipeline = false;
 };
 

@@ -6,6 +6,7 @@
 #include "core/session/passsession.h"
 #include "core/transform/passpipeline.h"
 #include "core/transform/passtimelinerecorder.h"
+#include "ui/common/workerpool.h"
 #include "ui/programdocument.h"
 
 #include <QCoreApplication>
@@ -21,13 +22,7 @@ namespace {
 /// roomy stack, living until the application exits.
 QThreadPool *timelinePool()
 {
-    static QThreadPool *pool = [] {
-        auto *p = new QThreadPool(QCoreApplication::instance());
-        p->setObjectName(QStringLiteral("passTimeline"));
-        p->setMaxThreadCount(1);
-        p->setStackSize(64u << 20);
-        return p;
-    }();
+    static QThreadPool *pool = makeWorkerPool(QStringLiteral("passTimeline"), 1);
     return pool;
 }
 

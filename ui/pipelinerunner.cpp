@@ -1,6 +1,7 @@
 #include "ui/pipelinerunner.h"
 
 #include "core/session/pipelinesource.h"
+#include "ui/common/workerpool.h"
 
 #include <QFutureWatcher>
 #include <QPointer>
@@ -16,13 +17,7 @@ namespace {
 /// closing window does not wait for a running task.
 QThreadPool *pipelinePool()
 {
-    static QThreadPool *pool = [] {
-        auto *p = new QThreadPool(QCoreApplication::instance());
-        p->setObjectName(QStringLiteral("pipeline"));
-        p->setMaxThreadCount(2);
-        p->setStackSize(64u << 20);
-        return p;
-    }();
+    static QThreadPool *pool = makeWorkerPool(QStringLiteral("pipeline"), 2);
     return pool;
 }
 

@@ -39,7 +39,12 @@ RunLogPanel::RunLogPanel(QWidget *parent)
     , m_summary(new ElidedLabel(this))
     , m_legend(new QWidget(this))
     , m_buttons(new QWidget(this))
+    , m_verdict(new QLabel(this))
 {
+    m_verdict->setObjectName(QStringLiteral("runLogVerdict"));
+    m_verdict->setWordWrap(true);
+    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_verdict->hide();
     setObjectName(QStringLiteral("runLogPanel"));
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(RunLogModel::SortRole);
@@ -87,6 +92,7 @@ RunLogPanel::RunLogPanel(QWidget *parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->setSpacing(3);
     layout->addLayout(top);
+    layout->addWidget(m_verdict);
     layout->addWidget(m_legend);
     layout->addWidget(m_view, 1);
 
@@ -107,8 +113,21 @@ void RunLogPanel::addButtons(const QList<QAction *> &actions)
     }
 }
 
+void RunLogPanel::setVerdict(const QString &text)
+{
+    m_verdict->setText(text);
+    m_verdict->setVisible(!text.isEmpty());
+}
+
+long RunLogPanel::currentRecord() const
+{
+    const QModelIndex index = m_proxy->mapToSource(m_view->currentIndex());
+    return index.isValid() ? long(index.row()) : -1;
+}
+
 void RunLogPanel::setResult(std::shared_ptr<const RunLogResult> result, bool stale)
 {
+    setVerdict({});
     m_model->setResult(result);
     m_view->sortByColumn(RunLogModel::Error, Qt::DescendingOrder);
     m_legend->setVisible(result && result->ok());

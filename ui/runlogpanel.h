@@ -32,6 +32,11 @@ public:
     void setBusy(const QString &text);
     /// Buttons for `actions` beside the summary.
     void addButtons(const QList<QAction *> &actions);
+    /// The float64 referee's verdict under the summary ("" hides it).
+    void setVerdict(const QString &text);
+    QLabel *verdict() const { return m_verdict; }
+    /// The record of the table's current row, or -1.
+    long currentRecord() const;
 
     RunLogModel *model() const { return m_model; }
     QSortFilterProxyModel *proxy() const { return m_proxy; }
@@ -51,6 +56,7 @@ private:
     ElidedLabel *m_summary;
     QWidget *m_legend;
     QWidget *m_buttons;
+    QLabel *m_verdict;
 };
 
 } // namespace ps

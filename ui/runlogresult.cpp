@@ -3,6 +3,7 @@
 #include "core/io/paddlerunlog.h"
 #include "core/ir/operation.h"
 #include "core/session/debugsources.h"
+#include "core/session/runlogreferee.h"
 #include "ui/debugger/qtimagedecoder.h"
 
 #include <QElapsedTimer>
@@ -101,6 +102,40 @@ QString RunLogResult::summary() const
         text += QObject::tr(" \u2014 PIRScope's run stopped: %1")
                     .arg(QString::fromStdString(check->runProblem));
     return text;
+}
+
+long RunLogResult::firstDivergentRecord() const
+{
+    return check && check->report.firstDivergent ? long(check->report.firstDivergent->record) : -1;
+}
+
+QString RunLogResult::referee(size_t record) const
+{
+    const RunLogDifference *difference = differenceAt(record);
+    if (!difference || !check)
+        return QObject::tr("referee: line %1 was not compared with PIRScope's run").arg(record + 1);
+    const RunLogMatch &match = check->report.match.matches[record];
+    const QString where = QObject::tr("referee (float64) on line %1 %2 %3")
+                              .arg(log->records[record].line)
+                              .arg(opLabel(record), QString::fromUtf8(match.op->name()));
+    std::string why;
+    ProgramRunner::Options options;
+    if (!DebugSources::defaultsFor(target).applyTo(target, &QtImageDecoder::decode, options, why))
+        return where + QStringLiteral(": ") + QString::fromStdString(why);
+    const std::optional<RunLogVerdict> verdict
+        = RunLogReferee::judge(target, options, match, *difference, tolerance, why);
+    if (!verdict)
+        return where + QStringLiteral(": ") + QString::fromStdString(why);
+    const QString closer = verdict->closer == "pirscope" ? QObject::tr("PIRScope is closer")
+        : verdict->closer == "paddle"                    ? QObject::tr("Paddle is closer")
+                                                         : QObject::tr("neither is clearly closer");
+    return where
+        + QObject::tr(": %1 %2; Paddle is %3× tolerance from it, PIRScope %4×: %5")
+              .arg(QString::fromStdString(verdict->stat))
+              .arg(verdict->f64, 0, 'g', 7)
+              .arg(verdict->paddleError, 0, 'g', 3)
+              .arg(verdict->pirscopeError, 0, 'g', 3)
+              .arg(closer);
 }
 
 std::shared_ptr<const RunLogResult> RunLogResult::compute(const QString &path, DebugTarget target)

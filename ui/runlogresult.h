@@ -57,6 +57,14 @@ struct RunLogResult
     /// or the error.
     QString summary() const;
 
+    /// The float64 referee on record `record` (RunLogReferee: its op recomputed in double on
+    /// PIRScope's operands): "referee (float64) on line 6 fwd:9 pd_op.matmul: mean -0.44; Paddle is
+    /// 7.6e+03x tolerance from it, PIRScope 3e-06x: PIRScope is closer", or why it cannot judge.
+    /// Reruns the target up to the op: call it off the GUI thread.
+    QString referee(size_t record) const;
+    /// The record the referee judges by default: the first divergent one, or -1.
+    long firstDivergentRecord() const;
+
     /// Reads the log at `path` and checks it against `target` (the window's programs). Any
     /// thread; never throws for a bad log: the result then says why in `error`.
     static std::shared_ptr<const RunLogResult> compute(const QString &path, DebugTarget target);
