@@ -48,20 +48,20 @@ private slots:
         QCOMPARE(m.op, std::string_view("matmul"));
         QCOMPARE(m.tensor, std::string_view("middle_0"));
         QCOMPARE(m.dtype, std::string_view("fp32"));
-        QCOMPARE(m.numel, int64_t(48));
-        QCOMPARE(m.numZero, int64_t(2));
-        QCOMPARE(m.max, 2.14);
-        QCOMPARE(m.min, -1.95);
-        QCOMPARE(m.mean, 0.013);
+        QCOMPARE(m.stats.numel, int64_t(48));
+        QCOMPARE(m.stats.numZero, int64_t(2));
+        QCOMPARE(m.stats.max, 2.14);
+        QCOMPARE(m.stats.min, -1.95);
+        QCOMPARE(m.stats.mean, 0.013);
         QVERIFY(!m.error);
         const PaddleRunLogRecord &d = log->records[1];
         QVERIFY(d.error);
         QCOMPARE(d.device, std::string_view("gpu:0"));
         QVERIFY(d.tensor.empty());
-        QCOMPARE(d.numNan, int64_t(1));
-        QCOMPARE(d.numInf, int64_t(4));
-        QVERIFY(std::isinf(d.max));
-        QVERIFY(std::isnan(d.mean));
+        QCOMPARE(d.stats.numNan, int64_t(1));
+        QCOMPARE(d.stats.numInf, int64_t(4));
+        QVERIFY(std::isinf(d.stats.max));
+        QVERIFY(std::isnan(d.stats.mean));
         QCOMPARE(log->where(d), std::string("test.log:3"));
     }
 

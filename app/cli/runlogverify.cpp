@@ -102,7 +102,7 @@ void printJson(const Printed &p, const std::string &path)
             .key("tensor")
             .value(r.tensor);
         json.key("op").value(p.check.matcher->opLabel(m)).key("value").value(p.check.matcher->valueLabel(m));
-        json.key("num_nan").value(r.numNan).key("num_inf").value(r.numInf).endObject();
+        json.key("num_nan").value(r.stats.numNan).key("num_inf").value(r.stats.numInf).endObject();
     } else {
         json.null();
     }
@@ -172,7 +172,8 @@ void printText(const Printed &p)
         std::cout << "first NaN/Inf in the log: line " << r.line << " " << r.op << " tensor=" << r.tensor
                   << " -> "
                   << (m.op ? p.check.matcher->opLabel(m) + " " + p.check.matcher->valueLabel(m) : "unmatched")
-                  << ": " << r.numNan << " NaN, " << r.numInf << " Inf of " << r.numel << "\n";
+                  << ": " << r.stats.numNan << " NaN, " << r.stats.numInf << " Inf of " << r.stats.numel
+                  << "\n";
     }
     if (report.firstDivergent)
         std::cout << "first divergent: " << describe(p, *report.firstDivergent) << "\n";

@@ -97,19 +97,19 @@ std::string parseRecord(std::string_view line, size_t tag, PaddleRunLogRecord &r
         const size_t valueAt = pos + eq + 1;
         bool ok = true;
         if (key == "numel")
-            ok = parseInt(value, r.numel), numel = true;
+            ok = parseInt(value, r.stats.numel), numel = true;
         else if (key == "num_nan")
-            ok = parseInt(value, r.numNan);
+            ok = parseInt(value, r.stats.numNan);
         else if (key == "num_inf")
-            ok = parseInt(value, r.numInf);
+            ok = parseInt(value, r.stats.numInf);
         else if (key == "num_zero")
-            ok = parseInt(value, r.numZero);
+            ok = parseInt(value, r.stats.numZero);
         else if (key == "max")
-            ok = parseDouble(value, r.max), max = true;
+            ok = parseDouble(value, r.stats.max), max = true;
         else if (key == "min")
-            ok = parseDouble(value, r.min), min = true;
+            ok = parseDouble(value, r.stats.min), min = true;
         else if (key == "mean")
-            ok = parseDouble(value, r.mean), mean = true;
+            ok = parseDouble(value, r.stats.mean), mean = true;
         if (!ok)
             return fail(valueAt, "`" + std::string(key) + "=" + std::string(value) + "` is not a number");
         pos = end;

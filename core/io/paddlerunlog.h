@@ -12,6 +12,19 @@
 
 namespace ps {
 
+/// The statistics a run log prints for one tensor (from a record, or computed from a tensor to
+/// compare with one). With NaN or Inf present Paddle's max/min/mean are not comparable numbers.
+struct RunLogStats
+{
+    int64_t numel = 0;
+    int64_t numNan = 0;
+    int64_t numInf = 0;
+    int64_t numZero = 0;
+    double max = 0;
+    double min = 0;
+    double mean = 0;
+};
+
 /// One `[PRECISION]` line of a Paddle run with `FLAGS_check_nan_inf=1
 /// FLAGS_check_nan_inf_level=3` (or an `[ERROR]` line of a lower level): the statistics of one
 /// op result as Paddle's interpreter computed them right after the op ran.
@@ -31,13 +44,7 @@ struct PaddleRunLogRecord
     std::string_view op; ///< the kernel's name: "matmul", "add_", "relu_grad_"
     std::string_view tensor; ///< the variable: "middle_0", "<prefix>_inner_var_7", "" (eager ops)
     std::string_view dtype; ///< "fp32", "fp16", "bf16", "fp64", ...
-    int64_t numel = 0;
-    int64_t numNan = 0;
-    int64_t numInf = 0;
-    int64_t numZero = 0;
-    double max = 0;
-    double min = 0;
-    double mean = 0;
+    RunLogStats stats;
 
     /// The interpreter's prefix of an internal variable ("0x5569..._" part before `_inner_var_`),
     /// "" for named variables.

@@ -23,7 +23,7 @@ RunLogReport compareAll(const PaddleRunLog &log, RunLogMatcher::Result match,
     report.records = log.records.size();
     std::vector<RunLogDifference> all;
     for (size_t i = 0; i < log.records.size(); ++i) {
-        if (!report.firstNanInf && (log.records[i].numNan > 0 || log.records[i].numInf > 0))
+        if (!report.firstNanInf && (log.records[i].stats.numNan > 0 || log.records[i].stats.numInf > 0))
             report.firstNanInf = i;
         const RunLogMatch &m = match.matches[i];
         if (m.how == RunLogMatch::How::None)
@@ -34,8 +34,7 @@ RunLogReport compareAll(const PaddleRunLog &log, RunLogMatcher::Result match,
             continue;
         }
         ++report.compared;
-        RunLogDifference d
-            = RunLogComparison::difference(RunLogStats::of(log.records[i]), other->first, tolerance);
+        RunLogDifference d = RunLogComparison::difference(log.records[i].stats, other->first, tolerance);
         d.record = i;
         d.otherRecord = other->second;
         if (d.error > 1) {
@@ -60,12 +59,7 @@ RunLogReport compareAll(const PaddleRunLog &log, RunLogMatcher::Result match,
 
 } // namespace
 
-RunLogStats RunLogStats::of(const PaddleRunLogRecord &r)
-{
-    return { r.numel, r.numNan, r.numInf, r.numZero, r.max, r.min, r.mean };
-}
-
-RunLogStats RunLogStats::of(const TensorStats &s)
+RunLogStats runLogStatsOf(const TensorStats &s)
 {
     return { s.count, s.nanCount, s.posInfCount + s.negInfCount, s.zeroCount, s.max, s.min, s.mean };
 }
@@ -111,7 +105,7 @@ RunLogReport RunLogComparison::againstRun(const PaddleRunLog &log, RunLogMatcher
             auto it = stats.find(m.value.impl());
             if (it == stats.end())
                 return std::nullopt;
-            return std::make_pair(RunLogStats::of(it->second), std::optional<size_t>());
+            return std::make_pair(runLogStatsOf(it->second), std::optional<size_t>());
         });
 }
 
@@ -127,8 +121,7 @@ RunLogReport RunLogComparison::againstLog(const PaddleRunLog &log, RunLogMatcher
             auto it = last.find(m.value.impl());
             if (it == last.end())
                 return std::nullopt;
-            return std::make_pair(
-                RunLogStats::of(other.records[it->second]), std::optional<size_t>(it->second));
+            return std::make_pair(other.records[it->second].stats, std::optional<size_t>(it->second));
         });
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/io/paddlerunlog.h"
 #include "core/session/runlogmatcher.h"
 
 #include <cstdint>
@@ -15,20 +16,8 @@ struct PaddleRunLogRecord;
 struct TensorStats;
 class ValueImpl;
 
-/// The statistics a run log prints for one tensor, from a record or from a PIRScope run.
-struct RunLogStats
-{
-    int64_t numel = 0;
-    int64_t numNan = 0;
-    int64_t numInf = 0;
-    int64_t numZero = 0;
-    double max = 0;
-    double min = 0;
-    double mean = 0;
-
-    static RunLogStats of(const PaddleRunLogRecord &record);
-    static RunLogStats of(const TensorStats &stats);
-};
+/// A tensor's statistics as a run log prints them (TensorStats: finite max/min/mean).
+RunLogStats runLogStatsOf(const TensorStats &stats);
 
 /// How far one record is from the other side (PIRScope's run, or a second log).
 struct RunLogDifference

@@ -211,7 +211,7 @@ RunLogMatcher::Result RunLogMatcher::match(const PaddleRunLog &log) const
                 for (unsigned j = 0; j < op->numResults(); ++j) {
                     const Value v = op->result(j);
                     const int64_t n = staticNumel(v);
-                    if ((n >= 0 && n != r.numel) || positioned.count(v.impl()))
+                    if ((n >= 0 && n != r.stats.numel) || positioned.count(v.impl()))
                         continue;
                     found = RunLogMatch { RunLogMatch::How::Position, p, op, v };
                     positioned.insert(v.impl());

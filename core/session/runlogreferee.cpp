@@ -102,7 +102,7 @@ std::optional<RunLogVerdict> RunLogReferee::judge(const DebugTarget &target,
             + std::string(phiName(out.dtype())) + " from float64 operands: no float64 referee for it";
         return std::nullopt;
     }
-    const RunLogStats f64 = RunLogStats::of(computeStatsHost(out, 0));
+    const RunLogStats f64 = runLogStatsOf(computeStatsHost(out, 0));
     RunLogVerdict v;
     v.stat = difference.stat;
     v.f64 = statOf(f64, v.stat);
