@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Short libFuzzer runs of the readers (PIR JSON, PIR text, trace-bundle manifests, .npy,
-# .pdiparams), seeded with small real programs and the repository's own fixtures.
+# .pdiparams, Paddle run logs), seeded with small real programs and the repository's own fixtures.
 #   bash tests/fuzz/run_fuzzers.sh BUILD_DIR [SECONDS]
 # Fails when a fuzzer finds a crash, a leak or a sanitizer report (the reproducer is kept in
 # BUILD_DIR/fuzz-artifacts/).
@@ -34,4 +34,5 @@ run fuzz_pirtextreader "$samples"/text/*.txt "$here/resources/examples/lenet_bn.
 run fuzz_manifest "$here"/tests/fixtures/paddle/*/manifest.json
 run fuzz_npy $(ls "$here"/tests/fixtures/paddle/*/inputs/*.npy "$here"/tests/fixtures/image/*.npy | head -n 24)
 run fuzz_pdiparams "$here/resources/examples/lenet_bn.pdiparams"
+run fuzz_paddlerunlog "$here"/tests/fixtures/paddle/mlp_ce/paddle_run.log "$here"/tests/fixtures/paddle/nan_log/paddle_run.log
 echo "fuzzing finished without findings"
