@@ -1,6 +1,11 @@
 #include "clirunner.h"
 #include "core/io/tracebundle.h"
+#include "core/ir/block.h"
+#include "core/ir/operation.h"
+#include "core/ir/program.h"
 #include "core/runtime/npyio.h"
+#include "core/session/pipelinesource.h"
+#include "core/transform/pipelineresult.h"
 
 #include <QtTest>
 #include <filesystem>
@@ -92,6 +97,8 @@ private slots:
         QCOMPARE(first.value("op_name").toString(), QString("pd_op.matmul"));
         QCOMPARE(first.value("part").toString(), QString("forward"));
         QCOMPARE(first.value("operands_already_differed").toBool(), false);
+        QCOMPARE(
+            first.value("split_op").toString(), QString("fwd:9")); // the same op in run_program's forward
         bool inherited = false;
         for (const QJsonValue &w : r.value("worst").toArray())
             inherited = inherited
@@ -115,6 +122,34 @@ private slots:
         const QJsonObject isolated = r.value("isolated").toObject().value("first_divergent").toObject();
         QCOMPARE(isolated.value("op").toString(), QString("train:9"));
         QCOMPARE(r.value("divergent").toInt(), 1); // the run's own add after it agrees with Paddle's
+    }
+
+    /// PipelineResult::wholeToSplit: every op of Paddle's train program that split_program cloned
+    /// maps to an op of the same name in the forward or backward program, in order.
+    void wholeProgramOpsMapOntoTheSplitPrograms()
+    {
+        for (const char *name : { "mlp_ce", "conv_bn_relu", "transformer_encoder", "inplace_chain" }) {
+            DiagnosticList diagnostics;
+            auto source = PipelineSource::open(bundle(name).toStdString(), diagnostics);
+            QVERIFY2(source, name);
+            std::optional<PipelineResult> pipeline = source->paddlePipeline(diagnostics);
+            QVERIFY2(pipeline && pipeline->ok(), name);
+            QCOMPARE(pipeline->wholeToSplit.size(), pipeline->whole->block().size());
+            size_t mapped[2] = { 0, 0 };
+            long last[2] = { -1, -1 };
+            for (size_t i = 0; i < pipeline->wholeToSplit.size(); ++i) {
+                const SplitOpIndex at = pipeline->wholeToSplit[i];
+                if (at.segment < 0)
+                    continue;
+                const Program &split = at.segment == 0 ? *pipeline->forward : *pipeline->backward;
+                QVERIFY2(at.index < split.block().size(), name);
+                QCOMPARE(split.block().op(at.index)->name(), pipeline->whole->block().op(i)->name());
+                QVERIFY2(long(at.index) > last[at.segment], name);
+                last[at.segment] = long(at.index);
+                ++mapped[at.segment];
+            }
+            QVERIFY2(mapped[0] > 0 && mapped[1] > 0, name);
+        }
     }
 
     void bundleWithoutIntermediatesSaysHow()

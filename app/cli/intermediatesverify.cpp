@@ -21,6 +21,7 @@ void writeDifference(ps::JsonEmitter &json, const ps::IntermediateDifference &d,
     json.beginObject();
     json.key("op").value(opLabel(d, program));
     json.key("part").value(d.part);
+    json.key("split_op").value(d.splitOp);
     json.key("op_name").value(d.opName);
     json.key("value").value(d.valueId);
     json.key("result").value(uint64_t(d.resultIndex));
@@ -37,8 +38,10 @@ void writeDifference(ps::JsonEmitter &json, const ps::IntermediateDifference &d,
 std::string describe(const ps::IntermediateDifference &d, const std::string &program)
 {
     std::ostringstream out;
-    out << opLabel(d, program) << (d.part.empty() ? "" : " (" + d.part + ")") << " " << d.opName << " "
-        << d.valueId << ": ";
+    out << opLabel(d, program);
+    if (!d.part.empty())
+        out << " (" << d.part << (d.splitOp.empty() ? "" : ", " + d.splitOp) << ")";
+    out << " " << d.opName << " " << d.valueId << ": ";
     if (!d.problem.empty())
         out << d.problem;
     else
@@ -61,7 +64,8 @@ int verifyIntermediates(const RunSource &source, const ps::DebugSources &sources
     std::vector<ps::InputShape> shapes;
     ps::IntermediatesReport report;
     if (!source.runOptions(sources, options, shapes, error)
-        || !ps::IntermediatesCheck::run(*source.bundle(), options, tolerance, isolate, report, error))
+        || !ps::IntermediatesCheck::run(
+            *source.bundle(), options, tolerance, isolate, report, error, source.target.pipeline.get()))
         return cliError(error);
     const bool ok = !report.firstDivergent && !report.firstIsolatedDivergent && report.compared > 0;
     if (json) {

@@ -17,6 +17,7 @@
 #include "core/runtime/kernelregistry.h"
 #include "core/runtime/npyio.h"
 #include "core/runtime/tensorcomparison.h"
+#include "core/transform/pipelineresult.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -33,8 +34,10 @@ class Comparer : public InterpreterObserver
 {
 public:
     Comparer(const TraceBundle &bundle, const Program &program, Interpreter &interpreter, Backend &cpu,
-        IntermediatesCheck::Tolerance tolerance, bool isolate, IntermediatesReport &report)
+        IntermediatesCheck::Tolerance tolerance, bool isolate, IntermediatesReport &report,
+        const std::vector<SplitOpIndex> *wholeToSplit)
         : m_bundle(bundle)
+        , m_wholeToSplit(wholeToSplit)
         , m_interpreter(interpreter)
         , m_cpu(cpu)
         , m_tolerance(tolerance)
@@ -83,8 +86,9 @@ public:
                 ++m_report.divergent;
                 if (!m_report.firstDivergent)
                     m_report.firstDivergent = d;
-                m_report.worst.push_back(std::move(d));
+                m_report.worst.push_back(d);
             }
+            m_report.differences.push_back(std::move(d));
         }
         if (m_isolate)
             isolate(*op, at->second);
@@ -131,6 +135,11 @@ private:
         d.resultIndex = result;
         d.opName = std::string(op.name());
         d.valueId = m_numbering.name(op.result(result));
+        if (m_wholeToSplit && v.opIndex < m_wholeToSplit->size()
+            && (*m_wholeToSplit)[v.opIndex].segment >= 0) {
+            const SplitOpIndex &at = (*m_wholeToSplit)[v.opIndex];
+            d.splitOp = (at.segment == 0 ? "fwd:" : "bwd:") + std::to_string(at.index);
+        }
         if (auto f = m_bundle.forwardRange(); f && v.opIndex >= f->begin && v.opIndex < f->end)
             d.part = "forward";
         else if (auto b = m_bundle.backwardRange(); b && v.opIndex >= b->begin && v.opIndex < b->end)
@@ -251,6 +260,7 @@ private:
     }
 
     const TraceBundle &m_bundle;
+    const std::vector<SplitOpIndex> *m_wholeToSplit;
     Interpreter &m_interpreter;
     Backend &m_cpu;
     IntermediatesCheck::Tolerance m_tolerance;
@@ -285,7 +295,8 @@ std::shared_ptr<const Program> IntermediatesCheck::program(const TraceBundle &bu
 }
 
 bool IntermediatesCheck::run(const TraceBundle &bundle, const ProgramRunner::Options &options,
-    Tolerance tolerance, bool isolate, IntermediatesReport &report, std::string &error)
+    Tolerance tolerance, bool isolate, IntermediatesReport &report, std::string &error,
+    const PipelineResult *pipeline)
 {
     if (bundle.intermediates().empty()) {
         error = bundle.dir()
@@ -304,7 +315,9 @@ bool IntermediatesCheck::run(const TraceBundle &bundle, const ProgramRunner::Opt
     ProgramRunner runner(program, *cpu);
     if (!runner.prepare(options, error))
         return false;
-    Comparer comparer(bundle, *program, runner.interpreter(), *cpu, tolerance, isolate, report);
+    const bool train = report.program == "train_program" && pipeline && pipeline->training;
+    Comparer comparer(bundle, *program, runner.interpreter(), *cpu, tolerance, isolate, report,
+        train && !pipeline->wholeToSplit.empty() ? &pipeline->wholeToSplit : nullptr);
     runner.interpreter().addObserver(&comparer);
     const StopInfo stop = runner.run();
     runner.interpreter().removeObserver(&comparer);

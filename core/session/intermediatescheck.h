@@ -13,6 +13,7 @@ namespace ps {
 
 class Program;
 class TraceBundle;
+struct PipelineResult;
 
 /// How one of PIRScope's op results differs from Paddle's value of it.
 struct IntermediateDifference
@@ -23,6 +24,9 @@ struct IntermediateDifference
     std::string opName;
     std::string valueId; ///< the printer's id ("%12")
     std::string part; ///< "forward", "backward" (by the bundle's ranges) or "" (inference)
+    /// The op's clone in run_program's programs ("fwd:9", "bwd:3"; PipelineResult::wholeToSplit),
+    /// "" when not known or when a pass removed it.
+    std::string splitOp;
     double maxAbs = 0;
     double maxRel = 0;
     int64_t worstIndex = -1;
@@ -43,6 +47,8 @@ struct IntermediatesReport
     size_t notComputed = 0; ///< Paddle has the value, PIRScope's run did not compute it
     std::optional<IntermediateDifference> firstDivergent; ///< in program order
     std::vector<IntermediateDifference> worst; ///< up to ten, by max_abs beyond tolerance
+    /// Every compared value, in program order (mismatches 0 where it agrees).
+    std::vector<IntermediateDifference> differences;
     std::string runProblem; ///< why PIRScope's run stopped early ("" when it finished)
 
     /// --isolate: each op rerun alone on Paddle's values of its operands.
@@ -73,8 +79,11 @@ public:
     static std::shared_ptr<const Program> program(const TraceBundle &bundle, std::string &error);
     /// False with `error` when the bundle has no intermediates or the program cannot be loaded or
     /// prepared. `options`: the bundle's inputs and parameters (DebugSources::applyTo).
+    /// `pipeline`: the bundle's train pipeline (Paddle's train program split and passed), to name
+    /// each value's op in the forward/backward programs too (IntermediateDifference::splitOp).
     static bool run(const TraceBundle &bundle, const ProgramRunner::Options &options, Tolerance tolerance,
-        bool isolate, IntermediatesReport &report, std::string &error);
+        bool isolate, IntermediatesReport &report, std::string &error,
+        const PipelineResult *pipeline = nullptr);
 };
 
 } // namespace ps

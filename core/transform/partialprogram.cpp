@@ -72,6 +72,27 @@ std::vector<GradOpLink> splitLinks(const std::vector<GradOpLink> &links,
     return out;
 }
 
+/// Each whole-program op's clone as a top-level index of `forward`/`backward` (after the passes).
+std::vector<SplitOpIndex> wholeToSplit(size_t wholeOps, const std::vector<const Operation *> &forwardClones,
+    const std::vector<const Operation *> &backwardClones, const Program &forward, const Program &backward)
+{
+    std::vector<SplitOpIndex> out(wholeOps);
+    if (forwardClones.empty() && backwardClones.empty())
+        return {};
+    int segment = 0;
+    for (const auto *clones : { &forwardClones, &backwardClones }) {
+        const Program &program = segment == 0 ? forward : backward;
+        std::unordered_map<const Operation *, size_t> index;
+        for (size_t i = 0; i < program.block().size(); ++i)
+            index.emplace(program.block().op(i), i);
+        for (size_t i = 0; i < clones->size() && i < wholeOps; ++i)
+            if (auto it = (*clones)[i] ? index.find((*clones)[i]) : index.end(); it != index.end())
+                out[i] = { segment, it->second };
+        ++segment;
+    }
+    return out;
+}
+
 } // namespace
 
 PartialProgramLayer::PartialProgramLayer(std::unique_ptr<Program> mainProgram, NestSequence inputs,
@@ -147,10 +168,8 @@ void PartialProgramLayer::prepare(Stage &stage, bool training)
     stage.splitForward = split.forward->clone();
     stage.splitBackward = split.backward->clone();
     stage.splitNames = rp.programNameAttr();
-    if (!rp.gradOpLinks().empty()) {
-        stage.forwardClones = clonesOf(rp.program().block(), rp.forwardRange(), *split.forward);
-        stage.backwardClones = clonesOf(rp.program().block(), rp.backwardRange(), *split.backward);
-    }
+    stage.forwardClones = clonesOf(rp.program().block(), rp.forwardRange(), *split.forward);
+    stage.backwardClones = clonesOf(rp.program().block(), rp.backwardRange(), *split.backward);
     std::shared_ptr<PassTimelineRecorder> recorder;
     if (m_recordPassSteps) {
         recorder = std::make_shared<PassTimelineRecorder>();
@@ -253,6 +272,8 @@ PipelineResult PartialProgramLayer::snapshot(bool training)
     r.gradOps = rp->gradOpLinks();
     r.splitGradOps = splitLinks(
         r.gradOps, stage.forwardClones, stage.backwardClones, rp->forwardProgram(), rp->backwardProgram());
+    r.wholeToSplit = wholeToSplit(rp->program().block().size(), stage.forwardClones, stage.backwardClones,
+        rp->forwardProgram(), rp->backwardProgram());
     r.passLog = stage.passLog;
     r.diagnostics = m_diagnostics;
     r.diagnostics.insert(r.diagnostics.end(), rp->diagnostics().begin(), rp->diagnostics().end());

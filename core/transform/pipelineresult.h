@@ -13,6 +13,13 @@ namespace ps {
 
 class Program;
 
+/// Where an op of the whole train program ended up after the split and the passes.
+struct SplitOpIndex
+{
+    int segment = -1; ///< 0 forward, 1 backward, -1 no clone (shadow outputs, removed by a pass)
+    size_t index = 0; ///< top-level op index in that program
+};
+
 /// An immutable snapshot of one dy2static pipeline run (PartialProgramLayer::snapshot()): every
 /// program is a private copy, so the snapshot stays valid when the layer changes or dies, and
 /// can be shared between threads. Attribute values point into `forward`/`backward`.
@@ -49,6 +56,10 @@ struct PipelineResult
     /// op a pass removed is dropped, as are grad ops a pass removed.
     std::vector<GradOpLink> splitGradOps;
 
+    /// For each top-level op of `whole`, its clone in `forward`/`backward` (after the passes):
+    /// what maps values computed on the whole program (Paddle's intermediates) onto the split
+    /// programs. Empty when split_program's clones could not be followed op by op.
+    std::vector<SplitOpIndex> wholeToSplit;
     /// One step per pass run (forward and backward programs), with the programs before and
     /// after it unless the layer's setRecordPassSteps(false).
     std::vector<PassTimelineStep> passLog;
