@@ -3,6 +3,7 @@
 #include "core/ir/operation.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/dtypedispatch.h"
+#include "core/runtime/kernelregistry.h"
 #include "core/runtime/runtimeerror.h"
 
 namespace ps {
@@ -14,6 +15,27 @@ std::string quoted(std::string_view name)
 }
 
 } // namespace
+
+std::optional<std::vector<RuntimeValue>> KernelContext::runAlone(
+    const Operation &op, const std::vector<RuntimeValue> &operands, Backend &backend, std::string &error)
+{
+    const KernelFn kernel = backend.kernels().find(op.name());
+    if (!kernel) {
+        error = "no " + backend.name() + " kernel of its own for " + std::string(op.name());
+        return std::nullopt;
+    }
+    std::vector<const RuntimeValue *> pointers;
+    for (const RuntimeValue &v : operands)
+        pointers.push_back(v.isNull() ? nullptr : &v);
+    KernelContext context(op, std::move(pointers), backend);
+    try {
+        kernel(context);
+    } catch (const std::exception &e) {
+        error = std::string(op.name()) + ": " + e.what();
+        return std::nullopt;
+    }
+    return context.takeOutputs();
+}
 
 KernelContext::KernelContext(const Operation &op, std::vector<const RuntimeValue *> inputs, Backend &backend)
     : m_op(op)

@@ -31,6 +31,12 @@ public:
     /// `inputs[i]` is operand i's value (nullptr for a null operand).
     KernelContext(const Operation &op, std::vector<const RuntimeValue *> inputs, Backend &backend);
 
+    /// Runs `op`'s kernel on `backend` alone, outside any interpreter, on `operands` (one per
+    /// operand; a null RuntimeValue for an absent one): its results, or nullopt with `error` when
+    /// the backend has no kernel of its own for the op or the kernel throws.
+    static std::optional<std::vector<RuntimeValue>> runAlone(
+        const Operation &op, const std::vector<RuntimeValue> &operands, Backend &backend, std::string &error);
+
     const Operation &op() const { return m_op; }
     /// "pd_op.relu".
     std::string_view opName() const;

@@ -2,6 +2,7 @@
 
 #include "core/analysis/valuenames.h"
 #include "core/dialect/ops.h"
+#include "core/io/jsonemitter.h"
 #include "core/io/tracebundle.h"
 #include "core/ir/attribute.h"
 #include "core/ir/block.h"
@@ -18,30 +19,29 @@
 #include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <unordered_map>
 
 namespace ps {
 
 namespace {
 
-std::string jsonString(const std::string &s)
+/// A tensor of the reduced bundle's manifest: an input, or an output of result `result`.
+struct ManifestTensor
 {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\')
-            out += '\\';
-        out += c;
-    }
-    return out + "\"";
-}
+    std::string name;
+    std::string file;
+    std::vector<int64_t> shape;
+    DataType dtype = DataType::Float32;
+    unsigned result = 0;
+};
 
-std::string shapeJson(const std::vector<int64_t> &shape)
+void writeTensor(JsonEmitter &json, const ManifestTensor &t)
 {
-    std::string out = "[";
-    for (size_t i = 0; i < shape.size(); ++i)
-        out += (i ? ", " : "") + std::to_string(shape[i]);
-    return out + "]";
+    json.key("shape").beginArray();
+    for (int64_t d : t.shape)
+        json.value(d);
+    json.endArray();
+    json.key("dtype").value(phiName(t.dtype)).key("stop_gradient").value(true).key("file").value(t.file);
 }
 
 } // namespace
@@ -125,7 +125,7 @@ bool BundleReducer::reduce(const TraceBundle &bundle, const Program &program, si
     Builder builder(reduced);
     builder.setInsertionPointToEnd(reduced.block());
     IrMapping mapping;
-    std::ostringstream inputs;
+    std::vector<ManifestTensor> inputs;
     for (size_t k = 0; k < leaves.size(); ++k) {
         const std::string name = "input_" + std::to_string(k);
         const std::string file = "inputs/" + name + ".npy";
@@ -140,10 +140,7 @@ bool BundleReducer::reduce(const TraceBundle &bundle, const Program &program, si
                     { "dtype", Attribute::dataType(value.dtype()) }, { "place", Attribute::place(Place {}) },
                     { "stop_gradient", Attribute::array({ Attribute::boolean(true) }) } });
         mapping.map(leaves[k], data->result(0));
-        inputs << (k ? ",\n" : "") << "    {\"name\": " << jsonString(name)
-               << ", \"argument\": " << jsonString(name) << ", \"shape\": " << shapeJson(value.shape())
-               << ", \"dtype\": " << jsonString(std::string(phiName(value.dtype())))
-               << ", \"stop_gradient\": true, \"file\": " << jsonString(file) << "}";
+        inputs.push_back({ name, file, value.shape(), value.dtype(), 0 });
         out.files.push_back(file);
     }
     size_t targetIndex = 0;
@@ -156,8 +153,7 @@ bool BundleReducer::reduce(const TraceBundle &bundle, const Program &program, si
     out.ops = keep.size();
     out.inputs = leaves.size();
 
-    std::ostringstream outputs;
-    size_t written = 0;
+    std::vector<ManifestTensor> outputs;
     for (unsigned r = 0; r < target->numResults(); ++r) {
         auto it = paddle.find(target->result(r).impl());
         if (it == paddle.end())
@@ -165,19 +161,13 @@ bool BundleReducer::reduce(const TraceBundle &bundle, const Program &program, si
         const Tensor value = NpyIO::read(bundle.filePath(it->second), error);
         if (!value.defined())
             return false;
-        const std::string file = "outputs/" + std::to_string(written) + ".npy";
+        const std::string file = "outputs/" + std::to_string(outputs.size()) + ".npy";
         if (!NpyIO::write((fs::path(outDir) / file).string(), value, error))
             return false;
-        outputs << (written ? ",\n" : "") << "    {\"index\": " << written
-                << ", \"shape\": " << shapeJson(value.shape())
-                << ", \"dtype\": " << jsonString(std::string(phiName(value.dtype())))
-                << ", \"stop_gradient\": true, \"defined_by\": {\"op_index\": " << targetIndex
-                << ", \"result_index\": " << r << ", \"op_name\": " << jsonString(out.opName)
-                << "}, \"file\": " << jsonString(file) << "}";
+        outputs.push_back({ {}, file, value.shape(), value.dtype(), r });
         out.files.push_back(file);
-        ++written;
     }
-    if (written == 0) {
+    if (outputs.empty()) {
         error = "Paddle wrote no value of " + out.opName + "'s results: nothing to compare against";
         return false;
     }
@@ -190,19 +180,40 @@ bool BundleReducer::reduce(const TraceBundle &bundle, const Program &program, si
         }
     }
     std::ofstream manifest(fs::path(outDir) / "manifest.json");
-    manifest
-        << "{\n  \"name\": "
-        << jsonString("reduced_" + std::string(out.opName.substr(out.opName.find('.') + 1)))
-        << ",\n  \"description\": "
-        << jsonString(out.opName + " (op " + std::to_string(opIndex) + " of " + bundle.intermediatesProgram()
-               + " in " + bundle.dir() + ") on Paddle's values of its inputs; outputs/ hold Paddle's results")
-        << ",\n  \"paddle_version\": " << jsonString(bundle.paddleVersion())
-        << ",\n  \"pipeline_flavour\": \"newest\",\n  \"training\": false,\n  \"status\": \"complete\",\n"
-        << "  \"errors\": [],\n  \"inputs\": [\n"
-        << inputs.str() << "\n  ],\n  \"parameters\": [],\n"
-        << "  \"outputs\": [\n"
-        << outputs.str() << "\n  ],\n"
-        << "  \"files\": {\"manifest\": \"manifest.json\", \"program_txt\": \"program.txt\"}\n}\n";
+    JsonEmitter json(manifest, JsonEmitter::Format::Report);
+    json.beginObject();
+    json.key("name").value("reduced_" + out.opName.substr(out.opName.find('.') + 1));
+    json.key("description")
+        .value(out.opName + " (op " + std::to_string(opIndex) + " of " + bundle.intermediatesProgram()
+            + " in " + bundle.dir() + ") on Paddle's values of its inputs; outputs/ hold Paddle's results");
+    json.key("paddle_version").value(bundle.paddleVersion());
+    json.key("pipeline_flavour").value("newest").key("training").value(false).key("status").value("complete");
+    json.key("errors").beginArray().endArray();
+    json.key("inputs").beginArray();
+    for (const ManifestTensor &t : inputs) {
+        json.beginObject().key("name").value(t.name).key("argument").value(t.name);
+        writeTensor(json, t);
+        json.endObject();
+    }
+    json.endArray();
+    json.key("parameters").beginArray().endArray();
+    json.key("outputs").beginArray();
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        json.beginObject().key("index").value(uint64_t(i));
+        writeTensor(json, outputs[i]);
+        json.key("defined_by").beginObject().key("op_index").value(uint64_t(targetIndex));
+        json.key("result_index").value(uint64_t(outputs[i].result)).key("op_name").value(out.opName);
+        json.endObject().endObject();
+    }
+    json.endArray();
+    json.key("files")
+        .beginObject()
+        .key("manifest")
+        .value("manifest.json")
+        .key("program_txt")
+        .value("program.txt");
+    json.endObject().endObject();
+    json.finish();
     if (!manifest) {
         error = outDir + "/manifest.json: cannot be written";
         return false;

@@ -21,7 +21,6 @@ RunLogReport compareAll(const PaddleRunLog &log, RunLogMatcher::Result match,
 {
     RunLogReport report;
     report.records = log.records.size();
-    std::vector<RunLogDifference> all;
     for (size_t i = 0; i < log.records.size(); ++i) {
         if (!report.firstNanInf && (log.records[i].stats.numNan > 0 || log.records[i].stats.numInf > 0))
             report.firstNanInf = i;
@@ -42,17 +41,19 @@ RunLogReport compareAll(const PaddleRunLog &log, RunLogMatcher::Result match,
             if (!report.firstDivergent)
                 report.firstDivergent = d;
         }
-        report.differences.push_back(d);
-        if (d.error > 0)
-            all.push_back(std::move(d));
+        report.differences.push_back(std::move(d));
     }
-    const size_t n = std::min(all.size(), RunLogComparison::kWorst);
-    std::partial_sort(all.begin(), all.begin() + long(n), all.end(),
-        [](const RunLogDifference &a, const RunLogDifference &b) {
-            return a.error != b.error ? a.error > b.error : a.record < b.record;
+    std::vector<const RunLogDifference *> ranked;
+    for (const RunLogDifference &d : report.differences)
+        if (d.error > 0)
+            ranked.push_back(&d);
+    const size_t n = std::min(ranked.size(), RunLogComparison::kWorst);
+    std::partial_sort(ranked.begin(), ranked.begin() + long(n), ranked.end(),
+        [](const RunLogDifference *a, const RunLogDifference *b) {
+            return a->error != b->error ? a->error > b->error : a->record < b->record;
         });
-    all.resize(n);
-    report.worst = std::move(all);
+    for (size_t i = 0; i < n; ++i)
+        report.worst.push_back(*ranked[i]);
     report.match = std::move(match);
     return report;
 }

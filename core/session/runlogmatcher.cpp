@@ -21,6 +21,13 @@ namespace {
 /// How far past the last match the position fallback looks (ops, pre-order).
 constexpr size_t kPositionWindow = 64;
 
+/// Lets byName be searched with a record's string_view, without a std::string per record.
+struct NameHash
+{
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view> {}(s); }
+};
+
 std::string_view withoutDialect(std::string_view name)
 {
     const size_t dot = name.find('.');
@@ -53,7 +60,7 @@ struct RunLogMatcher::Indexed
 {
     const Program *program = nullptr;
     std::vector<Value> vars; ///< Paddle's scope variables of the top block, in creation order
-    std::unordered_map<std::string, std::vector<Value>> byName;
+    std::unordered_map<std::string, std::vector<Value>, NameHash, std::equal_to<>> byName;
     std::vector<const Operation *> ops; ///< pre-order
     std::unordered_map<const Operation *, size_t> opOrder;
     ValueNumbering numbering;
@@ -148,6 +155,7 @@ RunLogMatcher::Result RunLogMatcher::match(const PaddleRunLog &log) const
         for (const Operation *op : indexed->ops)
             kernels.insert(withoutInplace(withoutDialect(op->name())));
     int current = 0;
+    std::vector<int> order; // programs to try for one record, reused
 
     result.reasonOf.assign(log.records.size(), 0);
     std::unordered_map<std::string, uint32_t> reasonIndex;
@@ -166,7 +174,7 @@ RunLogMatcher::Result RunLogMatcher::match(const PaddleRunLog &log) const
         std::optional<RunLogMatch> found;
         // Programs in the order to try: the one this prefix is bound to, the current one, later
         // ones, then earlier ones.
-        std::vector<int> order;
+        order.clear();
         const std::string_view prefix = r.innerPrefix();
         const std::optional<int64_t> inner = r.innerIndex();
         if (auto it = prefixProgram.find(prefix); inner && it != prefixProgram.end())
@@ -184,7 +192,7 @@ RunLogMatcher::Result RunLogMatcher::match(const PaddleRunLog &log) const
                         found = ix.resolve(ix.vars[size_t(*inner)], r.op);
                     if (found)
                         found->how = RunLogMatch::How::InnerIndex;
-                } else if (auto it = ix.byName.find(std::string(r.tensor)); it != ix.byName.end()) {
+                } else if (auto it = ix.byName.find(r.tensor); it != ix.byName.end()) {
                     for (Value v : it->second)
                         if ((found = ix.resolve(v, r.op)))
                             break;

@@ -61,8 +61,7 @@ std::optional<RunLogVerdict> RunLogReferee::judge(const DebugTarget &target,
     }
     const Operation &op = *match.op;
     auto cpu = createCpuBackend();
-    const KernelFn kernel = cpu->kernels().find(op.name());
-    if (!kernel) {
+    if (!cpu->kernels().find(op.name())) {
         problem = "no CPU kernel of its own for " + std::string(op.name()) + " to recompute in float64";
         return std::nullopt;
     }
@@ -81,22 +80,19 @@ std::optional<RunLogVerdict> RunLogReferee::judge(const DebugTarget &target,
         const RuntimeValue *v = op.operand(i) ? runner->interpreter().valueOf(op.operand(i)) : nullptr;
         operands.push_back(v ? widened(deepHostCopy(*cpu, *v)) : RuntimeValue());
     }
-    std::vector<const RuntimeValue *> pointers;
-    for (const RuntimeValue &v : operands)
-        pointers.push_back(v.isNull() ? nullptr : &v);
-    KernelContext context(op, std::move(pointers), *cpu);
-    try {
-        kernel(context);
-    } catch (const std::exception &e) {
-        problem = std::string(op.name()) + " in float64: " + e.what();
+    std::string error;
+    const std::optional<std::vector<RuntimeValue>> results
+        = KernelContext::runAlone(op, operands, *cpu, error);
+    if (!results) {
+        problem = "in float64: " + error;
         return std::nullopt;
     }
     const size_t result = match.value.index();
-    if (result >= context.numOutputs() || !context.output(result).isTensor()) {
+    if (result >= results->size() || !(*results)[result].isTensor()) {
         problem = std::string(op.name()) + " in float64 gave no tensor for result " + std::to_string(result);
         return std::nullopt;
     }
-    const Tensor &out = context.output(result).tensor();
+    const Tensor &out = (*results)[result].tensor();
     if (out.dtype() != DataType::Float64) {
         problem = "the CPU kernel of " + std::string(op.name()) + " computes "
             + std::string(phiName(out.dtype())) + " from float64 operands: no float64 referee for it";
