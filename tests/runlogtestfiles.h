@@ -1,12 +1,15 @@
 #pragma once
 
+#include "core/runtime/npyio.h"
+
 #include <QByteArray>
 #include <QFile>
 #include <QList>
 #include <QString>
 #include <QTemporaryDir>
+#include <filesystem>
 
-/// Reading, writing and altering Paddle run logs in the run-log tests.
+/// Reading, writing and altering Paddle run logs and bundles in the run-log tests.
 
 inline QByteArray readAll(const QString &path)
 {
@@ -36,4 +39,23 @@ inline QByteArray alterRecord(const QByteArray &log, int line, const QByteArray 
     const double v = l.mid(at, end - at).toDouble();
     l = l.left(at) + QByteArray::number(v * factor + (v == 0 ? 1 : 0), 'e', 6) + l.mid(end);
     return lines.join('\n');
+}
+
+/// A copy of the bundle at `bundle` in `dir` with element 0 of `file` (relative, float32 .npy)
+/// increased by `delta`; "" when it cannot be made.
+inline QString alteredBundleCopy(
+    const QTemporaryDir &dir, const QString &bundle, const std::string &file, float delta)
+{
+    const std::filesystem::path source = bundle.toStdString();
+    const std::filesystem::path copy = std::filesystem::path(dir.path().toStdString()) / source.filename();
+    std::error_code ec;
+    std::filesystem::copy(source, copy, std::filesystem::copy_options::recursive, ec);
+    std::string error;
+    ps::Tensor t = ps::NpyIO::read((copy / file).string(), error);
+    if (ec || !t.defined())
+        return {};
+    t.data<float>()[0] += delta;
+    if (!ps::NpyIO::write((copy / file).string(), t, error))
+        return {};
+    return QString::fromStdString(copy.string());
 }

@@ -6,6 +6,7 @@
 #include "core/runtime/npyio.h"
 #include "core/session/pipelinesource.h"
 #include "core/transform/pipelineresult.h"
+#include "runlogtestfiles.h"
 
 #include <QtTest>
 #include <filesystem>
@@ -32,19 +33,9 @@ QJsonObject verify(const QStringList &args, int expectedExit)
     return QJsonDocument::fromJson(r.out).object().value("intermediates").toObject();
 }
 
-/// A copy of bundle `name` in `dir` with element 0 of `file` (relative) increased by `delta`.
 QString alteredCopy(const QTemporaryDir &dir, const char *name, const std::string &file, float delta)
 {
-    const std::filesystem::path copy = dir.filePath(name).toStdString();
-    std::filesystem::copy(bundle(name).toStdString(), copy, std::filesystem::copy_options::recursive);
-    std::string error;
-    Tensor t = NpyIO::read((copy / file).string(), error);
-    if (!t.defined())
-        return {};
-    t.data<float>()[0] += delta;
-    if (!NpyIO::write((copy / file).string(), t, error))
-        return {};
-    return QString::fromStdString(copy.string());
+    return alteredBundleCopy(dir, bundle(name), file, delta);
 }
 
 } // namespace
@@ -97,6 +88,7 @@ private slots:
         QCOMPARE(first.value("op_name").toString(), QString("pd_op.matmul"));
         QCOMPARE(first.value("part").toString(), QString("forward"));
         QCOMPARE(first.value("operands_already_differed").toBool(), false);
+        QVERIFY(first.value("error").toDouble() > 1); // max |difference| / tolerance
         QCOMPARE(
             first.value("split_op").toString(), QString("fwd:9")); // the same op in run_program's forward
         bool inherited = false;
@@ -105,6 +97,12 @@ private slots:
                 || (w.toObject().value("op").toString() == "train:10"
                     && w.toObject().value("operands_already_differed").toBool());
         QVERIFY(inherited);
+        // The text report lists the ten worst of the 15 divergent values, every one of them.
+        const CliResult text = runPirscopeCli({ "verify", copy, "--intermediates" });
+        QCOMPARE(text.exitCode, 1);
+        QVERIFY(text.out.contains("15 beyond tolerance"));
+        QVERIFY(text.out.contains("worst 10:\n"));
+        QCOMPARE(text.out.count("\n  train:"), 10);
     }
 
     /// Paddle's value of one matmul altered: the full run differs there; isolated, the matmul

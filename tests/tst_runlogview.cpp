@@ -1,5 +1,8 @@
 #include "core/io/paddlerunlog.h"
+#include "core/ir/block.h"
 #include "core/ir/operation.h"
+#include "core/ir/program.h"
+#include "core/transform/pipelineresult.h"
 #include "runlogtestfiles.h"
 #include "ui/common/elidedlabel.h"
 #include "ui/common/itemroles.h"
@@ -8,6 +11,8 @@
 #include "ui/graphnodeitem.h"
 #include "ui/graphscene.h"
 #include "ui/graphview.h"
+#include "ui/intermediatesmodel.h"
+#include "ui/intermediatesresult.h"
 #include "ui/mainwindow.h"
 #include "ui/mainwindowdebugger.h"
 #include "ui/mainwindowrunlog.h"
@@ -37,9 +42,9 @@ const QString kBundle = QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/mlp_ce");
 const QString kLog = kBundle + QStringLiteral("/paddle_run.log");
 
 /// Opens the bundle and waits for its train pipeline (the forward and backward graphs).
-bool openBundle(MainWindow &w)
+bool openBundle(MainWindow &w, const QString &bundle = kBundle)
 {
-    if (!w.openFile(kBundle))
+    if (!w.openFile(bundle))
         return false;
     QElapsedTimer t;
     t.start();
@@ -239,6 +244,140 @@ private slots:
         QVERIFY(runLog->waitUntilDone());
         QVERIFY(!referee->isEnabled());
         QVERIFY(!runLog->referee());
+    }
+
+    /// A bundle with Paddle's intermediates is compared by itself once its pipeline is shown: every
+    /// value agrees, so the forward and backward graphs are green, the dock stays closed and the
+    /// debugger's Values panel has Paddle's file for the split programs' values.
+    void intermediatesAreComparedWhenTheBundleOpens()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(openBundle(w));
+        MainWindowRunLog *runLog = w.runLog();
+        QVERIFY(runLog->compareIntermediatesAction()->isEnabled() || runLog->isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(runLog->intermediates() && !runLog->isBusy(), 60000);
+        const std::shared_ptr<const IntermediatesResult> result = runLog->intermediates();
+        QVERIFY(result);
+        QVERIFY2(result->ok(), qPrintable(result->error));
+        qInfo("%s", qPrintable(result->summary()));
+        QCOMPARE(result->report->divergent, size_t(0));
+        QCOMPARE(result->report->compared, result->report->values);
+        QVERIFY(!runLog->dock()->isVisible()); // nothing to look at: the status bar says so
+        QVERIFY(!runLog->runToDivergenceAction()->isEnabled());
+        // Both split graphs are coloured, every compared op green.
+        GraphScene *forward = w.splitView()->forwardView()->graphScene();
+        GraphScene *backward = w.splitView()->backwardView()->graphScene();
+        QVERIFY(!forward->opAccuracy().empty());
+        QVERIFY(!backward->opAccuracy().empty());
+        for (const auto &[op, accuracy] : forward->opAccuracy())
+            QCOMPARE(accuracy, Accuracy::Agrees);
+        // One row per compared value, each on an op of the split programs.
+        IntermediatesModel *model = runLog->panel()->intermediatesModel();
+        QCOMPARE(model->rowCount(), int(result->report->compared));
+        int shown = 0;
+        for (int row = 0; row < model->rowCount(); ++row)
+            shown += opFromIndex(model->index(row, IntermediatesModel::Op)) != nullptr;
+        QVERIFY(shown > model->rowCount() / 2);
+        // The Values panel's Paddle column: every forward op result Paddle wrote has its file.
+        DebugSession *session = w.debugger()->session();
+        w.showTab(MainWindow::Tab::Split);
+        const PipelineResult &pipeline = w.snapshot()->result;
+        QTRY_VERIFY(session->segmentPrograms().size() == 2);
+        int withFile = 0;
+        for (size_t i = 0; i < result->count(); ++i) {
+            const Operation *op = result->shownOp[i];
+            if (!op || result->differenceAt(i).part != "forward")
+                continue;
+            const QString file
+                = session->referenceFile(op->result(unsigned(result->differenceAt(i).resultIndex)));
+            QVERIFY2(file.contains(QStringLiteral("/intermediates/")), qPrintable(file));
+            ++withFile;
+        }
+        QVERIFY(withFile > 5);
+        QVERIFY(pipeline.forward);
+        // Clearing removes the colours and does not come back by itself.
+        runLog->clearAction()->trigger();
+        QVERIFY(!runLog->intermediates());
+        QVERIFY(forward->opAccuracy().empty());
+        QCOMPARE(runLog->panel()->intermediatesModel()->rowCount(), 0);
+        // By hand from the File menu: the dock opens.
+        QVERIFY(runLog->compareIntermediates());
+        QVERIFY(runLog->waitUntilDone());
+        QVERIFY(runLog->intermediates() && runLog->intermediates()->ok());
+        QVERIFY(runLog->dock()->isVisible());
+        QVERIFY(runLog->panel()->summary()->text().contains(QStringLiteral("no divergence")));
+    }
+
+    /// A parameter altered in the bundle: PIRScope's run (on the altered parameter) differs from
+    /// Paddle's values first at the matmul reading it; red there, first in the table, and Run to
+    /// first divergence stops at it.
+    void anAlteredParameterIsRedAtItsConsumer()
+    {
+        QTemporaryDir dir;
+        const QString copy = alteredBundleCopy(dir, kBundle, "params/linear_1.w_0.npy", 1.0f);
+        QVERIFY(!copy.isEmpty());
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(openBundle(w, copy));
+        MainWindowRunLog *runLog = w.runLog();
+        QTRY_VERIFY_WITH_TIMEOUT(runLog->intermediates() && !runLog->isBusy(), 60000);
+        const std::shared_ptr<const IntermediatesResult> result = runLog->intermediates();
+        QVERIFY(result && result->ok());
+        QVERIFY(result->report->divergent > 0);
+        QVERIFY(runLog->dock()->isVisible()); // a divergence opens the dock
+        const long first = result->firstDivergentIndex();
+        QVERIFY(first >= 0);
+        QCOMPARE(result->opLabel(size_t(first)), QStringLiteral("fwd:9"));
+        QVERIFY(!result->differenceAt(size_t(first)).operandsAlreadyDiffered);
+        const Operation *op = result->firstDivergentOp();
+        QCOMPARE(opName(op), QStringLiteral("pd_op.matmul"));
+        GraphScene *forward = w.splitView()->forwardView()->graphScene();
+        QCOMPARE(forward->opAccuracy().at(op), Accuracy::Divergent);
+        QVERIFY(runLog->panel()->summary()->text().contains(QStringLiteral("first divergent: fwd:9")));
+        // The backward graph has red ops too: the gradients inherit the error.
+        bool redBackward = false;
+        for (const auto &[o, accuracy] : w.splitView()->backwardView()->graphScene()->opAccuracy())
+            redBackward = redBackward || accuracy == Accuracy::Divergent;
+        QVERIFY(redBackward);
+
+        // Sorted by error, largest first; clicking the row of the first divergent value selects it.
+        QTableView *view = runLog->panel()->view();
+        QVERIFY(
+            view->model()->index(0, IntermediatesModel::Error).data(IntermediatesModel::SortRole).toDouble()
+            > 1);
+        int row = -1;
+        for (int r = 0; r < view->model()->rowCount() && row < 0; ++r)
+            if (opFromIndex(view->model()->index(r, IntermediatesModel::Op)) == op)
+                row = r;
+        QVERIFY(row >= 0);
+        QCOMPARE(view->model()->index(row, IntermediatesModel::Inherited).data().toString(), QString());
+        w.selection()->clear();
+        view->setCurrentIndex(view->model()->index(row, IntermediatesModel::ValueColumn));
+        QCOMPARE(w.selection()->currentOp(), op);
+
+        QVERIFY(showForward(w));
+        QVERIFY(runLog->runToDivergenceAction()->isEnabled());
+        runLog->runToDivergenceAction()->trigger();
+        DebugSession *session = w.debugger()->session();
+        QVERIFY(waitIdle(*session));
+        QCOMPARE(session->state(), DebugSession::State::Paused);
+        QCOMPARE(session->currentOp(), op);
+        session->stop();
+        QVERIFY(waitIdle(*session));
+
+        // A run log replaces the intermediates; a bundle without intermediates cannot compare.
+        QVERIFY(runLog->openLog(copy + QStringLiteral("/paddle_run.log")));
+        QVERIFY(runLog->waitUntilDone());
+        QVERIFY(runLog->result() && !runLog->intermediates());
+        QCOMPARE(runLog->panel()->intermediatesModel()->rowCount(), 0);
+        QVERIFY(runLog->panel()->model()->rowCount() > 0);
+        QVERIFY(w.openFile(QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/control_flow")));
+        QVERIFY(!runLog->compareIntermediatesAction()->isEnabled());
+        QVERIFY(!runLog->compareIntermediates());
+        QVERIFY(!runLog->intermediates());
     }
 
     void aRunLogWithoutAProgramSaysWhatToOpen()

@@ -41,6 +41,13 @@ private slots:
         QVERIFY(!c.ok());
         QCOMPARE(c.mismatches, int64_t(1));
         QCOMPARE(c.worstIndex, int64_t(2));
+        // The element rule's ratio: |a - e| / (atol + rtol |e|), the largest over the elements.
+        const TensorComparison plain = TensorComparison::compare(actual, expected, 1e-3, 0);
+        QCOMPARE(plain.mismatches, int64_t(1));
+        QVERIFY(std::fabs(plain.maxToleranceRatio - (3.01f - 3.0) / (1e-3 * 3.0)) < 1e-3);
+        QVERIFY(TensorComparison::compare(expected, expected, 1e-3, 0).maxToleranceRatio == 0);
+        QVERIFY(std::isinf(
+            TensorComparison::compare(floats({ NAN }), floats({ 1.0 }), 1e-3, 0).maxToleranceRatio));
         // Non-finite elements do not count in the scale.
         QCOMPARE(rootMeanSquare(floats({ 3.0, INFINITY })), 3.0);
     }

@@ -45,3 +45,14 @@ awk 'NR == 6 { match($0, /mean=[^,]*/); v = substr($0, RSTART + 5, RLENGTH - 5);
      $0 = substr($0, 1, RSTART + 4) sprintf("%e", v * 3) substr($0, RSTART + RLENGTH) } { print }' \
     "$here/tests/fixtures/paddle/mlp_ce/paddle_run.log" > "$altered"
 shot runlog "$here/tests/fixtures/paddle/mlp_ce" --paddle-log "$altered" --select fwd:9 --size 1280x720
+# Paddle's intermediates: mlp_ce with element 0 of linear_1.w_0 increased by 1, so PIRScope's run
+# differs from Paddle's values first at the matmul reading it (fwd:9) and the gradients inherit it.
+cp -r "$here/tests/fixtures/paddle/mlp_ce" "$config/mlp_ce"
+python3 - "$config/mlp_ce/params/linear_1.w_0.npy" <<'PY'
+import struct, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+at = 10 + struct.unpack_from("<H", data, 8)[0]  # .npy 1.0: magic, version, header length, header
+struct.pack_into("<f", data, at, struct.unpack_from("<f", data, at)[0] + 1.0)
+open(sys.argv[1], "wb").write(data)
+PY
+shot intermediates "$config/mlp_ce" --view split --select fwd:9 --size 1280x720

@@ -1,6 +1,7 @@
 #include "ui/mainwindowrunlog.h"
 
 #include "core/io/paddlerunlog.h"
+#include "core/io/tracebundle.h"
 #include "core/ir/operation.h"
 #include "core/session/debugtarget.h"
 #include "core/session/pipelinesource.h"
@@ -13,6 +14,8 @@
 #include "ui/diagnosticsmodel.h"
 #include "ui/graphscene.h"
 #include "ui/graphview.h"
+#include "ui/intermediatesmodel.h"
+#include "ui/intermediatesresult.h"
 #include "ui/mainwindow.h"
 #include "ui/mainwindowdebugger.h"
 #include "ui/pipelinerunner.h"
@@ -56,12 +59,20 @@ MainWindowRunLog::MainWindowRunLog(
     , m_debugger(debugger)
     , m_views(graphViews)
     , m_panel(new RunLogPanel(window))
-    , m_dock(new QDockWidget(tr("Paddle run log"), window))
+    , m_dock(new QDockWidget(tr("Compare with Paddle"), window))
     , m_open(new QAction(tr("Compare with Paddle &Run Log\u2026"), this))
-    , m_clear(new QAction(tr("Clear Paddle Run Log"), this))
+    , m_clear(new QAction(tr("Clear Comparison with Paddle"), this))
     , m_runTo(new QAction(tr("Run to First &Divergence"), this))
     , m_referee(new QAction(tr("Referee in &Float64"), this))
+    , m_compareIntermediates(new QAction(tr("Compare with Paddle's &Intermediates"), this))
 {
+    m_compareIntermediates->setObjectName(QStringLiteral("compareIntermediatesAction"));
+    m_compareIntermediates->setIconText(tr("Intermediates"));
+    m_compareIntermediates->setToolTip(
+        tr("Compare every value Paddle computed in the bundle's run "
+           "(export_paddle_trace.py --intermediates) with PIRScope's CPU run"));
+    m_compareIntermediates->setStatusTip(m_compareIntermediates->toolTip());
+    connect(m_compareIntermediates, &QAction::triggered, this, &MainWindowRunLog::compareIntermediates);
     m_referee->setObjectName(QStringLiteral("refereeAction"));
     m_referee->setIconText(tr("Referee f64"));
     m_referee->setToolTip(tr("Recompute the selected divergent record's op (else the first divergent one) in "
@@ -72,6 +83,8 @@ MainWindowRunLog::MainWindowRunLog(
     m_open->setStatusTip(tr("Compare a Paddle FLAGS_check_nan_inf_level=3 log of this program's run with "
                             "PIRScope's CPU run, op by op"));
     m_clear->setObjectName(QStringLiteral("clearRunLogAction"));
+    m_clear->setIconText(tr("Clear"));
+    m_open->setIconText(tr("Run Log\u2026"));
     m_runTo->setObjectName(QStringLiteral("runToDivergenceAction"));
     m_runTo->setIconText(tr("To divergence"));
     m_runTo->setToolTip(tr("Run the debugger to the op of the Paddle run log's first record beyond "
@@ -89,6 +102,7 @@ MainWindowRunLog::MainWindowRunLog(
             break;
         }
     fileMenu->insertAction(before, m_open);
+    fileMenu->insertAction(before, m_compareIntermediates);
     fileMenu->insertAction(before, m_clear);
 
     // Beside Stop on NaN in the Debug toolbar, and in the Debug menu.
@@ -99,7 +113,7 @@ MainWindowRunLog::MainWindowRunLog(
     debugger->menu()->addSeparator();
     debugger->menu()->addAction(m_runTo);
 
-    m_panel->addButtons({ m_runTo, m_referee, m_open, m_clear });
+    m_panel->addButtons({ m_runTo, m_referee, m_open, m_compareIntermediates, m_clear });
     m_dock->setObjectName(QStringLiteral("runLogDock"));
     m_dock->setWidget(m_panel);
     window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
@@ -108,14 +122,23 @@ MainWindowRunLog::MainWindowRunLog(
     connect(m_panel, &RunLogPanel::opActivated, this,
         [this](const Operation *op) { m_window->selection()->selectOp(op); });
     connect(window, &MainWindow::documentChanged, this, [this] {
-        if (m_result || m_busy || m_waitingForPipeline)
+        if (m_result || m_intermediates || m_busy || m_waitingForPipeline)
             clear();
         apply();
     });
     connect(window, &MainWindow::pipelineChanged, this, [this] {
         if (m_waitingForPipeline) {
             m_waitingForPipeline = false;
-            start();
+            if (m_waitingWithIntermediates)
+                startIntermediates(m_waitingAutomatic);
+            else
+                start();
+        } else if (const std::shared_ptr<const ProgramDocument> document = m_window->document(); document
+                   && m_autoCompared.lock() != document && !m_result && !m_intermediates && !m_busy
+                   && IntermediatesResult::available(targetNow())) {
+            // A bundle with Paddle's intermediates: compared once, as soon as its programs are shown.
+            m_autoCompared = document;
+            startIntermediates(true);
         }
         apply();
     });
@@ -151,6 +174,16 @@ void MainWindowRunLog::problem(const QString &text)
     m_window->diagnosticsDock()->show();
 }
 
+void MainWindowRunLog::showDock()
+{
+    if (m_dock->isHidden()) {
+        m_dock->show();
+        // A quarter of the window: the graphs keep most of the height.
+        m_window->resizeDocks({ m_dock }, { qMax(200, m_window->height() / 4) }, Qt::Vertical);
+    }
+    m_dock->raise();
+}
+
 bool MainWindowRunLog::openLog(const QString &path)
 {
     m_path = path;
@@ -162,17 +195,14 @@ bool MainWindowRunLog::openLog(const QString &path)
     }
     ++m_generation;
     m_result.reset();
+    m_intermediates.reset();
     m_accuracy.clear();
     apply();
-    if (m_dock->isHidden()) {
-        m_dock->show();
-        // A quarter of the window: the graphs keep most of the height.
-        m_window->resizeDocks({ m_dock }, { qMax(200, m_window->height() / 4) }, Qt::Vertical);
-    }
-    m_dock->raise();
+    showDock();
     if (m_window->pipelineRunner()->isBusy()) {
         // The split programs are on their way: check against them once they are shown.
         m_waitingForPipeline = true;
+        m_waitingWithIntermediates = false;
         m_busy = true;
         m_panel->setResult(nullptr);
         m_panel->setBusy(
@@ -219,6 +249,74 @@ void MainWindowRunLog::start()
         runLogPool(), [path = m_path, target = targetNow()] { return RunLogResult::compute(path, target); }));
 }
 
+bool MainWindowRunLog::compareIntermediates()
+{
+    const std::shared_ptr<const PipelineSource> source = m_window->pipelineSource();
+    if (!m_window->document() || !source || !source->bundle || source->bundle->intermediates().empty()) {
+        m_window->statusBar()->showMessage(
+            tr("The program shown has no Paddle intermediates: open a trace bundle exported with "
+               "tools/export_paddle_trace.py --intermediates"),
+            8000);
+        return false;
+    }
+    startIntermediates(false);
+    return true;
+}
+
+void MainWindowRunLog::startIntermediates(bool automatic)
+{
+    const quint64 generation = ++m_generation;
+    const std::shared_ptr<const PipelineSource> source = m_window->pipelineSource();
+    m_path = source && source->bundle ? QString::fromStdString(source->bundle->dir()) : QString();
+    m_result.reset();
+    m_intermediates.reset();
+    m_accuracy.clear();
+    m_busy = true;
+    apply();
+    if (!automatic)
+        showDock();
+    m_panel->setResult(nullptr);
+    if (m_window->pipelineRunner()->isBusy()) {
+        m_waitingForPipeline = true;
+        m_waitingWithIntermediates = true;
+        m_waitingAutomatic = automatic;
+        m_panel->setBusy(tr("Waiting for the pipeline before comparing with Paddle's intermediates\u2026"));
+        return;
+    }
+    m_panel->setBusy(tr("Comparing PIRScope's CPU run with Paddle's intermediates\u2026"));
+    m_window->statusBar()->showMessage(tr("Comparing with Paddle's intermediates\u2026"));
+    auto *watcher = new QFutureWatcher<std::shared_ptr<const IntermediatesResult>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, automatic] {
+        watcher->deleteLater();
+        deliverIntermediates(generation, automatic, watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run(
+        runLogPool(), [target = targetNow()] { return IntermediatesResult::compute(target); }));
+}
+
+void MainWindowRunLog::deliverIntermediates(
+    quint64 generation, bool automatic, std::shared_ptr<const IntermediatesResult> result)
+{
+    if (generation != m_generation)
+        return;
+    m_busy = false;
+    m_intermediates = std::move(result);
+    m_accuracy = m_intermediates->opAccuracy();
+    for (GraphView *view : m_views)
+        view->graphScene()->setOpAccuracy({});
+    m_window->statusBar()->clearMessage();
+    if (!m_intermediates->ok()) {
+        showDock();
+        problem(m_intermediates->error);
+    } else {
+        if (automatic && m_intermediates->report->divergent > 0)
+            showDock();
+        m_window->statusBar()->showMessage(m_intermediates->summary(), 10000);
+    }
+    apply();
+    emit resultChanged();
+}
+
 void MainWindowRunLog::deliver(quint64 generation, std::shared_ptr<const RunLogResult> result)
 {
     if (generation != m_generation)
@@ -243,10 +341,11 @@ void MainWindowRunLog::deliver(quint64 generation, std::shared_ptr<const RunLogR
 void MainWindowRunLog::clear()
 {
     ++m_generation;
-    const bool had = m_result || m_busy;
+    const bool had = m_result || m_intermediates || m_busy;
     m_busy = false;
     m_waitingForPipeline = false;
     m_result.reset();
+    m_intermediates.reset();
     m_accuracy.clear();
     apply();
     if (had)
@@ -267,11 +366,19 @@ bool MainWindowRunLog::waitUntilDone(int milliseconds)
     return !m_busy;
 }
 
+const DebugTarget *MainWindowRunLog::resultTarget() const
+{
+    if (m_result)
+        return &m_result->target;
+    return m_intermediates ? &m_intermediates->target : nullptr;
+}
+
 bool MainWindowRunLog::showsResultPrograms() const
 {
-    if (!m_result)
+    const DebugTarget *target = resultTarget();
+    if (!target)
         return false;
-    const DebugTarget &t = m_result->target;
+    const DebugTarget &t = *target;
     if (t.pipeline) {
         const std::shared_ptr<const PipelineSnapshot> snapshot = m_window->snapshot();
         return snapshot && &snapshot->result == t.pipeline.get();
@@ -283,13 +390,19 @@ bool MainWindowRunLog::showsResultPrograms() const
 void MainWindowRunLog::apply()
 {
     const bool shown = showsResultPrograms();
-    const bool stale = m_result && !shown;
+    const bool stale = resultTarget() && !shown;
     // The table is reset only when what it shows changes (not at every debugger stop).
-    if (!m_busy && (m_panel->model()->result() != m_result || stale != m_panelStale)) {
-        m_panel->setResult(m_result, stale);
+    if (!m_busy) {
+        if (m_intermediates) {
+            if (m_panel->intermediatesModel()->result() != m_intermediates || stale != m_panelStale)
+                m_panel->setIntermediates(m_intermediates, stale);
+        } else if (m_panel->model()->result() != m_result || m_panel->intermediatesModel()->result()
+            || stale != m_panelStale) {
+            m_panel->setResult(m_result, stale);
+        }
         m_panelStale = stale;
     }
-    const bool coloured = shown && m_result->ok();
+    const bool coloured = shown && (m_result ? m_result->ok() : m_intermediates->ok());
     for (GraphView *view : m_views) {
         GraphScene *scene = view->graphScene();
         if (coloured && scene->opAccuracy().size() != m_accuracy.size())
@@ -298,9 +411,12 @@ void MainWindowRunLog::apply()
             scene->setOpAccuracy({});
     }
     m_open->setEnabled(m_window->document() != nullptr);
-    m_clear->setEnabled(m_result || m_busy);
+    const std::shared_ptr<const PipelineSource> source = m_window->pipelineSource();
+    m_compareIntermediates->setEnabled(m_window->document() && source && source->bundle
+        && !source->bundle->intermediates().empty() && !m_busy);
+    m_clear->setEnabled(m_result || m_intermediates || m_busy);
     const DebugSession::State state = m_debugger->session()->state();
-    m_runTo->setEnabled(shown && m_result->firstDivergentOp() && state != DebugSession::State::Running);
+    m_runTo->setEnabled(shown && firstDivergentOp() && state != DebugSession::State::Running);
     m_referee->setEnabled(m_result && m_result->ok() && m_result->firstDivergentRecord() >= 0 && !m_judging);
 }
 
@@ -334,11 +450,19 @@ bool MainWindowRunLog::referee()
     return true;
 }
 
+const Operation *MainWindowRunLog::firstDivergentOp() const
+{
+    if (m_result)
+        return m_result->firstDivergentOp();
+    return m_intermediates ? m_intermediates->firstDivergentOp() : nullptr;
+}
+
 bool MainWindowRunLog::runToFirstDivergence()
 {
-    const Operation *op = showsResultPrograms() ? m_result->firstDivergentOp() : nullptr;
+    const Operation *op = showsResultPrograms() ? firstDivergentOp() : nullptr;
     if (!op) {
-        m_window->statusBar()->showMessage(tr("No divergent record of a Paddle run log to run to"), 6000);
+        m_window->statusBar()->showMessage(
+            tr("No divergent record of a Paddle run log or value of Paddle's intermediates to run to"), 6000);
         return false;
     }
     DebugSession *session = m_debugger->session();
@@ -346,20 +470,28 @@ bool MainWindowRunLog::runToFirstDivergence()
     if (session->isActive())
         session->stop();
     // The debugger debugs what the current tab shows: the split tab for a pipeline.
-    m_window->showTab(m_result->target.pipeline ? MainWindow::Tab::Split : MainWindow::Tab::Program);
+    m_window->showTab(resultTarget()->pipeline ? MainWindow::Tab::Split : MainWindow::Tab::Program);
     const std::optional<ProgramPosition> position = session->positionOf(op);
     if (!position) {
         m_window->statusBar()->showMessage(
             tr("The first divergent op is not in the debugged programs"), 6000);
         return false;
     }
-    const RunLogDifference &d = *m_result->check->report.firstDivergent;
-    m_window->statusBar()->showMessage(
-        tr("Running to %1 %2, the first divergent record (line %3)")
-            .arg(m_result->opLabel(d.record),
-                QString::fromUtf8(op->name().data(), qsizetype(op->name().size())))
-            .arg(m_result->log->records[d.record].line),
-        8000);
+    const QString opName = QString::fromUtf8(op->name().data(), qsizetype(op->name().size()));
+    if (m_result) {
+        const RunLogDifference &d = *m_result->check->report.firstDivergent;
+        m_window->statusBar()->showMessage(tr("Running to %1 %2, the first divergent record (line %3)")
+                                               .arg(m_result->opLabel(d.record), opName)
+                                               .arg(m_result->log->records[d.record].line),
+            8000);
+    } else {
+        const size_t i = size_t(m_intermediates->firstDivergentIndex());
+        m_window->statusBar()->showMessage(
+            tr("Running to %1 %2, the first value that differs from Paddle's (%3)")
+                .arg(m_intermediates->opLabel(i), opName,
+                    QString::fromStdString(m_intermediates->differenceAt(i).valueId)),
+            8000);
+    }
     session->runToCursor(*position);
     return true;
 }

@@ -16,20 +16,27 @@ namespace ps {
 class GraphView;
 class MainWindow;
 class MainWindowDebugger;
+class Operation;
+class ProgramDocument;
 class RunLogPanel;
 struct DebugTarget;
+struct IntermediatesResult;
 struct RunLogResult;
 
-/// Puts Paddle run logs (FLAGS_check_nan_inf_level=3) into the main window: File ▸ "Compare with
-/// Paddle run log…" (and MainWindow::openFile on a run log) checks the log against the programs
+/// Puts Paddle's own run into the main window, two ways (one at a time): a run log
+/// (FLAGS_check_nan_inf_level=3; File ▸ "Compare with Paddle run log…", MainWindow::openFile on a
+/// log) or a trace bundle's Paddle intermediates (File ▸ "Compare with Paddle's intermediates",
+/// and by itself when a bundle with intermediates opens). Either is checked against the programs
 /// shown (the split pipeline's forward + backward when there is one, else the Program tab's
-/// program) on a worker thread (RunLogResult::compute: PIRScope's CPU run with the target's own
-/// inputs and parameters); the "Paddle run log" dock lists the records (RunLogPanel), the three
-/// graphs colour every matched op by its worst error ratio (GraphScene::setOpAccuracy) and
-/// "Run to first divergence" (the Debug menu and toolbar, beside Stop on NaN) runs the debugger
-/// to the op of the first record beyond tolerance. A new program clears the log; a new pipeline
-/// snapshot (mode or pass switch) keeps the table but removes the colours until the snapshot it
-/// was checked against is shown again.
+/// program) on a worker thread (RunLogResult::compute, IntermediatesResult::compute: PIRScope's
+/// CPU run with the target's own inputs and parameters); the "Compare with Paddle" dock lists the
+/// records or values (RunLogPanel), the three graphs colour every compared op by its worst error
+/// ratio (GraphScene::setOpAccuracy) and "Run to first divergence" (the Debug menu and toolbar,
+/// beside Stop on NaN) runs the debugger to the op of the first record or value beyond
+/// tolerance. A new program clears the comparison; a new pipeline snapshot (mode or pass switch)
+/// keeps the table but removes the colours until the snapshot it was checked against is shown
+/// again. The automatic check of a bundle's intermediates shows the dock only when a value
+/// diverges (or the check fails); agreement goes to the status bar.
 class MainWindowRunLog : public QObject
 {
     Q_OBJECT
@@ -45,12 +52,19 @@ public:
     /// computed, if any). False, with a message in the status bar and the Problems panel, when
     /// no program is open.
     bool openLog(const QString &path);
-    /// Removes the log: the table, the colours and the run-to action.
+    /// Compares the programs shown with the bundle's Paddle intermediates (waiting for the
+    /// pipeline being computed, if any). False, with a status message, when the program shown
+    /// has none.
+    bool compareIntermediates();
+    /// Removes the log or the intermediates: the table, the colours and the run-to action.
     void clear();
     /// The log's check, or null (none loaded, or still running).
     std::shared_ptr<const RunLogResult> result() const { return m_result; }
+    /// The intermediates' check, or null.
+    std::shared_ptr<const IntermediatesResult> intermediates() const { return m_intermediates; }
     bool isBusy() const { return m_busy; }
-    /// Waits (the event loop running) until the check in progress is done; false on timeout.
+    /// Waits (the event loop running) until the check in progress (or awaiting the pipeline) is
+    /// done; false on timeout.
     bool waitUntilDone(int milliseconds = 120000);
     /// Runs the debugger to the op of the first divergent record: paused at it, before it runs
     /// (Step Over shows its result). False with a status message when there is none.
@@ -62,6 +76,7 @@ public:
     bool referee();
 
     QAction *openAction() const { return m_open; }
+    QAction *compareIntermediatesAction() const { return m_compareIntermediates; }
     QAction *refereeAction() const { return m_referee; }
     QAction *clearAction() const { return m_clear; }
     QAction *runToDivergenceAction() const { return m_runTo; }
@@ -78,9 +93,19 @@ private:
     void openDialog();
     void start();
     void deliver(quint64 generation, std::shared_ptr<const RunLogResult> result);
+    /// `automatic`: started by opening the bundle, not by the user.
+    void startIntermediates(bool automatic);
+    void deliverIntermediates(
+        quint64 generation, bool automatic, std::shared_ptr<const IntermediatesResult> result);
+    /// Shows the dock (a quarter of the window) and raises it.
+    void showDock();
+    /// The target of the comparison shown, or null.
+    const DebugTarget *resultTarget() const;
     /// The programs a new check runs against.
     DebugTarget targetNow() const;
-    /// Whether the window still shows the programs of the result's target.
+    /// The op of the first divergent record or value, or null.
+    const Operation *firstDivergentOp() const;
+    /// Whether the window still shows the programs of the comparison's target.
     bool showsResultPrograms() const;
     /// Colours the graphs (or removes the colours) and enables the actions.
     void apply();
@@ -95,9 +120,11 @@ private:
     QAction *m_clear;
     QAction *m_runTo;
     QAction *m_referee;
+    QAction *m_compareIntermediates;
     QString m_path;
     std::shared_ptr<const RunLogResult> m_result;
-    /// m_result's colours, computed once per result.
+    std::shared_ptr<const IntermediatesResult> m_intermediates;
+    /// The colours of m_result or m_intermediates, computed once per result.
     OpAccuracy m_accuracy;
     /// Whether the panel shows m_result as stale.
     bool m_panelStale = false;
@@ -105,6 +132,11 @@ private:
     bool m_busy = false;
     bool m_judging = false;
     bool m_waitingForPipeline = false;
+    /// What waits for the pipeline: the intermediates (else the log).
+    bool m_waitingWithIntermediates = false;
+    bool m_waitingAutomatic = false;
+    /// The document whose intermediates were compared by themselves (once per document).
+    std::weak_ptr<const ProgramDocument> m_autoCompared;
 };
 
 } // namespace ps

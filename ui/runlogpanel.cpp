@@ -1,8 +1,11 @@
 #include "ui/runlogpanel.h"
 
+#include "core/io/tracebundle.h"
 #include "ui/columnwidths.h"
 #include "ui/common/elidedlabel.h"
 #include "ui/common/itemroles.h"
+#include "ui/intermediatesmodel.h"
+#include "ui/intermediatesresult.h"
 #include "ui/render/graphstyle.h"
 #include "ui/runlogmodel.h"
 #include "ui/runlogresult.h"
@@ -34,6 +37,7 @@ QLabel *swatch(const QColor &color, const QString &text, QWidget *parent)
 RunLogPanel::RunLogPanel(QWidget *parent)
     : QWidget(parent)
     , m_model(new RunLogModel(this))
+    , m_intermediates(new IntermediatesModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_view(new QTableView(this))
     , m_summary(new ElidedLabel(this))
@@ -62,13 +66,14 @@ RunLogPanel::RunLogPanel(QWidget *parent)
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 4);
     ColumnWidths::keepFitted(m_view, 30);
     m_summary->setObjectName(QStringLiteral("runLogSummary"));
-    m_summary->setText(tr("No Paddle run log: File \u25b8 Compare with Paddle run log\u2026"));
+    m_summary->setText(tr("Nothing to compare: File \u25b8 Compare with Paddle Run Log\u2026 or with "
+                          "Paddle's Intermediates"));
 
     auto *legend = new QHBoxLayout(m_legend);
     legend->setContentsMargins(0, 0, 0, 0);
     legend->setSpacing(10);
     m_legend->setObjectName(QStringLiteral("runLogLegend"));
-    m_legend->setToolTip(tr("How the graphs colour the ops the log's records matched: their worst error "
+    m_legend->setToolTip(tr("How the graphs colour the ops compared with Paddle's run: their worst error "
                             "ratio (|Paddle \u2212 PIRScope| / tolerance)"));
     legend->addWidget(new QLabel(tr("Graph:"), m_legend));
     legend->addWidget(
@@ -121,25 +126,56 @@ void RunLogPanel::setVerdict(const QString &text)
 
 long RunLogPanel::currentRecord() const
 {
+    if (m_proxy->sourceModel() != m_model)
+        return -1;
     const QModelIndex index = m_proxy->mapToSource(m_view->currentIndex());
     return index.isValid() ? long(index.row()) : -1;
+}
+
+void RunLogPanel::showModel(QAbstractItemModel *model, int sortRole, int errorColumn)
+{
+    if (m_proxy->sourceModel() != model) {
+        m_proxy->setSourceModel(model);
+        m_proxy->setSortRole(sortRole);
+    }
+    m_view->sortByColumn(errorColumn, Qt::DescendingOrder);
+}
+
+void RunLogPanel::setSummary(const QString &text, bool stale, const QString &description)
+{
+    m_summary->setText(
+        stale ? tr("(the programs it was checked against are no longer shown) ") + text : text);
+    m_summary->setDescription(description);
 }
 
 void RunLogPanel::setResult(std::shared_ptr<const RunLogResult> result, bool stale)
 {
     setVerdict({});
+    m_intermediates->setResult(nullptr);
     m_model->setResult(result);
-    m_view->sortByColumn(RunLogModel::Error, Qt::DescendingOrder);
+    showModel(m_model, RunLogModel::SortRole, RunLogModel::Error);
     m_legend->setVisible(result && result->ok());
     if (!result) {
-        m_summary->setText(tr("No Paddle run log: File \u25b8 Compare with Paddle run log\u2026"));
+        m_summary->setText(tr("Nothing to compare: File \u25b8 Compare with Paddle Run Log\u2026 or with "
+                              "Paddle's Intermediates"));
         return;
     }
-    QString text = result->summary();
-    if (stale)
-        text = tr("(the programs it was checked against are no longer shown) ") + text;
-    m_summary->setText(text);
-    m_summary->setDescription(result->path);
+    setSummary(result->summary(), stale, result->path);
+}
+
+void RunLogPanel::setIntermediates(std::shared_ptr<const IntermediatesResult> result, bool stale)
+{
+    if (!result) {
+        setResult(nullptr);
+        return;
+    }
+    setVerdict({});
+    m_model->setResult(nullptr);
+    m_intermediates->setResult(result);
+    showModel(m_intermediates, IntermediatesModel::SortRole, IntermediatesModel::Error);
+    m_legend->setVisible(result->ok());
+    setSummary(result->summary(), stale,
+        result->target.bundle ? QString::fromStdString(result->target.bundle->dir()) : QString());
 }
 
 void RunLogPanel::setBusy(const QString &text)

@@ -6,6 +6,7 @@
 #include "ui/mainwindow.h"
 #include "ui/mainwindowdebugger.h"
 #include "ui/mainwindowpasses.h"
+#include "ui/mainwindowrunlog.h"
 #include "ui/passdiffview.h"
 #include "ui/passview.h"
 #include "ui/pipelinerunner.h"
@@ -109,7 +110,21 @@ void ScreenshotRunner::grab()
         emit finished(QStringLiteral("--inspect: ") + why);
         return;
     }
-    whenLaidOut([this] { QTimer::singleShot(100, this, &ScreenshotRunner::save); });
+    whenCompared([this] { whenLaidOut([this] { QTimer::singleShot(100, this, &ScreenshotRunner::save); }); });
+}
+
+void ScreenshotRunner::whenCompared(const std::function<void()> &then)
+{
+    MainWindowRunLog *runLog = m_window.runLog();
+    if (!runLog->isBusy()) {
+        then();
+        return;
+    }
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = connect(runLog, &MainWindowRunLog::resultChanged, this, [this, then, connection] {
+        disconnect(*connection);
+        whenCompared(then);
+    });
 }
 
 void ScreenshotRunner::whenLaidOut(const std::function<void()> &then)

@@ -36,6 +36,9 @@ private:
     void grab();
     /// Calls `then` once no graph view of the window lays out.
     void whenLaidOut(const std::function<void()> &then);
+    /// Calls `then` once no comparison with Paddle's run (a run log, the bundle's intermediates)
+    /// is being computed, so the graphs' colours are in the picture.
+    void whenCompared(const std::function<void()> &then);
     void save();
 
     MainWindow &m_window;

@@ -27,6 +27,7 @@ void writeDifference(ps::JsonEmitter &json, const ps::IntermediateDifference &d,
     json.key("result").value(uint64_t(d.resultIndex));
     json.key("max_abs").value(d.maxAbs);
     json.key("max_rel").value(d.maxRel);
+    json.key("error").value(d.error);
     json.key("worst_index").value(d.worstIndex);
     json.key("mismatches").value(d.mismatches);
     json.key("operands_already_differed").value(d.operandsAlreadyDiffered);
@@ -118,13 +119,10 @@ int verifyIntermediates(const RunSource &source, const ps::DebugSources &sources
               << (report.firstDivergent ? describe(*report.firstDivergent, report.program)
                                         : std::string("none"))
               << "\n";
-    for (size_t i = 1; i < report.worst.size() || (i == 1 && report.worst.size() == 1); ++i) {
-        if (i == 1)
-            std::cout << "worst " << report.worst.size() << ":\n";
-        std::cout << "  " << describe(report.worst[i - 1], report.program) << "\n";
-        if (i == report.worst.size())
-            break;
-    }
+    if (!report.worst.empty())
+        std::cout << "worst " << report.worst.size() << ":\n";
+    for (const ps::IntermediateDifference &d : report.worst)
+        std::cout << "  " << describe(d, report.program) << "\n";
     if (report.isolated) {
         std::cout << "isolated (each op on Paddle's operands): " << report.isolatedCompared << " compared, "
                   << report.isolatedDivergent << " differ; first: "

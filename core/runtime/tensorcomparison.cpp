@@ -45,6 +45,7 @@ TensorComparison TensorComparison::compare(
         if (!std::isfinite(x) || !std::isfinite(y)) {
             if (!close(x, y, rtol, atol)) {
                 ++c.mismatches;
+                c.maxToleranceRatio = INFINITY;
                 if (worstExcess < INFINITY) {
                     worstExcess = INFINITY;
                     c.worstIndex = int64_t(i);
@@ -58,6 +59,10 @@ TensorComparison TensorComparison::compare(
         c.maxAbsError = std::max(c.maxAbsError, diff);
         if (diff > 0 && std::fabs(y) > atol)
             c.maxRelError = std::max(c.maxRelError, diff / std::fabs(y));
+        if (const double bound = atol + rtol * std::fabs(y); bound > 0)
+            c.maxToleranceRatio = std::max(c.maxToleranceRatio, diff / bound);
+        else if (diff > 0)
+            c.maxToleranceRatio = INFINITY;
         if (!close(x, y, rtol, atol)) {
             const double excess = diff - (atol + rtol * std::fabs(y));
             ++c.mismatches;

@@ -25,6 +25,9 @@ struct TensorComparison
     /// max |a - e| / |e| over the elements with |e| > atol (smaller ones are judged by atol alone;
     /// their relative error says nothing).
     double maxRelError = 0;
+    /// max |a - e| / (atol + rtol * |e|): above 1 is beyond the tolerance (infinite for a NaN or
+    /// infinity that does not match).
+    double maxToleranceRatio = 0;
 
     bool ok() const { return shapesMatch && dtypesMatch && mismatches == 0; }
     /// "ok (max abs 1e-7, max rel 3e-6)" or "3 of 24 elements differ; worst at 5: 1.5 vs 1.2 ...".

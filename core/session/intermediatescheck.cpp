@@ -20,6 +20,7 @@
 #include "core/transform/pipelineresult.h"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -91,7 +92,7 @@ public:
             m_report.differences.push_back(std::move(d));
         }
         if (m_isolate)
-            isolate(*op, at->second);
+            isolate(*op);
     }
 
     void finish()
@@ -148,6 +149,7 @@ private:
         const Tensor expected = paddleValue(i, error);
         if (!expected.defined()) {
             d.problem = "cannot read Paddle's value: " + error;
+            d.error = INFINITY;
             return d;
         }
         const TensorComparison c
@@ -156,6 +158,7 @@ private:
             d.problem = "PIRScope " + actual.describe() + ", Paddle " + expected.describe();
         d.maxAbs = c.maxAbsError;
         d.maxRel = c.maxRelError;
+        d.error = d.problem.empty() ? c.maxToleranceRatio : INFINITY;
         d.worstIndex = c.worstIndex;
         d.mismatches = c.mismatches;
         return d;
@@ -209,10 +212,9 @@ private:
         return deepHostCopy(m_cpu, *mine);
     }
 
-    void isolate(const Operation &op, size_t index)
+    void isolate(const Operation &op)
     {
-        const KernelFn kernel = m_cpu.kernels().find(op.name());
-        if (!kernel) {
+        if (!m_cpu.kernels().find(op.name())) {
             ++m_report.notIsolated["no kernel of its own (composed or built in)"];
             return;
         }
@@ -234,21 +236,18 @@ private:
             }
             operands.push_back(std::move(*v));
         }
-        std::vector<const RuntimeValue *> pointers;
-        for (const RuntimeValue &v : operands)
-            pointers.push_back(v.isNull() ? nullptr : &v);
-        KernelContext context(op, std::move(pointers), m_cpu);
-        try {
-            kernel(context);
-        } catch (const std::exception &e) {
+        std::string error;
+        const std::optional<std::vector<RuntimeValue>> results
+            = KernelContext::runAlone(op, operands, m_cpu, error);
+        if (!results) {
             ++m_report.notIsolated["the kernel failed on Paddle's operands"];
             return;
         }
-        for (unsigned r = 0; r < op.numResults() && r < context.numOutputs(); ++r) {
+        for (unsigned r = 0; r < op.numResults() && r < results->size(); ++r) {
             auto it = m_paddle.find(op.result(r).impl());
-            if (it == m_paddle.end() || !context.output(r).isTensor())
+            if (it == m_paddle.end() || !(*results)[r].isTensor())
                 continue;
-            IntermediateDifference d = difference(it->second, op, r, context.output(r).tensor());
+            IntermediateDifference d = difference(it->second, op, r, (*results)[r].tensor());
             ++m_report.isolatedCompared;
             if (d.mismatches > 0 || !d.problem.empty()) {
                 ++m_report.isolatedDivergent;
@@ -256,7 +255,6 @@ private:
                     m_report.firstIsolatedDivergent = d;
             }
         }
-        (void)index;
     }
 
     const TraceBundle &m_bundle;

@@ -29,6 +29,9 @@ struct IntermediateDifference
     std::string splitOp;
     double maxAbs = 0;
     double maxRel = 0;
+    /// max |PIRScope - Paddle| / (atol + rtol |Paddle|) over the elements (TensorComparison::
+    /// maxToleranceRatio): above 1 diverges. Infinite with a problem.
+    double error = 0;
     int64_t worstIndex = -1;
     int64_t mismatches = 0;
     /// An operand of the op already differed from Paddle's value (the error may be inherited).

@@ -30,6 +30,15 @@ ReferenceFiles ReferenceFiles::forProgram(const TraceBundle &bundle, const Progr
         r.m_byValue.emplace(
             top.op(o.opIndex)->result(unsigned(o.resultIndex)).impl(), bundle.filePath(o.file));
     }
+    // Paddle's intermediates of its train program: the forward part has the origin's op indices.
+    if (const auto forward = bundle.forwardRange();
+        forward && bundle.intermediatesProgram() == "train_program" && forward->begin == 0) {
+        for (const TraceBundle::Intermediate &v : bundle.intermediates())
+            if (v.opIndex < forward->end && v.opIndex < top.size() && top.op(v.opIndex)->name() == v.opName
+                && v.resultIndex < top.op(v.opIndex)->numResults())
+                r.m_byValue.emplace(
+                    top.op(v.opIndex)->result(unsigned(v.resultIndex)).impl(), bundle.filePath(v.file));
+    }
     return r;
 }
 
@@ -58,6 +67,21 @@ ReferenceFiles ReferenceFiles::forPipeline(const TraceBundle &bundle, const Pipe
     addGrads(SplitKey::Fx, SplitKey::BxG, bundle.inputs());
     addGrads(SplitKey::Fp, SplitKey::BpG, bundle.parameters());
     r.m_byName.erase(bundle.fakeValueName());
+    // Paddle's intermediates (of its whole train program) on their clones in the split programs.
+    if (bundle.intermediatesProgram() == "train_program" && pipeline.training) {
+        const std::vector<SplitOpIndex> &at = pipeline.wholeToSplit;
+        for (const TraceBundle::Intermediate &v : bundle.intermediates()) {
+            if (v.opIndex >= at.size() || at[v.opIndex].segment < 0)
+                continue;
+            const Program *program
+                = at[v.opIndex].segment == 0 ? pipeline.forward.get() : pipeline.backward.get();
+            if (!program || at[v.opIndex].index >= program->block().size())
+                continue;
+            const Operation *op = program->block().op(at[v.opIndex].index);
+            if (v.resultIndex < op->numResults())
+                r.m_byValue.emplace(op->result(unsigned(v.resultIndex)).impl(), bundle.filePath(v.file));
+        }
+    }
     return r;
 }
 
