@@ -26,6 +26,7 @@ int runPasses(const std::vector<std::string> &args);
 int runRun(const std::vector<std::string> &args);
 int runPassLog(const std::vector<std::string> &args);
 int runReduce(const std::vector<std::string> &args);
+int runMemory(const std::vector<std::string> &args);
 /// `bench pipeline ...` and `bench run ...`: the arguments after the bench subcommand.
 int runBenchPipeline(const std::vector<std::string> &args);
 int runBenchRun(const std::vector<std::string> &args);
@@ -37,6 +38,7 @@ int runBenchLayout(const std::vector<std::string> &args);
 int runBenchPassLog(const std::vector<std::string> &args);
 /// `bench runlog [--records N]`: indexing and matching a synthetic Paddle run log.
 int runBenchRunLog(const std::vector<std::string> &args);
+int runBenchMemory(const std::vector<std::string> &args);
 
 /// Loads `path`, printing every diagnostic to stderr; nullptr (after an `error:` line) when the
 /// program could not be read.

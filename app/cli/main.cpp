@@ -27,6 +27,9 @@ const Command kCommands[] = {
     { "dot", runDot, "dot FILE                      DOT text of what the graph view draws" },
     { "verify", runVerify,
         "verify FILE                   structural checks (undefined values, arity, regions)" },
+    { "memory", runMemory,
+        "memory FILE|BUNDLE [--mode train|infer] [--json]  bytes alive op by op as Paddle's executor "
+        "allocates them" },
     { "reduce", runReduce,
         "reduce BUNDLE --out DIR [--op train:N]  the smallest bundle that still shows a divergence" },
     { "bench", runBench,
@@ -36,7 +39,8 @@ const Command kCommands[] = {
         "  bench open FILE|BUNDLE        open and build the pipeline, as the GUI does\n"
         "  bench layout FILE|--ops N     graph layout: first view, whole graph (GUI build)\n"
         "  bench passlog [LOG] [--mb N]  open a (generated) pass log against reading it\n"
-        "  bench runlog [--records N]    index and match a (generated) Paddle run log" },
+        "  bench runlog [--records N]    index and match a (generated) Paddle run log\n"
+        "  bench memory [--ops N]        the memory model of a generated train step" },
     { "render", runRender,
         "render FILE --out G.svg|G.png  the whole graph as a picture [--layer NAME] [--select OP] (GUI "
         "build)" },

@@ -1,0 +1,172 @@
+#include "cliarguments.h"
+#include "commands.h"
+#include "core/io/jsonemitter.h"
+#include "core/session/memorymodel.h"
+#include "core/transform/pipelineresult.h"
+#include "runsource.h"
+#include "trainmode.h"
+
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+namespace {
+
+const char *const kUsage
+    = "usage: pirscope-cli memory FILE|BUNDLE [--mode train|infer] [--output ID]... [--json]";
+
+/// "812 B", "48.5 KB", "17.8 MB" (decimal units, as Paddle's statistics print them).
+std::string megabytes(int64_t bytes)
+{
+    std::ostringstream out;
+    if (bytes < 10'000)
+        out << bytes << " B";
+    else if (bytes < 1'000'000)
+        out << std::fixed << std::setprecision(1) << double(bytes) / 1e3 << " KB";
+    else
+        out << std::fixed << std::setprecision(2) << double(bytes) / 1e6 << " MB";
+    return out.str();
+}
+
+void writeValue(ps::JsonEmitter &json, const ps::MemoryValue &v)
+{
+    json.beginObject();
+    json.key("op").value(v.op).key("op_name").value(v.opName).key("value").value(v.value);
+    json.key("name").value(v.name).key("layer").value(v.layer).key("bytes").value(v.bytes);
+    json.endObject();
+}
+
+void writeValues(ps::JsonEmitter &json, const char *key, const std::vector<ps::MemoryValue> &values)
+{
+    json.key(key).beginArray();
+    for (const ps::MemoryValue &v : values)
+        writeValue(json, v);
+    json.endArray();
+}
+
+std::string describe(const ps::MemoryValue &v)
+{
+    std::string text = v.op + " " + v.opName + " " + v.value;
+    if (!v.name.empty())
+        text += " (" + v.name + ")";
+    if (!v.layer.empty())
+        text += " " + v.layer;
+    return text;
+}
+
+void writeJson(const std::string &path, const ps::MemoryReport &r)
+{
+    ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
+    json.beginObject();
+    json.key("file").value(path).key("mode").value(r.mode);
+    json.key("peak_bytes").value(r.peakBytes);
+    json.key("baseline_bytes").value(r.baselineBytes);
+    json.key("kept_after_forward_bytes").value(r.keptAfterForwardBytes);
+    json.key("after_step_bytes").value(r.afterStepBytes);
+    json.key("peak_op").value(r.peakOp).key("peak_op_name").value(r.peakOpName);
+    json.key("cut").value(uint64_t(r.cut));
+    json.key("timeline").beginArray();
+    for (const ps::MemoryTimelinePoint &p : r.timeline)
+        json.beginObject().key("op").value(p.op).key("live_bytes").value(p.liveBytes).endObject();
+    json.endArray();
+    writeValues(json, "kept", r.kept);
+    json.key("kept_by_layer").beginArray();
+    for (const ps::MemoryLayerBytes &l : r.keptByLayer)
+        json.beginObject()
+            .key("layer")
+            .value(l.layer)
+            .key("bytes")
+            .value(l.bytes)
+            .key("values")
+            .value(uint64_t(l.values))
+            .endObject();
+    json.endArray();
+    writeValues(json, "top_at_peak", r.topAtPeak);
+    json.key("recompute").beginArray();
+    for (const ps::MemoryRecompute &rc : r.recompute)
+        json.beginObject()
+            .key("layer")
+            .value(rc.layer)
+            .key("saves_bytes")
+            .value(rc.savesBytes)
+            .key("flops")
+            .value(rc.flops)
+            .endObject();
+    json.endArray();
+    writeValues(json, "unknown", r.unknown);
+    json.endObject();
+    json.finish();
+}
+
+void writeText(const std::string &path, const ps::MemoryReport &r)
+{
+    std::cout << path << ": " << r.mode << " step, " << r.timeline.size() << " ops\n";
+    std::cout << "baseline (parameters and inputs): " << megabytes(r.baselineBytes) << "\n";
+    std::cout << "peak: " << megabytes(r.peakBytes) << " (" << megabytes(r.peakBytes - r.baselineBytes)
+              << " above the baseline) at " << r.peakOp << " " << r.peakOpName << "\n";
+    if (r.mode == "train")
+        std::cout << "kept after the forward: " << megabytes(r.keptAfterForwardBytes) << " in "
+                  << r.kept.size() << " buffers\n";
+    std::cout << "after the step: " << megabytes(r.afterStepBytes)
+              << (r.mode == "train" ? " (outputs and gradients)\n" : " (outputs)\n");
+    if (!r.keptByLayer.empty()) {
+        std::cout << "kept by layer:\n";
+        for (const ps::MemoryLayerBytes &l : r.keptByLayer)
+            std::cout << "  " << std::setw(12) << megabytes(l.bytes) << "  "
+                      << (l.layer.empty() ? "(no layer)" : l.layer) << " (" << l.values << " buffers)\n";
+    }
+    if (!r.topAtPeak.empty()) {
+        std::cout << "largest at the peak:\n";
+        for (const ps::MemoryValue &v : r.topAtPeak)
+            std::cout << "  " << std::setw(12) << megabytes(v.bytes) << "  " << describe(v) << "\n";
+    }
+    if (!r.recompute.empty()) {
+        std::cout << "recomputing a layer in the backward:\n";
+        for (const ps::MemoryRecompute &rc : r.recompute)
+            std::cout << "  " << rc.layer << ": saves " << megabytes(rc.savesBytes) << ", costs "
+                      << std::setprecision(3) << rc.flops << " FLOPs\n";
+    }
+    if (!r.unknown.empty()) {
+        std::cout << r.unknown.size()
+                  << " value(s) have no static size and are not counted (dynamic dims; inferring them from "
+                     "input shapes is not supported yet):\n";
+        for (size_t i = 0; i < r.unknown.size() && i < 10; ++i)
+            std::cout << "  " << describe(r.unknown[i]) << "\n";
+    }
+}
+
+} // namespace
+
+int runMemory(const std::vector<std::string> &args)
+{
+    CliArguments cli;
+    std::string error;
+    if (!cli.parse(args, { "json" }, { "mode", "output" }, error))
+        return cliError(error);
+    if (cli.positional().size() != 1)
+        return cliError(kUsage);
+    bool train = false;
+    if (!trainModeOption(cli, train, error))
+        return cliError(error);
+    RunSource source;
+    if (!loadRunSource(cli.positional()[0], source, error, train, outputOptions(cli)))
+        return error.empty() ? 2 : cliError(error);
+    const ps::PipelineResult *pipeline = source.target.pipeline.get();
+    if (source.bundle() && pipeline && cli.option("mode") && train != pipeline->training)
+        return cliError(cli.positional()[0] + " was traced in " + (pipeline->training ? "train" : "infer")
+            + " mode: its memory is modelled in that mode");
+    ps::MemoryReport report;
+    if (pipeline && pipeline->training)
+        report = ps::MemoryModel::train(*pipeline);
+    else if (pipeline && pipeline->forward)
+        report = ps::MemoryModel::infer(*pipeline->forward);
+    else if (source.target.program)
+        report = ps::MemoryModel::infer(*source.target.program);
+    else
+        return cliError("nothing to model in " + cli.positional()[0]);
+    if (cli.flag("json"))
+        writeJson(cli.positional()[0], report);
+    else
+        writeText(cli.positional()[0], report);
+    return 0;
+}
