@@ -56,3 +56,5 @@ struct.pack_into("<f", data, at, struct.unpack_from("<f", data, at)[0] + 1.0)
 open(sys.argv[1], "wb").write(data)
 PY
 shot intermediates "$config/mlp_ce" --view split --select fwd:9 --size 1280x720
+# The Memory dock: the attention block Paddle's allocator was measured on, its train step op by op.
+shot memory "$here/tests/fixtures/memory/attention" --view split --memory --size 1280x720

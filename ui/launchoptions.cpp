@@ -8,6 +8,7 @@
 #include "ui/debugger/memorylimitsetting.h"
 #include "ui/diagnosticsmodel.h"
 #include "ui/mainwindowdebugger.h"
+#include "ui/mainwindowmemory.h"
 #include "ui/mainwindowpasses.h"
 #include "ui/mainwindowrunlog.h"
 #include "ui/passtimelinerunner.h"
@@ -17,6 +18,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <cstring>
 #include <map>
 
@@ -89,8 +91,11 @@ std::optional<LaunchOptions> LaunchOptions::parse(const QStringList &arguments, 
                        "records in the Paddle run log dock, the ops coloured by their error (implies --view "
                        "split unless --view is given)."),
         QStringLiteral("log"));
+    QCommandLineOption memory(QStringLiteral("memory"),
+        QStringLiteral("Show the Memory dock: the live bytes of a train step or inference run, op by op, as "
+                       "Paddle's executor allocates them."));
     parser.addOptions({ screenshot, size, debugSteps, select, inspect, view, mode, shape, dark, maxMemory,
-        passStep, pipeline, paddleLog });
+        passStep, pipeline, paddleLog, memory });
     parser.process(arguments);
 
     LaunchOptions options;
@@ -145,6 +150,7 @@ std::optional<LaunchOptions> LaunchOptions::parse(const QStringList &arguments, 
     passes = passes || parser.isSet(pipeline)
         || (!files.isEmpty() && MainWindowPasses::isPassLog(files.first()));
     options.paddleLog = parser.value(paddleLog);
+    options.memory = parser.isSet(memory);
     options.tab = passes                                                 ? MainWindow::Tab::Passes
         : split || (!options.paddleLog.isEmpty() && !parser.isSet(view)) ? MainWindow::Tab::Split
                                                                          : MainWindow::Tab::Program;
@@ -221,6 +227,11 @@ bool LaunchOptions::applyTo(MainWindow &window, QString &error) const
                 + (runLog->result() ? runLog->result()->error : paddleLog + QStringLiteral(": no result"));
             return false;
         }
+    }
+    if (memory) {
+        QDockWidget *dock = window.memory()->dock();
+        dock->show();
+        window.resizeDocks({ dock }, { qMax(180, window.height() / 4) }, Qt::Vertical);
     }
     if (tab == MainWindow::Tab::Split)
         window.showTab(MainWindow::Tab::Split);

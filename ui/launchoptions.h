@@ -36,6 +36,8 @@ struct LaunchOptions
     QString pipeline; ///< `--pipeline`; empty: the default pipeline
     /// `--paddle-log`: a Paddle run log to compare the program with (MainWindowRunLog).
     QString paddleLog;
+    /// `--memory`: show the Memory dock (MainWindowMemory).
+    bool memory = false;
     bool dark = false;
     /// `--max-memory` in bytes; nullopt: the debugger's setting.
     std::optional<uint64_t> maxMemory;

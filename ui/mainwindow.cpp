@@ -14,6 +14,7 @@
 #include "ui/helpmenu.h"
 #include "ui/inplacegroupsmodel.h"
 #include "ui/mainwindowdebugger.h"
+#include "ui/mainwindowmemory.h"
 #include "ui/mainwindowpasses.h"
 #include "ui/mainwindowrunlog.h"
 #include "ui/oplistpanel.h"
@@ -195,10 +196,13 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->addTab(m_passes->view(), tr("Passes"));
     m_runLog = new MainWindowRunLog(this, m_fileMenu, m_debugger,
         { m_graphView, m_splitView->forwardView(), m_splitView->backwardView() });
-    // The View menu lists the docks made before it; this one came later.
+    m_memory = new MainWindowMemory(this, m_debugger->session());
+    // The View menu lists the docks made before it; these came later.
     for (QAction *a : menuBar()->actions())
-        if (a->menu() && a->menu()->objectName() == QLatin1String("viewMenu"))
+        if (a->menu() && a->menu()->objectName() == QLatin1String("viewMenu")) {
             a->menu()->addAction(m_runLog->dock()->toggleViewAction());
+            a->menu()->addAction(m_memory->dock()->toggleViewAction());
+        }
 
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray()))

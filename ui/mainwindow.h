@@ -25,6 +25,7 @@ class HelpMenu;
 class InplaceGroupsModel;
 class MainWindowDebugger;
 class MainWindowPasses;
+class MainWindowMemory;
 class MainWindowRunLog;
 class OpListPanel;
 class Operation;
@@ -131,6 +132,7 @@ public:
     MainWindowPasses *passes() const { return m_passes; }
     /// Paddle run logs: the "Paddle run log" dock, the graphs' colours, Run to first divergence.
     MainWindowRunLog *runLog() const { return m_runLog; }
+    MainWindowMemory *memory() const { return m_memory; }
     /// The program the op list and properties show.
     ProgramSide activeSide() const { return m_activeSide; }
     QStringList recentFiles() const;
@@ -219,6 +221,7 @@ private:
     HelpMenu *m_help = nullptr;
     MainWindowPasses *m_passes = nullptr;
     MainWindowRunLog *m_runLog = nullptr;
+    MainWindowMemory *m_memory = nullptr;
     QMenu *m_fileMenu = nullptr;
 };
 

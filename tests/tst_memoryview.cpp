@@ -1,0 +1,145 @@
+#include "core/ir/block.h"
+#include "core/ir/operation.h"
+#include "core/ir/program.h"
+#include "core/session/memorymodel.h"
+#include "ui/common/elidedlabel.h"
+#include "ui/debugger/debugsession.h"
+#include "ui/mainwindow.h"
+#include "ui/mainwindowdebugger.h"
+#include "ui/mainwindowmemory.h"
+#include "ui/memorychart.h"
+#include "ui/memorypanel.h"
+#include "ui/pipelinerunner.h"
+#include "ui/pipelinesnapshot.h"
+#include "ui/selectionmodel.h"
+
+#include <QDockWidget>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QtTest>
+
+using namespace ps;
+
+namespace {
+
+bool openAndWait(MainWindow &w, const QString &path)
+{
+    if (!w.openFile(path))
+        return false;
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < 60000 && !(w.snapshot() && w.snapshot()->ok() && !w.pipelineRunner()->isBusy()))
+        QTest::qWait(10);
+    return w.snapshot() && w.snapshot()->ok();
+}
+
+bool waitIdle(DebugSession &s)
+{
+    QElapsedTimer t;
+    t.start();
+    while (s.state() == DebugSession::State::Running && t.elapsed() < 60000)
+        QTest::qWait(5);
+    return s.state() != DebugSession::State::Running;
+}
+
+} // namespace
+
+/// The Memory dock: the memory model of the programs shown, charted op by op; a click selects the
+/// op, the debugger's position is marked.
+class TestMemoryView : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("PIRScopeTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_memoryview"));
+        QSettings().clear();
+    }
+
+    /// A train step of the MLP Paddle was measured on: the dock shows the same report as the
+    /// CLI, and clicking the peak selects the op there.
+    void chartShowsTheTrainStepAndSelects()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(openAndWait(w, QStringLiteral(PIRSCOPE_FIXTURES_DIR "/memory/mlp")));
+        MainWindowMemory *memory = w.memory();
+        QVERIFY(!memory->dock()->isVisible());
+        QVERIFY(!memory->report()); // computed when the dock is shown
+        memory->dock()->show();
+        QTRY_VERIFY(memory->report());
+        const MemoryReport expected = MemoryModel::train(w.snapshot()->result);
+        const MemoryReport &shown = *memory->report();
+        QCOMPARE(shown.peakBytes, expected.peakBytes);
+        QCOMPARE(shown.peakOp, std::string("bwd:6"));
+        QCOMPARE(shown.timeline.size(), expected.timeline.size());
+        QVERIFY(memory->panel()->summary()->text().contains(QStringLiteral("peak 6.34 MB at bwd:6")));
+        QVERIFY(
+            memory->panel()->summary()->text().contains(QStringLiteral("kept after the forward 2.12 MB")));
+
+        // The timeline's ops: the forward's then the backward's.
+        const Operation *first = memory->opAt(0);
+        QVERIFY(first);
+        QCOMPARE(memory->opAt(long(shown.cut))->parentBlock(),
+            w.snapshot()->result.backward->block().ops()[0]->parentBlock());
+        QVERIFY(!memory->opAt(long(shown.timeline.size())));
+
+        // A click on the peak selects its op (matmul_grad in the backward).
+        MemoryChart *chart = memory->panel()->chart();
+        QTRY_VERIFY(chart->width() > 100);
+        long peak = -1;
+        for (size_t i = 0; i < shown.timeline.size(); ++i)
+            if (shown.timeline[i].op == shown.peakOp)
+                peak = long(i);
+        QVERIFY(peak > long(shown.cut));
+        const QPoint at(int(chart->xOf(peak)), int(chart->plotRect().center().y()));
+        QCOMPARE(chart->indexAt(at.x()), peak);
+        QTest::mouseClick(chart, Qt::LeftButton, {}, at);
+        QVERIFY(w.selection()->currentOp());
+        QCOMPARE(std::string(w.selection()->currentOp()->name()), std::string("pd_op.matmul_grad"));
+        QCOMPARE(w.selection()->currentOp(), memory->opAt(peak));
+        QCOMPARE(chart->indexAt(chart->plotRect().left() - 5), -1L);
+        // The chart paints (no report and with one) without trouble at a small size.
+        chart->resize(chart->minimumSizeHint());
+        QVERIFY(!chart->grab().isNull());
+    }
+
+    /// Inference mode: one program, no cut; the debugger's position is marked and follows steps.
+    void debuggerPositionIsMarked()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(openAndWait(w, QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/mlp_ce")));
+        MainWindowMemory *memory = w.memory();
+        memory->dock()->show();
+        QTRY_VERIFY(memory->report());
+        QCOMPARE(memory->report()->mode, std::string("train"));
+        QCOMPARE(memory->panel()->chart()->current(), -1L);
+        w.showTab(MainWindow::Tab::Split);
+        DebugSession *session = w.debugger()->session();
+        session->stepOver();
+        QVERIFY(waitIdle(*session));
+        session->stepOver();
+        QVERIFY(waitIdle(*session));
+        QCOMPARE(session->state(), DebugSession::State::Paused);
+        QTRY_VERIFY(memory->panel()->chart()->current() >= 0);
+        QCOMPARE(memory->opAt(memory->panel()->chart()->current()), session->currentOp());
+        session->stop();
+        QVERIFY(waitIdle(*session));
+        QTRY_COMPARE(memory->panel()->chart()->current(), -1L);
+
+        // Infer mode: a new snapshot, modelled again while the dock is shown.
+        w.setTraining(false);
+        QTRY_VERIFY_WITH_TIMEOUT(memory->report() && memory->report()->mode == "infer", 60000);
+        QCOMPARE(memory->report()->cut, memory->report()->timeline.size());
+        QVERIFY(memory->panel()->summary()->text().startsWith(QStringLiteral("Inference run")));
+    }
+};
+
+QTEST_MAIN(TestMemoryView)
+#include "tst_memoryview.moc"

@@ -1,0 +1,84 @@
+#include "ui/mainwindowmemory.h"
+
+#include "core/ir/block.h"
+#include "core/ir/program.h"
+#include "core/session/memorymodel.h"
+#include "ui/debugger/debugsession.h"
+#include "ui/mainwindow.h"
+#include "ui/memorychart.h"
+#include "ui/memorypanel.h"
+#include "ui/pipelinesnapshot.h"
+#include "ui/selectionmodel.h"
+
+#include <QDockWidget>
+
+namespace ps {
+
+MainWindowMemory::MainWindowMemory(MainWindow *window, DebugSession *session)
+    : QObject(window)
+    , m_window(window)
+    , m_session(session)
+    , m_panel(new MemoryPanel(window))
+    , m_dock(new QDockWidget(tr("Memory"), window))
+{
+    m_dock->setObjectName(QStringLiteral("memoryDock"));
+    m_dock->setWidget(m_panel);
+    window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
+    m_dock->hide();
+    connect(m_dock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && m_snapshot != m_window->snapshot())
+            refresh();
+    });
+    connect(window, &MainWindow::pipelineChanged, this, [this] {
+        if (m_dock->isVisible())
+            refresh();
+    });
+    connect(m_panel->chart(), &MemoryChart::pointActivated, this, [this](long index) {
+        if (const Operation *op = opAt(index))
+            m_window->selection()->selectOp(op);
+    });
+    connect(session, &DebugSession::stateChanged, this, &MainWindowMemory::followDebugger);
+    connect(session, &DebugSession::stoppedAt, this, &MainWindowMemory::followDebugger);
+}
+
+const Operation *MainWindowMemory::opAt(long index) const
+{
+    return index >= 0 && size_t(index) < m_ops.size() ? m_ops[size_t(index)] : nullptr;
+}
+
+void MainWindowMemory::refresh()
+{
+    m_snapshot = m_window->snapshot();
+    m_ops.clear();
+    m_indexOf.clear();
+    if (!m_snapshot || !m_snapshot->ok() || !m_snapshot->result.forward) {
+        m_report.reset();
+        m_panel->setReport(nullptr,
+            m_snapshot ? tr("No memory model: the pipeline failed") : tr("No memory model: open a program"));
+        return;
+    }
+    const PipelineResult &result = m_snapshot->result;
+    auto report = std::make_shared<MemoryReport>(
+        result.training ? MemoryModel::train(result) : MemoryModel::infer(*result.forward));
+    // The timeline follows the top-level ops: the forward's, then the backward's.
+    for (const Operation *op : result.forward->block().ops())
+        m_ops.push_back(op);
+    if (result.training && result.backward)
+        for (const Operation *op : result.backward->block().ops())
+            m_ops.push_back(op);
+    m_ops.resize(std::min(m_ops.size(), report->timeline.size()));
+    for (size_t i = 0; i < m_ops.size(); ++i)
+        m_indexOf[m_ops[i]] = long(i);
+    m_report = std::move(report);
+    m_panel->setReport(m_report);
+    followDebugger();
+}
+
+void MainWindowMemory::followDebugger()
+{
+    const Operation *op = m_session->isActive() ? m_session->currentOp() : nullptr;
+    auto it = op ? m_indexOf.find(op) : m_indexOf.end();
+    m_panel->chart()->setCurrent(it == m_indexOf.end() ? -1 : it->second);
+}
+
+} // namespace ps
