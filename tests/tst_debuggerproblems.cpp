@@ -93,7 +93,8 @@ private slots:
             "{\n    (%0) = \"pd_op.full\" () "
             "{dtype:float32,place:Place(cpu),shape:[1000000,1000000],value:1.5} : () -> "
             "tensor<1000000x1000000xf32>\n"
-            "    () = \"builtin.shadow_output\" (%0) {output_name:\"out\"} : (tensor<1000000x1000000xf32>) -> "
+            "    () = \"builtin.shadow_output\" (%0) {output_name:\"out\"} : (tensor<1000000x1000000xf32>) "
+            "-> "
             "\n}\n");
         MemoryBudget::setLimit(uint64_t(1) << 30);
         MainWindow w;
@@ -102,15 +103,16 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(openAndLayOut(w, program));
         DebugSession *session = w.debugger()->session();
+        // The memory model's predicted peak does not fit: refused before anything is allocated.
         session->start();
         QVERIFY(waitIdle(*session));
-        QCOMPARE(session->state(), State::Paused);
-        session->stepOver();
-        QVERIFY(waitIdle(*session));
-        QCOMPARE(session->state(), State::Error);
+        QCOMPARE(session->state(), State::NotStarted);
         const QStringList rows = problems(w);
-        QVERIFY2(anyContains(rows, QStringLiteral("error: pd_op.full at 0:0")), qPrintable(rows.join('\n')));
-        QVERIFY2(anyContains(rows, QStringLiteral("needs 4.0 TB, limit 1.1 GB")), qPrintable(rows.join('\n')));
+        QVERIFY2(anyContains(rows, QStringLiteral("pd_op.full at 0:0")), qPrintable(rows.join('\n')));
+        QVERIFY2(
+            anyContains(rows, QStringLiteral("needs 4.0 TB, limit 1.1 GB")), qPrintable(rows.join('\n')));
+        QVERIFY2(anyContains(rows, QStringLiteral("refused before anything is allocated")),
+            qPrintable(rows.join('\n')));
         QVERIFY(w.diagnosticsDock()->isVisible());
         QCOMPARE(MemoryBudget::inUse(), uint64_t(0));
 
@@ -157,7 +159,8 @@ private slots:
         DebugSession *session = w.debugger()->session();
         QString error;
         QVERIFY(session->addNameBreakpoint(QStringLiteral("no_such_value"), &error) >= 0);
-        QVERIFY2(anyContains(problems(w), QStringLiteral("warning: Breakpoint 'no_such_value': no op writes")),
+        QVERIFY2(
+            anyContains(problems(w), QStringLiteral("warning: Breakpoint 'no_such_value': no op writes")),
             qPrintable(problems(w).join('\n')));
         // A pathological pattern compiles (RE2) and a run over every op with it ends at once.
         QVERIFY(session->addNameBreakpoint(QStringLiteral("(a+)+$"), &error) >= 0);

@@ -134,8 +134,9 @@ private slots:
     {
         QTemporaryDir dir;
         const QString program = fullProgram(dir.path(), "1000000,1000000", "1000000x1000000");
-        expectError({ "run", program, "--max-memory", "1G" },
-            "pd_op.full at 0:0 (results %0): needs 4.0 TB, limit 1.0 GB");
+        // Refused before anything is allocated: the memory model's predicted peak does not fit.
+        expectError({ "run", program, "--max-memory", "1G" }, "pd_op.full at 0:0: needs 4.0 TB, limit 1.0 GB");
+        expectError({ "run", program, "--max-memory", "1G" }, "refused before anything is allocated");
         expectError({ "run", program }, "needs 4.0 TB, limit");
         expectError({ "run", program, "--max-memory", "lots" }, "--max-memory: expected a size");
     }

@@ -190,6 +190,17 @@ private slots:
             < 1e-6);
     }
 
+    /// A run whose predicted peak passes --max-memory is refused before anything is allocated,
+    /// naming the op of the peak.
+    void runRefusesAPeakPastTheBudget()
+    {
+        const CliResult r = runPirscopeCli(
+            { "run", QStringLiteral(PIRSCOPE_FIXTURES_DIR "/memory/mlp"), "--max-memory", "4M" });
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("pd_op.matmul_grad at bwd:6: needs 6.3 MB, limit 4.0 MB"), r.err.constData());
+        QVERIFY(r.err.contains("refused before anything is allocated"));
+    }
+
     void usageAndModeErrors()
     {
         const CliResult usage = runPirscopeCli({ "memory" });

@@ -7,6 +7,7 @@
 #include "core/runtime/backendfactory.h"
 #include "core/runtime/npyio.h"
 #include "core/runtime/tensorcomparison.h"
+#include "core/session/memorymodel.h"
 #include "core/transform/pipelineresult.h"
 #include "intermediatesverify.h"
 #include "runlogverify.h"
@@ -75,6 +76,11 @@ std::unique_ptr<ps::ProgramRunner> runOn(const RunSource &source, ps::Backend &b
     ps::Backend *reference, ps::ProgramRunner::Options options, const Tolerance &tolerance,
     ps::StopInfo &stop, bool fallback = true)
 {
+    if (!backend.device().isCuda() || backend.device().isSimulated())
+        if (const std::string why = ps::MemoryModel::budgetProblem(source.target); !why.empty()) {
+            std::cout << "  cannot prepare the run: " << why << "\n";
+            return nullptr;
+        }
     auto runner = source.makeRunner(backend);
     options.interpreter.rtol = tolerance.rtol;
     options.interpreter.atol = tolerance.atol;

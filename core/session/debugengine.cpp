@@ -7,6 +7,7 @@
 #include "core/runtime/backendfactory.h"
 #include "core/runtime/npyio.h"
 #include "core/runtime/programrunner.h"
+#include "core/session/memorymodel.h"
 
 namespace ps {
 
@@ -67,6 +68,11 @@ std::string DebugEngine::build(const DebugTarget &target, Device device, const D
     teardown();
     if (!target.valid())
         return "nothing to debug: no program is open";
+    // The host budget (a CUDA device's memory is its own): a run whose peak cannot fit is refused
+    // before its parameters are loaded.
+    if (!device.isCuda() || device.isSimulated())
+        if (std::string why = MemoryModel::budgetProblem(target); !why.empty())
+            return why;
     std::string reason;
     Backend *backend = this->backend(device, reason);
     if (!backend)

@@ -3,6 +3,7 @@
 #include "core/dialect/opinfo.h"
 #include "core/dialect/opregistry.h"
 #include "core/dialect/ops.h"
+#include "core/io/memorybudget.h"
 #include "core/ir/attribute.h"
 #include "core/ir/block.h"
 #include "core/ir/irmapping.h"
@@ -10,6 +11,7 @@
 #include "core/ir/program.h"
 #include "core/ir/region.h"
 #include "core/ir/valuenumbering.h"
+#include "core/session/debugtarget.h"
 #include "core/transform/forwardbackwardcut.h"
 #include "core/transform/inplacepass.h"
 #include "core/transform/pipelineresult.h"
@@ -426,6 +428,26 @@ MemoryReport MemoryModel::infer(const Program &program, const Place &place)
         if ((ops::isShadowOutput(*op) || ops::isFetch(*op)) && op->numOperands() >= 1)
             tracker.keepToEnd(op->operand(0));
     return tracker.report("infer", size_t(program.block().size()));
+}
+
+MemoryReport MemoryModel::forTarget(const DebugTarget &target, const Place &place)
+{
+    if (target.pipeline && target.pipeline->training)
+        return train(*target.pipeline, place);
+    if (target.pipeline && target.pipeline->forward)
+        return infer(*target.pipeline->forward, place);
+    return target.program ? infer(*target.program, place) : MemoryReport {};
+}
+
+std::string MemoryModel::budgetProblem(const DebugTarget &target)
+{
+    const MemoryReport predicted = forTarget(target);
+    std::string why;
+    if (predicted.peakBytes <= 0 || MemoryBudget::fits(uint64_t(predicted.peakBytes), why))
+        return {};
+    return predicted.peakOpName + " at " + predicted.peakOp + ": " + why
+        + ": the run's predicted peak, as Paddle's executor would allocate it (pirscope-cli memory); "
+          "refused before anything is allocated";
 }
 
 } // namespace ps

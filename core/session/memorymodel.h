@@ -9,6 +9,7 @@
 namespace ps {
 
 class Program;
+struct DebugTarget;
 struct PipelineResult;
 
 /// One buffer of a memory report, described by the value that allocates it.
@@ -99,6 +100,13 @@ public:
     static MemoryReport train(const PipelineResult &pipeline, const Place &place = kCpu);
     /// One run of one program (an inference program, or a pipeline's forward in infer mode).
     static MemoryReport infer(const Program &program, const Place &place = kCpu);
+    /// What a debug session or `run` of `target` executes: a train pipeline's step, an infer
+    /// pipeline's forward, or the one program.
+    static MemoryReport forTarget(const DebugTarget &target, const Place &place = kCpu);
+    /// "" when the target's predicted peak fits the host-memory budget (MemoryBudget::fits), else
+    /// why not, naming the op of the peak: a run refused before anything is allocated. The
+    /// prediction leaves out values of unknown size, so it is a lower bound.
+    static std::string budgetProblem(const DebugTarget &target);
 
     static inline const Place kCpu { Place::AllocType::Cpu, 0, {} };
 };
