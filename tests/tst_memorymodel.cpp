@@ -110,6 +110,17 @@ private slots:
         const CliResult cli = runPirscopeCli({ "memory", f.fileName() });
         QCOMPARE(cli.exitCode, 0);
         QVERIFY2(cli.out.contains("have no static size and are not counted"), cli.out.constData());
+        // --shape sizes them with a CPU run: the same bytes as the static program.
+        const CliResult sized = runPirscopeCli({ "memory", f.fileName(), "--shape", "x=256x256", "--json" });
+        QCOMPARE(sized.exitCode, 0);
+        const QJsonObject json = QJsonDocument::fromJson(sized.out).object();
+        QCOMPARE(json.value("measured_values").toInt(), 3);
+        QVERIFY(json.value("unknown").toArray().isEmpty());
+        QCOMPARE(qint64(json.value("peak_bytes").toDouble()), qint64(3 * kB));
+        QCOMPARE(qint64(json.value("baseline_bytes").toDouble()), qint64(kB));
+        const CliResult bad = runPirscopeCli({ "memory", f.fileName(), "--shape", "x=2x3x4" });
+        QVERIFY(bad.exitCode != 0);
+        QVERIFY2(bad.err.contains("--shape"), bad.err.constData());
     }
 
     /// Paddle 3.3.1's measured train steps (host_memory_stat on the CPU): the peak above the

@@ -1,7 +1,9 @@
 #include "cliarguments.h"
 #include "commands.h"
 #include "core/io/jsonemitter.h"
+#include "core/runtime/backend.h"
 #include "core/session/memorymodel.h"
+#include "core/session/valuebytesrecorder.h"
 #include "core/transform/pipelineresult.h"
 #include "runsource.h"
 #include "trainmode.h"
@@ -12,8 +14,39 @@
 
 namespace {
 
-const char *const kUsage
-    = "usage: pirscope-cli memory FILE|BUNDLE [--mode train|infer] [--output ID]... [--json]";
+const char *const kUsage = "usage: pirscope-cli memory FILE|BUNDLE [--mode train|infer] [--output ID]... "
+                           "[--shape NAME=DIMS]... [--from-run] [--seed N] [--json]";
+
+/// Runs the target once on the CPU (its inputs: the bundle's, else random of the --shape given)
+/// and records the bytes of every value. False with `error`.
+bool measure(
+    const RunSource &source, const CliArguments &cli, ps::MemoryModel::Measured &out, std::string &error)
+{
+    uint64_t seed = 0;
+    if (!cli.unsignedOption("seed", 0, UINT64_MAX, seed, error))
+        return false;
+    ps::DebugSources sources;
+    ps::ProgramRunner::Options options;
+    std::vector<ps::InputShape> shapes;
+    if (!source.sources(seed, cli.options("shape"), sources, error)
+        || !source.runOptions(sources, options, shapes, error))
+        return false;
+    auto cpu = ps::createCpuBackend();
+    auto runner = source.makeRunner(*cpu);
+    if (!runner->prepare(options, error))
+        return false;
+    ps::ValueBytesRecorder recorder(runner->interpreter());
+    runner->interpreter().addObserver(&recorder);
+    const ps::StopInfo stop = runner->run();
+    runner->interpreter().removeObserver(&recorder);
+    if (stop.reason != ps::StopReason::Finished) {
+        error = runner->interpreter().error() ? runner->interpreter().error()->toString()
+                                              : "the run to size the values stopped: " + stop.message;
+        return false;
+    }
+    out = recorder.bytes();
+    return true;
+}
 
 /// "812 B", "48.5 KB", "17.8 MB" (decimal units, as Paddle's statistics print them).
 std::string megabytes(int64_t bytes)
@@ -65,6 +98,7 @@ void writeJson(const std::string &path, const ps::MemoryReport &r)
     json.key("after_step_bytes").value(r.afterStepBytes);
     json.key("peak_op").value(r.peakOp).key("peak_op_name").value(r.peakOpName);
     json.key("cut").value(uint64_t(r.cut));
+    json.key("measured_values").value(uint64_t(r.measuredValues));
     json.key("timeline").beginArray();
     for (const ps::MemoryTimelinePoint &p : r.timeline)
         json.beginObject().key("op").value(p.op).key("live_bytes").value(p.liveBytes).endObject();
@@ -100,7 +134,8 @@ void writeJson(const std::string &path, const ps::MemoryReport &r)
 
 void writeText(const std::string &path, const ps::MemoryReport &r)
 {
-    std::cout << path << ": " << r.mode << " step, " << r.timeline.size() << " ops\n";
+    std::cout << path << ": " << (r.mode == "train" ? "train step" : "inference run") << ", "
+              << r.timeline.size() << " ops\n";
     std::cout << "baseline (parameters and inputs): " << megabytes(r.baselineBytes) << "\n";
     std::cout << "peak: " << megabytes(r.peakBytes) << " (" << megabytes(r.peakBytes - r.baselineBytes)
               << " above the baseline) at " << r.peakOp << " " << r.peakOpName << "\n";
@@ -126,10 +161,12 @@ void writeText(const std::string &path, const ps::MemoryReport &r)
             std::cout << "  " << rc.layer << ": saves " << megabytes(rc.savesBytes) << ", costs "
                       << std::setprecision(3) << rc.flops << " FLOPs\n";
     }
+    if (r.measuredValues > 0)
+        std::cout << r.measuredValues << " value(s) with dynamic dims sized by a CPU run\n";
     if (!r.unknown.empty()) {
         std::cout << r.unknown.size()
-                  << " value(s) have no static size and are not counted (dynamic dims; inferring them from "
-                     "input shapes is not supported yet):\n";
+                  << " value(s) have no static size and are not counted (dynamic dims: --shape NAME=DIMS or, "
+                     "for a bundle, --from-run sizes them with a CPU run):\n";
         for (size_t i = 0; i < r.unknown.size() && i < 10; ++i)
             std::cout << "  " << describe(r.unknown[i]) << "\n";
     }
@@ -141,7 +178,7 @@ int runMemory(const std::vector<std::string> &args)
 {
     CliArguments cli;
     std::string error;
-    if (!cli.parse(args, { "json" }, { "mode", "output" }, error))
+    if (!cli.parse(args, { "json", "from-run" }, { "mode", "output", "shape", "seed" }, error))
         return cliError(error);
     if (cli.positional().size() != 1)
         return cliError(kUsage);
@@ -155,15 +192,15 @@ int runMemory(const std::vector<std::string> &args)
     if (source.bundle() && pipeline && cli.option("mode") && train != pipeline->training)
         return cliError(cli.positional()[0] + " was traced in " + (pipeline->training ? "train" : "infer")
             + " mode: its memory is modelled in that mode");
-    ps::MemoryReport report;
-    if (pipeline && pipeline->training)
-        report = ps::MemoryModel::train(*pipeline);
-    else if (pipeline && pipeline->forward)
-        report = ps::MemoryModel::infer(*pipeline->forward);
-    else if (source.target.program)
-        report = ps::MemoryModel::infer(*source.target.program);
-    else
+    if (!source.target.valid())
         return cliError("nothing to model in " + cli.positional()[0]);
+    // Dynamic dims take their sizes from a CPU run with the input shapes given.
+    ps::MemoryModel::Measured measured;
+    const bool run = cli.flag("from-run") || !cli.options("shape").empty();
+    if (run && !measure(source, cli, measured, error))
+        return cliError("sizing the values with a CPU run: " + error);
+    const ps::MemoryReport report
+        = ps::MemoryModel::forTarget(source.target, ps::MemoryModel::kCpu, run ? &measured : nullptr);
     if (cli.flag("json"))
         writeJson(cli.positional()[0], report);
     else

@@ -128,8 +128,9 @@ class Tracker
 public:
     /// `noNeedBuffer`: the names of the forward's no-need-buffer middles (their buffers can go
     /// once the forward no longer reads them).
-    explicit Tracker(std::set<std::string> noNeedBuffer = {})
-        : m_noNeedBuffer(std::move(noNeedBuffer))
+    explicit Tracker(const MemoryModel::Measured *measured, std::set<std::string> noNeedBuffer = {})
+        : m_measured(measured)
+        , m_noNeedBuffer(std::move(noNeedBuffer))
     {
     }
 
@@ -223,6 +224,11 @@ private:
 
     void add(Value v, Buffer b)
     {
+        if (b.desc.bytes < 0 && m_measured)
+            if (auto it = m_measured->find(v.impl()); it != m_measured->end()) {
+                b.desc.bytes = it->second;
+                ++m_measuredValues;
+            }
         if (b.bytes < 0 || b.desc.bytes < 0) {
             b.desc.bytes = -1;
             m_unknown.push_back(b.desc);
@@ -301,6 +307,8 @@ private:
     std::vector<ForwardOp> m_forwardOps;
     std::vector<MemoryValue> m_unknown;
     const std::unordered_set<const Operation *> *m_inplace = nullptr;
+    const MemoryModel::Measured *m_measured;
+    size_t m_measuredValues = 0;
     std::set<std::string> m_noNeedBuffer;
 };
 
@@ -310,6 +318,7 @@ MemoryReport Tracker::report(std::string mode, size_t cut) const
     r.mode = std::move(mode);
     r.cut = cut;
     r.unknown = m_unknown;
+    r.measuredValues = m_measuredValues;
     const size_t steps = m_steps.size();
     std::vector<int64_t> delta(steps + 1, 0);
     for (const Buffer &b : m_buffers) {
@@ -394,11 +403,11 @@ MemoryReport Tracker::report(std::string mode, size_t cut) const
 
 } // namespace
 
-MemoryReport MemoryModel::train(const PipelineResult &pipeline, const Place &place)
+MemoryReport MemoryModel::train(const PipelineResult &pipeline, const Place &place, const Measured *measured)
 {
     const std::vector<std::string> &names = pipeline.attributeNames[SplitKey::NoNeedBuffers];
     const std::set<std::string> noNeedBuffer(names.begin(), names.end());
-    Tracker tracker(noNeedBuffer);
+    Tracker tracker(measured, noNeedBuffer);
     if (!pipeline.forward)
         return tracker.report("train", 0);
     const auto forwardInplace = inplaceOps(*pipeline.forward, place, noNeedBuffer);
@@ -419,9 +428,9 @@ MemoryReport MemoryModel::train(const PipelineResult &pipeline, const Place &pla
     return tracker.report("train", cut);
 }
 
-MemoryReport MemoryModel::infer(const Program &program, const Place &place)
+MemoryReport MemoryModel::infer(const Program &program, const Place &place, const Measured *measured)
 {
-    Tracker tracker;
+    Tracker tracker(measured);
     const auto inplace = inplaceOps(program, place, {});
     tracker.walk(program, "0", false, inplace);
     for (const Operation *op : program.block().ops())
@@ -430,13 +439,13 @@ MemoryReport MemoryModel::infer(const Program &program, const Place &place)
     return tracker.report("infer", size_t(program.block().size()));
 }
 
-MemoryReport MemoryModel::forTarget(const DebugTarget &target, const Place &place)
+MemoryReport MemoryModel::forTarget(const DebugTarget &target, const Place &place, const Measured *measured)
 {
     if (target.pipeline && target.pipeline->training)
-        return train(*target.pipeline, place);
+        return train(*target.pipeline, place, measured);
     if (target.pipeline && target.pipeline->forward)
-        return infer(*target.pipeline->forward, place);
-    return target.program ? infer(*target.program, place) : MemoryReport {};
+        return infer(*target.pipeline->forward, place, measured);
+    return target.program ? infer(*target.program, place, measured) : MemoryReport {};
 }
 
 std::string MemoryModel::budgetProblem(const DebugTarget &target)

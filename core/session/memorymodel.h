@@ -4,11 +4,13 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ps {
 
 class Program;
+class ValueImpl;
 struct DebugTarget;
 struct PipelineResult;
 
@@ -74,8 +76,11 @@ struct MemoryReport
     /// The largest buffers alive at the peak (ten at most; parameters and inputs left out).
     std::vector<MemoryValue> topAtPeak;
     std::vector<MemoryRecompute> recompute; ///< train: per top-level layer, largest saving first
-    /// Values whose size is not static (a dynamic dim, an opaque type): not counted anywhere.
+    /// Values whose size is not static (a dynamic dim, an opaque type) and that no run sized:
+    /// not counted anywhere.
     std::vector<MemoryValue> unknown;
+    /// Values with a dynamic declared size that a run sized (MemoryModel's `measured`).
+    size_t measuredValues = 0;
 };
 
 /// Predicts the host or device bytes a run allocates, following Paddle's executor (PirInterpreter
@@ -91,18 +96,25 @@ struct MemoryReport
 ///     use there, no-need-buffer ones keep only their meta (PADDLE_PIR.md §3.1); the output
 ///     gradients are allocated when the backward starts; the forward's outputs and the backward's
 ///     gradients stay allocated after the step.
-/// Sizes are the declared types' (a dynamic dim makes a value unknown, listed, never guessed).
+/// Sizes are the declared types'; a value with a dynamic dim takes its size from `measured` (a
+/// run's, ValueBytesRecorder) when given, else it is unknown: listed, never guessed.
 /// Cost: O(ops + operands) plus a sort of the kept values.
 class MemoryModel
 {
 public:
+    /// Bytes by value, measured in a run.
+    using Measured = std::unordered_map<const ValueImpl *, int64_t>;
+
     /// A train step: the pipeline's forward program, then its backward program.
-    static MemoryReport train(const PipelineResult &pipeline, const Place &place = kCpu);
+    static MemoryReport train(
+        const PipelineResult &pipeline, const Place &place = kCpu, const Measured *measured = nullptr);
     /// One run of one program (an inference program, or a pipeline's forward in infer mode).
-    static MemoryReport infer(const Program &program, const Place &place = kCpu);
+    static MemoryReport infer(
+        const Program &program, const Place &place = kCpu, const Measured *measured = nullptr);
     /// What a debug session or `run` of `target` executes: a train pipeline's step, an infer
     /// pipeline's forward, or the one program.
-    static MemoryReport forTarget(const DebugTarget &target, const Place &place = kCpu);
+    static MemoryReport forTarget(
+        const DebugTarget &target, const Place &place = kCpu, const Measured *measured = nullptr);
     /// "" when the target's predicted peak fits the host-memory budget (MemoryBudget::fits), else
     /// why not, naming the op of the peak: a run refused before anything is allocated. The
     /// prediction leaves out values of unknown size, so it is a lower bound.
