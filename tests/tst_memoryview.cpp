@@ -3,6 +3,7 @@
 #include "core/ir/program.h"
 #include "core/session/memorymodel.h"
 #include "ui/common/elidedlabel.h"
+#include "ui/crossingvaluesmodel.h"
 #include "ui/debugger/debugsession.h"
 #include "ui/mainwindow.h"
 #include "ui/mainwindowdebugger.h"
@@ -12,8 +13,10 @@
 #include "ui/pipelinerunner.h"
 #include "ui/pipelinesnapshot.h"
 #include "ui/selectionmodel.h"
+#include "ui/splitview.h"
 
 #include <QDockWidget>
+#include <QLabel>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QtTest>
@@ -80,6 +83,13 @@ private slots:
         QVERIFY(memory->panel()->summary()->text().contains(QStringLiteral("peak 6.34 MB at bwd:6")));
         QVERIFY(
             memory->panel()->summary()->text().contains(QStringLiteral("kept after the forward 2.12 MB")));
+
+        // The snapshot carries the model (computed on the pipeline's thread), and the cut's "kept"
+        // is what the forward leaves for the backward.
+        QCOMPARE(w.snapshot()->memory.get(), memory->report().get());
+        QVERIFY2(w.splitView()->cutSummaryLabel()->text().contains(
+                     CrossingValuesModel::bytesText(shown.keptAfterForwardBytes) + QStringLiteral(" kept")),
+            qPrintable(w.splitView()->cutSummaryLabel()->text()));
 
         // The timeline's ops: the forward's then the backward's.
         const Operation *first = memory->opAt(0);

@@ -58,8 +58,10 @@ void MainWindowMemory::refresh()
         return;
     }
     const PipelineResult &result = m_snapshot->result;
-    auto report = std::make_shared<MemoryReport>(
-        result.training ? MemoryModel::train(result) : MemoryModel::infer(*result.forward));
+    std::shared_ptr<const MemoryReport> report = m_snapshot->memory;
+    if (!report)
+        report = std::make_shared<const MemoryReport>(
+            result.training ? MemoryModel::train(result) : MemoryModel::infer(*result.forward));
     // The timeline follows the top-level ops: the forward's, then the backward's.
     for (const Operation *op : result.forward->block().ops())
         m_ops.push_back(op);

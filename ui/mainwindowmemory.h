@@ -18,10 +18,10 @@ struct PipelineSnapshot;
 
 /// Puts the memory model (MemoryModel) of the programs shown into the main window: the "Memory"
 /// dock (View menu) charts the live bytes of a train step (the pipeline's forward then backward)
-/// or of an inference run (its forward), op by op. The model is computed on the GUI thread
-/// (50-80 ms for a 20k-op train step) when the dock is shown and again for every new pipeline
-/// snapshot while it is. Clicking the chart selects the op; while debugging, the chart marks the
-/// op the session is at.
+/// or of an inference run (its forward), op by op: the pipeline snapshot's model
+/// (PipelineSnapshot::memory, computed with it on the pipeline's worker thread), shown when the
+/// dock is and for every new snapshot while it is. Clicking the chart selects the op; while debugging, the
+/// chart marks the op the session is at.
 class MainWindowMemory : public QObject
 {
     Q_OBJECT

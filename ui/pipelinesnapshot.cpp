@@ -84,6 +84,8 @@ std::shared_ptr<const PipelineSnapshot> PipelineSnapshot::compute(
             tr("%1 \u2014 backward").arg(title), LoadResult::Format::Unknown, 0, backwardGraph);
         s->cut = ForwardBackwardCut::of(s->result);
         s->keptBytes = ForwardBackwardCut::keptBytes(s->cut, &s->dynamicValues);
+        s->memory = std::make_shared<const MemoryReport>(
+            s->result.training ? MemoryModel::train(s->result) : MemoryModel::infer(*s->result.forward));
     }
     s->notice = noticeFor(source, *s);
     s->seconds = timer.nsecsElapsed() / 1e9;

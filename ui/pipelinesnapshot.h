@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/ir/program.h" // runnableprogram.h needs Program complete
+#include "core/session/memorymodel.h"
 #include "core/session/pipelinesource.h"
 #include "core/transform/forwardbackwardcut.h"
 #include "core/transform/pipelineresult.h"
@@ -32,6 +33,9 @@ struct PipelineSnapshot
     std::vector<CrossingValue> cut;
     int64_t keptBytes = 0; ///< ForwardBackwardCut::keptBytes
     size_t dynamicValues = 0; ///< crossing values without a static size
+    /// The memory model of the step (train: forward then backward; infer: the forward) on the
+    /// CPU: what the Memory dock charts and the cut's "kept" figure. Null when the pipeline failed.
+    std::shared_ptr<const MemoryReport> memory;
     /// From result.splitGradOps: forward op → the grad ops made from it, and back.
     std::unordered_map<const Operation *, std::vector<const Operation *>> gradOpsOf;
     std::unordered_map<const Operation *, const Operation *> forwardOpOf;

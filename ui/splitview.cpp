@@ -256,11 +256,19 @@ void SplitView::updateHeaders()
                                      .arg(b.block().numKwargs()));
         const auto noBuffer = std::count_if(
             s->cut.begin(), s->cut.end(), [](const CrossingValue &c) { return c.noNeedBuffer; });
-        QString summary = tr("<b>\u2702 Cut</b> \u00b7 %1 values cross \u00b7 %2 kept")
-                              .arg(s->cut.size())
-                              .arg(CrossingValuesModel::bytesText(s->keptBytes));
-        if (s->dynamicValues)
-            summary += tr(" + %1 of dynamic size").arg(s->dynamicValues);
+        QString summary = tr("<b>\u2702 Cut</b> \u00b7 %1 values cross").arg(s->cut.size());
+        // What the forward leaves allocated for the backward, as Paddle's executor keeps it (no
+        // no-need-buffer values, shared buffers once, above the parameters and inputs).
+        if (s->memory && s->training) {
+            summary += tr(" \u00b7 %1 kept")
+                           .arg(CrossingValuesModel::bytesText(s->memory->keptAfterForwardBytes));
+            if (!s->memory->unknown.empty())
+                summary += tr(" + %n of dynamic size", nullptr, int(s->memory->unknown.size()));
+        } else {
+            summary += tr(" \u00b7 %1 kept").arg(CrossingValuesModel::bytesText(s->keptBytes));
+            if (s->dynamicValues)
+                summary += tr(" + %1 of dynamic size").arg(s->dynamicValues);
+        }
         if (noBuffer)
             summary += tr(" \u00b7 %1 no-need-buffer").arg(noBuffer);
         m_cutSummary->setText(summary);
