@@ -1,3 +1,5 @@
+#include "core/runtime/npyio.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -9,6 +11,7 @@
 #include <QtTest>
 #include <functional>
 #include <sys/stat.h>
+#include <vector>
 
 namespace {
 
@@ -100,11 +103,14 @@ private slots:
         QTemporaryDir dir;
         auto loop = [](const char *stopGradient) {
             return QByteArray("{\n"
-                              "    (%0) = \"pd_op.full\" () {dtype:int64,place:Place(cpu),shape:[1],value:0} : () -> "
+                              "    (%0) = \"pd_op.full\" () {dtype:int64,place:Place(cpu),shape:[1],value:0} "
+                              ": () -> "
                               "tensor<1xi64>\n"
-                              "    (%1) = \"pd_op.full\" () {dtype:int64,place:Place(cpu),shape:[1],value:3} : () -> "
+                              "    (%1) = \"pd_op.full\" () {dtype:int64,place:Place(cpu),shape:[1],value:3} "
+                              ": () -> "
                               "tensor<1xi64>\n"
-                              "    (%2) = \"pd_op.less_than\" (%0, %1) {} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>\n"
+                              "    (%2) = \"pd_op.less_than\" (%0, %1) {} : (tensor<1xi64>, tensor<1xi64>) "
+                              "-> tensor<1xb>\n"
                               "    (%3) = \"pd_op.while\" (cond=%2, inputs=%0) {\n"
                               "    ^%arg_0 {stop_gradient:")
                 + stopGradient
@@ -245,6 +251,67 @@ private slots:
         write(huge + "/manifest.json", text);
         expectError({ "verify", huge }, "manifest.json:");
         expectError({ "verify", huge }, "not valid JSON");
+    }
+
+    /// Issue 22: a symlink or a FIFO planted in the --dump folder is replaced, never written
+    /// through or opened; planted folders are refused; concurrent runs leave whole files.
+    void dumpIsWrittenSafely()
+    {
+        QTemporaryDir dir;
+        const QString program = fullProgram(dir.path(), "2,3", "2x3");
+        const QString dump = dir.path() + "/dump";
+        QVERIFY(QDir().mkpath(dump + "/outputs"));
+        const QString victim = write(dir.path() + "/victim.txt", "precious\n");
+        const QString target = dump + "/outputs/out.npy";
+        QVERIFY(QFile::link(victim, target));
+        CliRun r = runCli({ "run", program, "--dump", dump });
+        QCOMPARE(r.status, QProcess::NormalExit);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QFile v(victim);
+        QVERIFY(v.open(QIODevice::ReadOnly));
+        QCOMPARE(v.readAll(), QByteArray("precious\n"));
+        QVERIFY(!QFileInfo(target).isSymLink());
+        std::string error;
+        ps::Tensor out = ps::NpyIO::read(target.toStdString(), error);
+        QVERIFY2(out.defined(), error.c_str());
+        QCOMPARE(out.toDoubles(), std::vector<double>(6, 1.5));
+
+        QVERIFY(QFile::remove(target));
+        QVERIFY(::mkfifo(target.toLocal8Bit().constData(), 0600) == 0);
+        r = runCli({ "run", program, "--dump", dump });
+        QCOMPARE(r.status, QProcess::NormalExit); // runCli gives up after 60 s: a blocked run fails here
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(QFileInfo(target).isFile());
+        QVERIFY(ps::NpyIO::read(target.toStdString(), error).defined());
+        QCOMPARE(QDir(dump + "/outputs").entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+            QStringList { "out.npy" });
+
+        // Two runs into one folder at once: each file is one run's whole file.
+        QList<QProcess *> runs;
+        for (int i = 0; i < 4; ++i) {
+            runs << new QProcess(this);
+            runs.back()->start(QStringLiteral(PIRSCOPE_CLI_PATH), { "run", program, "--dump", dump });
+        }
+        for (QProcess *p : runs) {
+            QVERIFY(p->waitForFinished(60000));
+            QCOMPARE(p->exitCode(), 0);
+            delete p;
+        }
+        out = ps::NpyIO::read(target.toStdString(), error);
+        QVERIFY2(out.defined(), error.c_str());
+        QCOMPARE(out.toDoubles(), std::vector<double>(6, 1.5));
+        QCOMPARE(QDir(dump + "/outputs").entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+            QStringList { "out.npy" });
+
+        // A planted folder link and a --dump that is a file are refused.
+        const QString elsewhere = dir.path() + "/elsewhere";
+        QVERIFY(QDir().mkpath(elsewhere));
+        QVERIFY(QDir(dump + "/outputs").removeRecursively());
+        QVERIFY(QFile::link(elsewhere, dump + "/outputs"));
+        expectError(
+            { "run", program, "--dump", dump }, "outputs is not a directory (a symlink; not followed)");
+        QCOMPARE(QDir(elsewhere).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList());
+        expectError({ "run", program, "--dump", victim }, "--dump " + victim + ": not a directory");
     }
 
     void provideWithLyingNpy()
