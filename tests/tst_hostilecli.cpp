@@ -166,8 +166,9 @@ private slots:
         const QString bundle = bundleCopy(dir.path(), [](QJsonObject &) {});
         QFile::remove(bundle + "/inputs/_jst.0.x.0.npy");
         QVERIFY(QFile::link(QStringLiteral("/dev/zero"), bundle + "/inputs/_jst.0.x.0.npy"));
-        expectError({ "run", bundle }, "(-> /dev/zero)");
-        expectError({ "run", bundle }, "is a character device");
+        expectError({ "run", bundle },
+            "at inputs[0].file: error: 'inputs/_jst.0.x.0.npy' (-> /dev/zero) leads out of "
+            "the bundle through a symlink");
     }
 
     void strictNumericOptions_data()
@@ -312,6 +313,71 @@ private slots:
             { "run", program, "--dump", dump }, "outputs is not a directory (a symlink; not followed)");
         QCOMPARE(QDir(elsewhere).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList());
         expectError({ "run", program, "--dump", victim }, "--dump " + victim + ": not a directory");
+    }
+
+    /// Issue 22: a manifest may name only files inside its bundle.
+    void manifestPathsStayInsideTheBundle()
+    {
+        QTemporaryDir dir;
+        const QString outside = dir.path() + "/outside.npy";
+        QVERIFY(QFile::copy(
+            QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/pruned_param/output_grads/0.npy"), outside));
+        const QString climbs = bundleCopy(dir.path(), [](QJsonObject &m) {
+            QJsonArray outputs = m["outputs"].toArray();
+            QJsonObject first = outputs[0].toObject();
+            first["file"] = "../outside.npy";
+            outputs[0] = first;
+            m["outputs"] = outputs;
+        });
+        expectError(
+            { "verify", climbs }, "at outputs[0].file: error: '../outside.npy' climbs out of the bundle");
+        QDir(climbs).removeRecursively();
+        const QString absolute = bundleCopy(dir.path(), [&](QJsonObject &m) {
+            QJsonObject backward = m["backward"].toObject();
+            backward["output_grads"] = QJsonObject { { "0", outside } };
+            m["backward"] = backward;
+        });
+        expectError({ "run", absolute, "--mode", "train" },
+            "at backward.output_grads.0: error: '" + outside + "' is an absolute path");
+        QDir(absolute).removeRecursively();
+        const QString gradient = bundleCopy(dir.path(), [](QJsonObject &m) {
+            QJsonArray inputs = m["inputs"].toArray();
+            QJsonObject first = inputs[0].toObject();
+            first["grad_file"] = "grads/../../outside.npy";
+            inputs[0] = first;
+            m["inputs"] = inputs;
+        });
+        expectError(
+            { "verify", gradient }, "at inputs[0].grad_file: error: 'grads/../../outside.npy' climbs out");
+        QDir(gradient).removeRecursively();
+        const QString named = bundleCopy(dir.path(), [](QJsonObject &m) {
+            QJsonObject files = m["files"].toObject();
+            files["paddle_run_log"] = "/etc/passwd";
+            m["files"] = files;
+            QJsonObject intermediates = m["intermediates"].toObject();
+            QJsonArray values = intermediates["values"].toArray();
+            QJsonObject first = values[0].toObject();
+            first["file"] = "../outside.npy";
+            values[0] = first;
+            intermediates["values"] = values;
+            m["intermediates"] = intermediates;
+        });
+        expectError({ "verify", named }, "at files.paddle_run_log: error: '/etc/passwd' is an absolute path");
+        expectError(
+            { "verify", named }, "at intermediates.values[0].file: error: '../outside.npy' climbs out");
+        QDir(named).removeRecursively();
+        // A symlink inside the bundle to a file outside it.
+        const QString linked = bundleCopy(dir.path(), [](QJsonObject &) {});
+        QVERIFY(QFile::remove(linked + "/output_grads/0.npy"));
+        QVERIFY(QFile::link(outside, linked + "/output_grads/0.npy"));
+        expectError({ "run", linked, "--mode", "train" },
+            "at backward.output_grads.0: error: 'output_grads/0.npy' (-> "
+                + QFileInfo(outside).canonicalFilePath() + ") leads out of the bundle through a symlink");
+        // A link inside the bundle to a file inside it is fine.
+        QVERIFY(QFile::remove(linked + "/output_grads/0.npy"));
+        QVERIFY(QFile::link(linked + "/outputs/0.npy", linked + "/output_grads/0.npy"));
+        const CliRun fine = runCli({ "verify", linked });
+        QVERIFY2(!fine.err.contains("leads out of the bundle"), qPrintable(fine.err));
     }
 
     void provideWithLyingNpy()
