@@ -380,6 +380,22 @@ private slots:
         QVERIFY2(!fine.err.contains("leads out of the bundle"), qPrintable(fine.err));
     }
 
+    /// Issue 22: --inputs and --params tell a .npy by its content, whatever its name.
+    void inputsFileKindByContent()
+    {
+        QTemporaryDir dir;
+        const QString program = fullProgram(dir.path(), "2,3", "2x3");
+        std::string error;
+        const QString npy = dir.path() + "/x.npy";
+        QVERIFY(ps::NpyIO::write(npy.toStdString(),
+            ps::Tensor::fromDoubles({ 2, 3 }, ps::DataType::Float32, std::vector<double>(6, 2.0)), error));
+        expectError(
+            { "run", program, "--inputs", npy }, "--inputs: '" + npy + "' is a .npy file (by its content)");
+        const QString renamed = dir.path() + "/weights.pdiparams";
+        QVERIFY(QFile::copy(npy, renamed));
+        expectError({ "run", program, "--params", renamed }, "--params: '" + renamed + "' is a .npy file");
+    }
+
     void provideWithLyingNpy()
     {
         QTemporaryDir dir;
