@@ -192,6 +192,29 @@ private slots:
                              << "--ops: expected an integer of at least 1";
         QTest::newRow("device index")
             << QStringList { "run", program, "--device", "cuda:x" } << "the CUDA device index";
+        QTest::newRow("mb huge") << QStringList { "bench", "passlog", "--mb", "99999999" }
+                                 << "--mb: '99999999' is out of range (1 to 4000)";
+        QTest::newRow("mb -1") << QStringList { "bench", "passlog", "--mb", "-1" }
+                               << "--mb: expected an integer of at least 1, got '-1'";
+        QTest::newRow("mb 1.5") << QStringList { "bench", "passlog", "--mb", "1.5" }
+                                << "--mb: expected an integer of at least 1, got '1.5'";
+        QTest::newRow("passlog ops -1") << QStringList { "bench", "passlog", "--ops", "-1" }
+                                        << "--ops: expected an integer of at least 1, got '-1'";
+        QTest::newRow("passlog ops 2^64") << QStringList { "bench", "passlog", "--ops",
+            "18446744073709551616" } << "--ops: '18446744073709551616' is out of range";
+        QTest::newRow("pipeline ops -1") << QStringList { "bench", "pipeline", "--ops", "-1" }
+                                         << "--ops: expected an integer of at least 1, got '-1'";
+        QTest::newRow("records -1") << QStringList { "bench", "runlog", "--records", "-1" }
+                                    << "--records: expected a non-negative integer, got '-1'";
+        QTest::newRow("records 1.5") << QStringList { "bench", "runlog", "--records", "1.5" }
+                                     << "--records: expected a non-negative integer, got '1.5'";
+        QTest::newRow("max-memory -1")
+            << QStringList { "run", program, "--max-memory", "-1" } << "--max-memory: ";
+        QTest::newRow("seed 1.5") << QStringList { "run", program, "--seed", "1.5" }
+                                  << "--seed: expected a non-negative integer, got '1.5'";
+        QTest::newRow("runs huge") << QStringList { "bench", "run", program, "--runs",
+            "99999999999999999999" }
+                                   << "--runs: '99999999999999999999' is out of range";
     }
     void strictNumericOptions()
     {
@@ -252,6 +275,35 @@ private slots:
         write(huge + "/manifest.json", text);
         expectError({ "verify", huge }, "manifest.json:");
         expectError({ "verify", huge }, "not valid JSON");
+    }
+
+    /// Issue 22: `bench passlog` leaves no log behind, after a run or when it is interrupted.
+    void benchPassLogRemovesItsLog()
+    {
+        QTemporaryDir tmp;
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TMPDIR"), tmp.path());
+        p.setProcessEnvironment(env);
+        p.start(
+            QStringLiteral(PIRSCOPE_CLI_PATH), { "bench", "passlog", "--mb", "1", "--ops", "50", "--json" });
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY2(QJsonDocument::fromJson(p.readAllStandardOutput()).object()["bytes"].toDouble() >= 1e6,
+            "a log of at least 1 MB");
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::Files | QDir::Hidden), QStringList());
+        // Interrupted while it writes a big log: the handler removes it.
+        p.start(QStringLiteral(PIRSCOPE_CLI_PATH), { "bench", "passlog", "--mb", "400", "--ops", "50" });
+        QVERIFY(p.waitForStarted());
+        QElapsedTimer timer;
+        timer.start();
+        while (QDir(tmp.path()).entryList(QDir::Files).isEmpty() && timer.elapsed() < 20000)
+            QTest::qWait(20);
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::Files).size(), 1);
+        p.terminate();
+        QVERIFY(p.waitForFinished(20000));
+        QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::Files | QDir::Hidden), QStringList());
     }
 
     /// Issue 22: a symlink or a FIFO planted in the --dump folder is replaced, never written
