@@ -1,3 +1,5 @@
+#include "core/runtime/npyio.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -9,6 +11,7 @@
 #include <QtTest>
 #include <functional>
 #include <sys/stat.h>
+#include <vector>
 
 namespace {
 
@@ -100,11 +103,14 @@ private slots:
         QTemporaryDir dir;
         auto loop = [](const char *stopGradient) {
             return QByteArray("{\n"
-                              "    (%0) = \"pd_op.full\" () {dtype:int64,place:Place(cpu),shape:[1],value:0} : () -> "
+                              "    (%0) = \"pd_op.full\" () {dtype:int64,place:Place(cpu),shape:[1],value:0} "
+                              ": () -> "
                               "tensor<1xi64>\n"
-                              "    (%1) = \"pd_op.full\" () {dtype:int64,place:Place(cpu),shape:[1],value:3} : () -> "
+                              "    (%1) = \"pd_op.full\" () {dtype:int64,place:Place(cpu),shape:[1],value:3} "
+                              ": () -> "
                               "tensor<1xi64>\n"
-                              "    (%2) = \"pd_op.less_than\" (%0, %1) {} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>\n"
+                              "    (%2) = \"pd_op.less_than\" (%0, %1) {} : (tensor<1xi64>, tensor<1xi64>) "
+                              "-> tensor<1xb>\n"
                               "    (%3) = \"pd_op.while\" (cond=%2, inputs=%0) {\n"
                               "    ^%arg_0 {stop_gradient:")
                 + stopGradient
@@ -161,8 +167,9 @@ private slots:
         const QString bundle = bundleCopy(dir.path(), [](QJsonObject &) {});
         QFile::remove(bundle + "/inputs/_jst.0.x.0.npy");
         QVERIFY(QFile::link(QStringLiteral("/dev/zero"), bundle + "/inputs/_jst.0.x.0.npy"));
-        expectError({ "run", bundle }, "(-> /dev/zero)");
-        expectError({ "run", bundle }, "is a character device");
+        expectError({ "run", bundle },
+            "at inputs[0].file: error: 'inputs/_jst.0.x.0.npy' (-> /dev/zero) leads out of "
+            "the bundle through a symlink");
     }
 
     void strictNumericOptions_data()
@@ -186,6 +193,29 @@ private slots:
                              << "--ops: expected an integer of at least 1";
         QTest::newRow("device index")
             << QStringList { "run", program, "--device", "cuda:x" } << "the CUDA device index";
+        QTest::newRow("mb huge") << QStringList { "bench", "passlog", "--mb", "99999999" }
+                                 << "--mb: '99999999' is out of range (1 to 4000)";
+        QTest::newRow("mb -1") << QStringList { "bench", "passlog", "--mb", "-1" }
+                               << "--mb: expected an integer of at least 1, got '-1'";
+        QTest::newRow("mb 1.5") << QStringList { "bench", "passlog", "--mb", "1.5" }
+                                << "--mb: expected an integer of at least 1, got '1.5'";
+        QTest::newRow("passlog ops -1") << QStringList { "bench", "passlog", "--ops", "-1" }
+                                        << "--ops: expected an integer of at least 1, got '-1'";
+        QTest::newRow("passlog ops 2^64") << QStringList { "bench", "passlog", "--ops",
+            "18446744073709551616" } << "--ops: '18446744073709551616' is out of range";
+        QTest::newRow("pipeline ops -1") << QStringList { "bench", "pipeline", "--ops", "-1" }
+                                         << "--ops: expected an integer of at least 1, got '-1'";
+        QTest::newRow("records -1") << QStringList { "bench", "runlog", "--records", "-1" }
+                                    << "--records: expected a non-negative integer, got '-1'";
+        QTest::newRow("records 1.5") << QStringList { "bench", "runlog", "--records", "1.5" }
+                                     << "--records: expected a non-negative integer, got '1.5'";
+        QTest::newRow("max-memory -1")
+            << QStringList { "run", program, "--max-memory", "-1" } << "--max-memory: ";
+        QTest::newRow("seed 1.5") << QStringList { "run", program, "--seed", "1.5" }
+                                  << "--seed: expected a non-negative integer, got '1.5'";
+        QTest::newRow("runs huge") << QStringList { "bench", "run", program, "--runs",
+            "99999999999999999999" }
+                                   << "--runs: '99999999999999999999' is out of range";
     }
     void strictNumericOptions()
     {
@@ -246,6 +276,177 @@ private slots:
         write(huge + "/manifest.json", text);
         expectError({ "verify", huge }, "manifest.json:");
         expectError({ "verify", huge }, "not valid JSON");
+    }
+
+    /// Issue 22: `bench passlog` leaves no log behind, after a run or when it is interrupted.
+    void benchPassLogRemovesItsLog()
+    {
+        QTemporaryDir tmp;
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TMPDIR"), tmp.path());
+        p.setProcessEnvironment(env);
+        p.start(
+            QStringLiteral(PIRSCOPE_CLI_PATH), { "bench", "passlog", "--mb", "1", "--ops", "50", "--json" });
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY2(QJsonDocument::fromJson(p.readAllStandardOutput()).object()["bytes"].toDouble() >= 1e6,
+            "a log of at least 1 MB");
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::Files | QDir::Hidden), QStringList());
+        // Interrupted while it writes a big log: the handler removes it.
+        p.start(QStringLiteral(PIRSCOPE_CLI_PATH), { "bench", "passlog", "--mb", "400", "--ops", "50" });
+        QVERIFY(p.waitForStarted());
+        QElapsedTimer timer;
+        timer.start();
+        while (QDir(tmp.path()).entryList(QDir::Files).isEmpty() && timer.elapsed() < 20000)
+            QTest::qWait(20);
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::Files).size(), 1);
+        p.terminate();
+        QVERIFY(p.waitForFinished(20000));
+        QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::Files | QDir::Hidden), QStringList());
+    }
+
+    /// Issue 22: a symlink or a FIFO planted in the --dump folder is replaced, never written
+    /// through or opened; planted folders are refused; concurrent runs leave whole files.
+    void dumpIsWrittenSafely()
+    {
+        QTemporaryDir dir;
+        const QString program = fullProgram(dir.path(), "2,3", "2x3");
+        const QString dump = dir.path() + "/dump";
+        QVERIFY(QDir().mkpath(dump + "/outputs"));
+        const QString victim = write(dir.path() + "/victim.txt", "precious\n");
+        const QString target = dump + "/outputs/out.npy";
+        QVERIFY(QFile::link(victim, target));
+        CliRun r = runCli({ "run", program, "--dump", dump });
+        QCOMPARE(r.status, QProcess::NormalExit);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QFile v(victim);
+        QVERIFY(v.open(QIODevice::ReadOnly));
+        QCOMPARE(v.readAll(), QByteArray("precious\n"));
+        QVERIFY(!QFileInfo(target).isSymLink());
+        std::string error;
+        ps::Tensor out = ps::NpyIO::read(target.toStdString(), error);
+        QVERIFY2(out.defined(), error.c_str());
+        QCOMPARE(out.toDoubles(), std::vector<double>(6, 1.5));
+
+        QVERIFY(QFile::remove(target));
+        QVERIFY(::mkfifo(target.toLocal8Bit().constData(), 0600) == 0);
+        r = runCli({ "run", program, "--dump", dump });
+        QCOMPARE(r.status, QProcess::NormalExit); // runCli gives up after 60 s: a blocked run fails here
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(QFileInfo(target).isFile());
+        QVERIFY(ps::NpyIO::read(target.toStdString(), error).defined());
+        QCOMPARE(QDir(dump + "/outputs").entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+            QStringList { "out.npy" });
+
+        // Two runs into one folder at once: each file is one run's whole file.
+        QList<QProcess *> runs;
+        for (int i = 0; i < 4; ++i) {
+            runs << new QProcess(this);
+            runs.back()->start(QStringLiteral(PIRSCOPE_CLI_PATH), { "run", program, "--dump", dump });
+        }
+        for (QProcess *p : runs) {
+            QVERIFY(p->waitForFinished(60000));
+            QCOMPARE(p->exitCode(), 0);
+            delete p;
+        }
+        out = ps::NpyIO::read(target.toStdString(), error);
+        QVERIFY2(out.defined(), error.c_str());
+        QCOMPARE(out.toDoubles(), std::vector<double>(6, 1.5));
+        QCOMPARE(QDir(dump + "/outputs").entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+            QStringList { "out.npy" });
+
+        // A planted folder link and a --dump that is a file are refused.
+        const QString elsewhere = dir.path() + "/elsewhere";
+        QVERIFY(QDir().mkpath(elsewhere));
+        QVERIFY(QDir(dump + "/outputs").removeRecursively());
+        QVERIFY(QFile::link(elsewhere, dump + "/outputs"));
+        expectError(
+            { "run", program, "--dump", dump }, "outputs is not a directory (a symlink; not followed)");
+        QCOMPARE(QDir(elsewhere).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList());
+        expectError({ "run", program, "--dump", victim }, "--dump " + victim + ": not a directory");
+    }
+
+    /// Issue 22: a manifest may name only files inside its bundle.
+    void manifestPathsStayInsideTheBundle()
+    {
+        QTemporaryDir dir;
+        const QString outside = dir.path() + "/outside.npy";
+        QVERIFY(QFile::copy(
+            QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/pruned_param/output_grads/0.npy"), outside));
+        const QString climbs = bundleCopy(dir.path(), [](QJsonObject &m) {
+            QJsonArray outputs = m["outputs"].toArray();
+            QJsonObject first = outputs[0].toObject();
+            first["file"] = "../outside.npy";
+            outputs[0] = first;
+            m["outputs"] = outputs;
+        });
+        expectError(
+            { "verify", climbs }, "at outputs[0].file: error: '../outside.npy' climbs out of the bundle");
+        QDir(climbs).removeRecursively();
+        const QString absolute = bundleCopy(dir.path(), [&](QJsonObject &m) {
+            QJsonObject backward = m["backward"].toObject();
+            backward["output_grads"] = QJsonObject { { "0", outside } };
+            m["backward"] = backward;
+        });
+        expectError({ "run", absolute, "--mode", "train" },
+            "at backward.output_grads.0: error: '" + outside + "' is an absolute path");
+        QDir(absolute).removeRecursively();
+        const QString gradient = bundleCopy(dir.path(), [](QJsonObject &m) {
+            QJsonArray inputs = m["inputs"].toArray();
+            QJsonObject first = inputs[0].toObject();
+            first["grad_file"] = "grads/../../outside.npy";
+            inputs[0] = first;
+            m["inputs"] = inputs;
+        });
+        expectError(
+            { "verify", gradient }, "at inputs[0].grad_file: error: 'grads/../../outside.npy' climbs out");
+        QDir(gradient).removeRecursively();
+        const QString named = bundleCopy(dir.path(), [](QJsonObject &m) {
+            QJsonObject files = m["files"].toObject();
+            files["paddle_run_log"] = "/etc/passwd";
+            m["files"] = files;
+            QJsonObject intermediates = m["intermediates"].toObject();
+            QJsonArray values = intermediates["values"].toArray();
+            QJsonObject first = values[0].toObject();
+            first["file"] = "../outside.npy";
+            values[0] = first;
+            intermediates["values"] = values;
+            m["intermediates"] = intermediates;
+        });
+        expectError({ "verify", named }, "at files.paddle_run_log: error: '/etc/passwd' is an absolute path");
+        expectError(
+            { "verify", named }, "at intermediates.values[0].file: error: '../outside.npy' climbs out");
+        QDir(named).removeRecursively();
+        // A symlink inside the bundle to a file outside it.
+        const QString linked = bundleCopy(dir.path(), [](QJsonObject &) {});
+        QVERIFY(QFile::remove(linked + "/output_grads/0.npy"));
+        QVERIFY(QFile::link(outside, linked + "/output_grads/0.npy"));
+        expectError({ "run", linked, "--mode", "train" },
+            "at backward.output_grads.0: error: 'output_grads/0.npy' (-> "
+                + QFileInfo(outside).canonicalFilePath() + ") leads out of the bundle through a symlink");
+        // A link inside the bundle to a file inside it is fine.
+        QVERIFY(QFile::remove(linked + "/output_grads/0.npy"));
+        QVERIFY(QFile::link(linked + "/outputs/0.npy", linked + "/output_grads/0.npy"));
+        const CliRun fine = runCli({ "verify", linked });
+        QVERIFY2(!fine.err.contains("leads out of the bundle"), qPrintable(fine.err));
+    }
+
+    /// Issue 22: --inputs and --params tell a .npy by its content, whatever its name.
+    void inputsFileKindByContent()
+    {
+        QTemporaryDir dir;
+        const QString program = fullProgram(dir.path(), "2,3", "2x3");
+        std::string error;
+        const QString npy = dir.path() + "/x.npy";
+        QVERIFY(ps::NpyIO::write(npy.toStdString(),
+            ps::Tensor::fromDoubles({ 2, 3 }, ps::DataType::Float32, std::vector<double>(6, 2.0)), error));
+        expectError(
+            { "run", program, "--inputs", npy }, "--inputs: '" + npy + "' is a .npy file (by its content)");
+        const QString renamed = dir.path() + "/weights.pdiparams";
+        QVERIFY(QFile::copy(npy, renamed));
+        expectError({ "run", program, "--params", renamed }, "--params: '" + renamed + "' is a .npy file");
     }
 
     void provideWithLyingNpy()

@@ -130,6 +130,11 @@ private slots:
     {
         QVERIFY(refusal({ kExample, "--max-memory", "lots" }).startsWith(QStringLiteral("--max-memory: ")));
         QVERIFY(refusal({ kExample, "--debug-steps", "-3" }).startsWith(QStringLiteral("--debug-steps: ")));
+        for (const char *step : { "-1", "0", "1.5", "abc", "99999999999999999999", "1000001" })
+            QVERIFY2(refusal({ kPassLog, "--step", step }).startsWith(QStringLiteral("--step: ")), step);
+        for (const char *steps : { "1.5", "1e3", "-0" })
+            QVERIFY2(
+                refusal({ kExample, "--steps", steps }).startsWith(QStringLiteral("--debug-steps: ")), steps);
         QVERIFY(refusal({ kExample, "--screenshot", "a.png", "--size", "big" })
                     .startsWith(QStringLiteral("--size: 'big'")));
         QCOMPARE(refusal({ kExample, "--select", "conv2d" }), QStringLiteral("--select needs --screenshot"));

@@ -145,6 +145,25 @@ void TestRenderCli::errorsAreClear()
     QVERIFY(r.err.contains("error:"));
     QVERIFY(r.err.contains("/no/such/file.json"));
     QVERIFY(!QFileInfo::exists(dir.filePath("g.svg")));
+    // Issue 22: numbers are parsed strictly, the option named.
+    for (const char *scale : { "0", "-1", "1e400", "2x", "nan" }) {
+        r = runCli({ QStringLiteral("render"), example(), QStringLiteral("--out"), dir.filePath("g.svg"),
+            QStringLiteral("--scale"), QLatin1String(scale) });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("--scale must be a number in (0, 8], got '" + QByteArray(scale) + "'"),
+            r.err.constData());
+    }
+    const QList<QPair<QStringList, QByteArray>> refused {
+        { { "--ops", "-1" }, "--ops: expected an integer of at least 1, got '-1'" },
+        { { "--ops", "18446744073709551616" }, "--ops: '18446744073709551616' is out of range" },
+        { { "--ops", "5", "--baseline-timeout", "nan" }, "--baseline-timeout: expected a finite number" },
+        { { "--ops", "5", "--baseline-timeout", "-3" }, "--baseline-timeout: '-3' is out of range" },
+    };
+    for (const auto &[args, expected] : refused) {
+        r = runCli(QStringList { QStringLiteral("bench"), QStringLiteral("layout") } + args);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(expected), r.err.constData());
+    }
 }
 
 void TestRenderCli::benchLayoutJson()

@@ -386,6 +386,19 @@ private slots:
         QCOMPARE(find(withImage, "x")->origin, InputShape::Origin::Image);
         QCOMPARE(find(withImage, "ids")->origin, InputShape::Origin::Unresolved);
         QVERIFY(!text.setFromText(false, "/nonexistent/dir", error));
+        // A .npy is told by its content (issue 22), here under a .pdiparams name.
+        const QString disguised = dir.filePath("model.pdiparams");
+        QVERIFY(QFile::copy(dir.filePath("y.npy"), disguised));
+        QVERIFY(!text.setFromText(true, disguised.toStdString(), error));
+        QVERIFY2(error.find("is a .npy file (by its content)") != std::string::npos, error.c_str());
+        DebugSources chosen = files;
+        chosen.shapes.clear();
+        chosen.params = DebugSources::Kind::PdiparamsFile;
+        chosen.paramsPath = disguised.toStdString();
+        const std::string refused = engine.build(target, Device::cpu(), chosen, false, 5);
+        QVERIFY2(
+            refused.find("parameters: '" + disguised.toStdString() + "' is a .npy file") != std::string::npos,
+            refused.c_str());
     }
 
     void targetFindsItsCompanions()

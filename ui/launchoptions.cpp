@@ -154,7 +154,17 @@ std::optional<LaunchOptions> LaunchOptions::parse(const QStringList &arguments, 
     options.tab = passes                                                 ? MainWindow::Tab::Passes
         : split || (!options.paddleLog.isEmpty() && !parser.isSet(view)) ? MainWindow::Tab::Split
                                                                          : MainWindow::Tab::Program;
-    options.passStep = parser.isSet(passStep) ? parser.value(passStep).toInt() - 1 : 0;
+    options.passStep = 0;
+    if (parser.isSet(passStep)) {
+        std::string why;
+        const std::optional<uint64_t> n
+            = NumberText::parseUnsigned(parser.value(passStep).toStdString(), 1, 1000000, why);
+        if (!n) {
+            error = QStringLiteral("--step: ") + QString::fromStdString(why);
+            return std::nullopt;
+        }
+        options.passStep = int(*n) - 1;
+    }
     if (passes && (parser.isSet(select) || parser.isSet(inspect))) {
         error = QStringLiteral("--select and --inspect act on the Program and split tabs, not on the passes");
         return std::nullopt;

@@ -2,6 +2,7 @@
 #include "cliarguments.h"
 #include "commands.h"
 #include "core/io/jsonemitter.h"
+#include "core/io/numbertext.h"
 #include "core/io/paddlepasslog.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
@@ -10,15 +11,128 @@
 #include "core/transform/passtimeline.h"
 #include "core/transform/syntheticprogram.h"
 
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <pthread.h>
+#include <signal.h>
 #include <sstream>
+#include <stdexcept>
 #include <unistd.h>
 
 namespace {
+
+/// The largest log `--mb` generates, and the free space it leaves on the temporary folder's disk.
+constexpr uint64_t kMaxMegabytes = 4000;
+constexpr uint64_t kMaxOps = 1'000'000;
+constexpr uint64_t kSpareBytes = uint64_t(1) << 30;
+
+/// The generated log, removed by ~GeneratedLog on a normal return or an exception and by
+/// removeOnSignal on SIGINT, SIGTERM or SIGHUP (the path is kept in a static buffer the handler
+/// can read).
+char g_generatedPath[4096];
+
+extern "C" void removeOnSignal(int signal)
+{
+    if (g_generatedPath[0])
+        ::unlink(g_generatedPath);
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+}
+
+/// SIGINT, SIGTERM and SIGHUP held back while the handler's path and the file disagree.
+class SignalsHeld
+{
+public:
+    SignalsHeld()
+    {
+        sigset_t set;
+        sigemptyset(&set);
+        for (int s : kSignals)
+            sigaddset(&set, s);
+        pthread_sigmask(SIG_BLOCK, &set, &m_old);
+    }
+    ~SignalsHeld() { pthread_sigmask(SIG_SETMASK, &m_old, nullptr); }
+    static constexpr int kSignals[] = { SIGINT, SIGTERM, SIGHUP };
+
+private:
+    sigset_t m_old;
+};
+
+class GeneratedLog
+{
+public:
+    /// Creates an empty, new file in the temporary folder (mkstemps: never an existing file or
+    /// link); false with `error` set when that fails.
+    bool create(std::string &error)
+    {
+        const std::string pattern
+            = (std::filesystem::temp_directory_path() / "pirscope-bench-XXXXXX.log").string();
+        if (pattern.size() >= sizeof g_generatedPath) {
+            error = "the temporary folder's path is too long";
+            return false;
+        }
+        std::vector<char> name(pattern.begin(), pattern.end());
+        name.push_back('\0');
+        const SignalsHeld held;
+        m_fd = ::mkstemps(name.data(), 4);
+        if (m_fd < 0) {
+            error = "cannot create a temporary log in " + pattern + ": " + std::strerror(errno);
+            return false;
+        }
+        m_path = name.data();
+        std::memcpy(g_generatedPath, m_path.c_str(), m_path.size() + 1);
+        for (int s : SignalsHeld::kSignals)
+            std::signal(s, removeOnSignal);
+        return true;
+    }
+    /// The file stays (--keep) unless a signal ends the run.
+    void keep() { m_keep = true; }
+    int fd() const { return m_fd; }
+    const std::string &path() const { return m_path; }
+    void closeFile()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+        m_fd = -1;
+    }
+    ~GeneratedLog()
+    {
+        closeFile();
+        if (m_path.empty())
+            return;
+        const SignalsHeld held;
+        if (!m_keep)
+            ::unlink(m_path.c_str());
+        g_generatedPath[0] = '\0';
+        for (int s : SignalsHeld::kSignals)
+            std::signal(s, SIG_DFL);
+    }
+
+private:
+    int m_fd = -1;
+    std::string m_path;
+    bool m_keep = false;
+};
+
+/// Writes all of `text` to `fd`; throws naming `path` on an error (a full disk).
+void writeAll(int fd, const std::string &path, const std::string &text)
+{
+    for (size_t done = 0; done < text.size();) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+        done += size_t(n);
+    }
+}
 
 void banner(std::ostream &out, const char *when, const std::string &pass)
 {
@@ -31,7 +145,7 @@ void banner(std::ostream &out, const char *when, const std::string &pass)
 /// around a synthetic transformer of about `ops` ops, where every fourth pass adds a dead
 /// `pd_op.exp` and the next one (dead_code_elimination_pass) removes it again, with glog's
 /// `Running PIR pass` and `detected` lines between. Returns the bytes written.
-size_t writeLog(const std::string &path, size_t megabytes, size_t ops)
+size_t writeLog(int fd, const std::string &path, size_t megabytes, size_t ops)
 {
     ps::SyntheticProgram::Model model
         = ps::SyntheticProgram::ofSize(ps::SyntheticProgram::Kind::Transformer, ops);
@@ -43,7 +157,6 @@ size_t writeLog(const std::string &path, size_t megabytes, size_t ops)
     model.program->block().push_back(dead);
     const std::string withDead = ps::PirPrinter::toString(*model.program);
 
-    std::ofstream out(path, std::ios::binary);
     size_t written = 0;
     for (size_t pass = 0; written < megabytes * 1000000; ++pass) {
         const bool adds = pass % 4 == 2;
@@ -60,7 +173,7 @@ size_t writeLog(const std::string &path, size_t megabytes, size_t ops)
         if (adds || removes)
             step << "I0101 00:00:00.000000  1234 print_statistics.cc:50] --- detected [1] subgraphs!\n";
         const std::string text = step.str();
-        out << text;
+        writeAll(fd, path, text);
         written += text.size();
     }
     return written;
@@ -87,35 +200,32 @@ int runBenchPassLog(const std::vector<std::string> &args)
         return cliError(error);
     if (cli.positional().size() > 1)
         return cliError("usage: pirscope-cli bench passlog [LOG] [--mb N] [--ops N] [--json] [--keep]");
+    uint64_t megabytes = 100;
+    uint64_t ops = 8000;
+    if (!cli.unsignedOption("mb", 1, kMaxMegabytes, megabytes, error)
+        || !cli.unsignedOption("ops", 1, kMaxOps, ops, error))
+        return cliError(error);
     std::string path;
-    bool generated = false;
-    size_t megabytes = 100;
-    size_t ops = 8000;
-    try {
-        megabytes = std::stoul(cli.option("mb").value_or("100"));
-        ops = std::stoul(cli.option("ops").value_or("8000"));
-    } catch (const std::exception &) {
-        return cliError("--mb and --ops take positive numbers");
-    }
-    if (!cli.positional().empty()) {
+    const bool generated = cli.positional().empty();
+    GeneratedLog log;
+    if (!generated) {
         path = cli.positional()[0];
     } else {
-        path = (std::filesystem::temp_directory_path()
-            / ("pirscope-bench-" + std::to_string(::getpid()) + ".log"))
-                   .string();
-        generated = true;
-        writeLog(path, megabytes, ops);
+        std::error_code ec;
+        const std::filesystem::space_info space
+            = std::filesystem::space(std::filesystem::temp_directory_path(ec), ec);
+        if (!ec && megabytes * 1000000 + kSpareBytes > space.available)
+            return cliError("--mb " + std::to_string(megabytes) + ": the temporary folder's disk has "
+                + std::to_string(space.available / 1000000) + " MB free; the log would leave less than "
+                + std::to_string(kSpareBytes / 1000000) + " MB");
+        if (!log.create(error))
+            return cliError(error);
+        if (cli.flag("keep"))
+            log.keep();
+        path = log.path();
+        writeLog(log.fd(), path, size_t(megabytes), size_t(ops));
+        log.closeFile();
     }
-    struct Cleanup
-    {
-        std::string path;
-        bool remove;
-        ~Cleanup()
-        {
-            if (remove)
-                std::remove(path.c_str());
-        }
-    } cleanup { path, generated && !cli.flag("keep") };
 
     ps::DiagnosticList diagnostics;
     std::shared_ptr<const ps::PassLogIndex> index = ps::PaddlePassLog::index(path, diagnostics);

@@ -35,14 +35,33 @@ struct Group
     std::vector<ps::ProgramRunner::NamedTensor> tensors;
 };
 
+/// `--dump DIR`'s folder for `group`: DIR itself must be a directory (made when absent); the
+/// folders under it (outputs/, grads/params/) are made there, and one planted as a symlink or a
+/// file is refused rather than followed. Each file is written by NpyIO::write (AtomicFile).
 bool dumpGroup(const std::filesystem::path &root, const Group &group, std::string &error)
 {
-    const std::filesystem::path dir = root / group.dumpDir;
+    namespace fs = std::filesystem;
     std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec) {
-        error = "cannot create " + dir.string() + ": " + ec.message();
+    fs::create_directories(root, ec);
+    if (ec || !fs::is_directory(root, ec)) {
+        error = "--dump " + root.string() + ": not a directory"
+            + (ec ? " (" + ec.message() + ")" : std::string());
         return false;
+    }
+    fs::path dir = root;
+    for (const fs::path &part : fs::path(group.dumpDir)) {
+        dir /= part;
+        const fs::file_status status = fs::symlink_status(dir, ec);
+        if (status.type() == fs::file_type::not_found) {
+            if (!fs::create_directory(dir, ec) && ec) {
+                error = "--dump: cannot create " + dir.string() + ": " + ec.message();
+                return false;
+            }
+        } else if (status.type() != fs::file_type::directory) {
+            error = "--dump: " + dir.string() + " is not a directory"
+                + (status.type() == fs::file_type::symlink ? " (a symlink; not followed)" : "");
+            return false;
+        }
     }
     for (const auto &t : group.tensors)
         if (t.tensor.defined()

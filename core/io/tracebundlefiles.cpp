@@ -5,10 +5,36 @@
 #include "core/io/tracebundle.h"
 #include "core/ir/shapesize.h"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace ps {
 namespace {
+
+namespace fs = std::filesystem;
+
+/// Empty when `relative` names a file inside the bundle folder `dir`; otherwise why not: an
+/// absolute path, a `..` component, or a path whose symlinks resolve outside the folder.
+std::string outsideBundle(const std::string &dir, const std::string &relative)
+{
+    const fs::path rel(relative);
+    if (rel.has_root_name() || rel.has_root_directory())
+        return "'" + relative + "' is an absolute path; a bundle names its files relative to its folder";
+    for (const fs::path &part : rel)
+        if (part == "..")
+            return "'" + relative + "' climbs out of the bundle with '..'";
+    std::error_code ec;
+    const fs::path base = fs::canonical(dir, ec);
+    if (ec)
+        return {};
+    const fs::path resolved = fs::weakly_canonical(fs::path(dir) / rel, ec);
+    if (ec)
+        return {}; // a symlink loop or an unreadable folder: InputFile::open names it
+    const auto mismatch = std::mismatch(base.begin(), base.end(), resolved.begin(), resolved.end());
+    if (mismatch.first != base.end())
+        return "'" + relative + "' (-> " + resolved.string() + ") leads out of the bundle through a symlink";
+    return {};
+}
 
 /// An output's declared shape is its static type in the program (dynamic dims -1), and Paddle
 /// saves a 0-D result (a loss) as a [1] array: a file matches a declared shape of the same rank
@@ -52,9 +78,11 @@ public:
         if (relative.empty())
             return;
         const std::string jsonPath = where + "." + field;
+        if (!inside(jsonPath, relative))
+            return;
         const std::string path = m_bundle.filePath(relative);
         std::error_code ec;
-        if (!required && !std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
+        if (!required && !fs::exists(fs::symlink_status(path, ec))) {
             m_diagnostics.warning(SourceLocation { m_bundle.manifestPath(), 0, 0, jsonPath, -1 },
                 "'" + relative + "' does not exist (no reference values to compare with)");
             return;
@@ -77,12 +105,25 @@ public:
                 ShapeSize::shapeText(shape) + ", but " + relative + " holds " + header->describe());
     }
 
-    /// The runner reads `<dir>/<name>.npy`: the manifest's file must be that one.
+    /// False, with an error at `jsonPath`, when `relative` is not a file inside the bundle.
+    bool inside(const std::string &jsonPath, const std::string &relative)
+    {
+        const std::string why = outsideBundle(m_bundle.dir(), relative);
+        if (why.empty())
+            return true;
+        error(jsonPath, why);
+        return false;
+    }
+
+    /// The runner reads `<dir>/<name>.npy`: the manifest's file must be that one, inside the bundle.
     void runnerFile(const std::string &where, const TraceBundle::Tensor &t, const char *dir)
     {
         const std::string expected = std::string(dir) + "/" + t.name + ".npy";
-        if (!t.file.empty()
-            && std::filesystem::path(t.file).lexically_normal() != std::filesystem::path(expected))
+        if (t.file.empty()) {
+            inside(where + ".name", expected);
+            return;
+        }
+        if (fs::path(t.file).lexically_normal() != fs::path(expected))
             error(where + ".file",
                 "'" + t.file + "', but the runner reads '" + expected + "' for '" + t.name + "'");
     }
@@ -125,6 +166,13 @@ bool TraceBundleFiles::check(const TraceBundle &bundle, DiagnosticList &diagnost
             c.file(where, std::to_string(index).c_str(), file, outputs[index].dtype, outputs[index].shape,
                 false, false);
     }
+    const auto &intermediates = bundle.intermediates();
+    for (size_t i = 0; i < intermediates.size(); ++i)
+        if (!intermediates[i].file.empty())
+            c.inside(at("intermediates.values", i) + ".file", intermediates[i].file);
+    for (const auto &[role, file] : bundle.files())
+        if (!file.empty())
+            c.inside("files." + role, file);
     return c.ok();
 }
 

@@ -11,7 +11,10 @@ class TraceBundle;
 /// parameters, their gradients, outputs, output gradients) is a well-formed .npy whose dtype and
 /// shape are the manifest's. Errors are at the manifest's JSON path (`inputs[0].shape`) and name
 /// the file; a missing reference file (Paddle's outputs or gradients) is a warning, a missing
-/// input or parameter an error.
+/// input or parameter an error. Every path the manifest names (files, gradients, output
+/// gradients, intermediates, `files`) must lie inside the bundle: an absolute path, a `..`
+/// component or a symlink that resolves outside the folder is an error at its JSON path
+/// (`outputs[0].file`, `backward.output_grads.0`) naming the file, and nothing outside is read.
 class TraceBundleFiles
 {
 public:

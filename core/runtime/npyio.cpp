@@ -1,11 +1,11 @@
 #include "core/runtime/npyio.h"
 
+#include "core/io/atomicfile.h"
 #include "core/io/inputfile.h"
 #include "core/io/npyheader.h"
 #include "core/runtime/runtimeerror.h"
 
 #include <cstring>
-#include <fstream>
 
 namespace ps {
 
@@ -80,18 +80,7 @@ std::string NpyIO::toBuffer(const Tensor &t)
 
 bool NpyIO::write(const std::string &path, const Tensor &t, std::string &error)
 {
-    std::ofstream out(path, std::ios::binary);
-    if (!out) {
-        error = path + ": cannot create";
-        return false;
-    }
-    const std::string bytes = toBuffer(t);
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-    if (!out) {
-        error = path + ": write failed";
-        return false;
-    }
-    return true;
+    return AtomicFile::write(path, toBuffer(t), error);
 }
 
 } // namespace ps

@@ -15,7 +15,8 @@ public:
     /// A host tensor, or an undefined tensor with `error` set ("file: header: ...").
     static Tensor read(const std::string &path, std::string &error);
     static Tensor readBuffer(std::string_view bytes, const std::string &what, std::string &error);
-    /// Writes a host tensor (float16 as `<f2`); false with `error` set on failure.
+    /// Writes a host tensor (float16 as `<f2`) through AtomicFile (a temporary file renamed over
+    /// `path`: never through a symlink or into a FIFO, never torn); false with `error` set on failure.
     static bool write(const std::string &path, const Tensor &t, std::string &error);
     static std::string toBuffer(const Tensor &t);
 };

@@ -11,7 +11,9 @@
 #include "core/runtime/npyio.h"
 #include "core/runtime/pdiparams.h"
 
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <random>
 
 namespace ps {
@@ -25,6 +27,15 @@ uint64_t fnv1a(const std::string &s)
         h *= 1099511628211ull;
     }
     return h;
+}
+
+/// The file starts with NumPy's magic "\x93NUMPY" (whatever its name ends in).
+bool isNpyFile(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    char magic[6] = {};
+    in.read(magic, sizeof magic);
+    return in.gcount() == 6 && std::memcmp(magic, "\x93NUMPY", 6) == 0;
 }
 
 } // namespace
@@ -71,6 +82,13 @@ std::optional<TensorSource> TensorSource::fromText(
     if (text == "ones")
         return ones();
     std::error_code ec;
+    const bool regular = std::filesystem::is_regular_file(text, ec);
+    if (regular && isNpyFile(text)) {
+        error = "'" + text
+            + "' is a .npy file (by its content); give the folder that holds one <name>.npy per tensor "
+              "(the layout of a trace bundle's inputs/ and params/)";
+        return std::nullopt;
+    }
     if (ImageFile::isImagePath(text) && !std::filesystem::is_directory(text, ec)) {
         std::optional<Image> decoded = ImageFile::read(text, decoder, error);
         if (!decoded)
@@ -79,7 +97,7 @@ std::optional<TensorSource> TensorSource::fromText(
     }
     if (std::filesystem::is_directory(text, ec))
         return npyDirectory(text);
-    if (std::filesystem::is_regular_file(text, ec))
+    if (regular)
         return pdiparams(text);
     error = "'" + text + "' is neither random, zeros, ones, an image, a directory nor a .pdiparams file";
     return std::nullopt;

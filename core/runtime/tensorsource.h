@@ -47,8 +47,10 @@ public:
     static TensorSource image(std::string path, std::shared_ptr<const Image> image, uint64_t seed,
         ImageTensor::Normalization normalization = ImageTensor::Normalization::ImageNet);
     /// "random", "zeros", "ones", an image file (ImageFile::isImagePath: netpbm read here, other
-    /// formats through `decoder`), a directory or a `.pdiparams` file; nullopt with `error` set
-    /// when the path does not exist or the image cannot be read.
+    /// formats through `decoder`), a directory, or any other file as `.pdiparams`; nullopt with
+    /// `error` set when the path does not exist, the image cannot be read, or the file holds a
+    /// single `.npy` (told by its "\x93NUMPY" magic, whatever its name: the message asks for the
+    /// folder of `<name>.npy` files).
     static std::optional<TensorSource> fromText(
         const std::string &text, uint64_t seed, std::string &error, const ImageDecoder &decoder = {});
 

@@ -209,6 +209,12 @@ bool DebugSources::applyTo(const DebugTarget &target, const ImageDecoder &decode
                 error = "parameters: no file " + path;
                 return std::nullopt;
             }
+            // Told by content as on the command line: a .npy is refused, not read as .pdiparams.
+            if (const std::optional<TensorSource> byContent = TensorSource::fromText(path, seed, error);
+                !byContent) {
+                error = "parameters: " + error;
+                return std::nullopt;
+            }
             return TensorSource::pdiparams(path);
         case Kind::Image: {
             std::optional<Image> image = ImageFile::read(path, decoder, error);

@@ -1,3 +1,4 @@
+#include "core/io/numbertext.h"
 #include "core/io/pirtextreader.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
@@ -189,8 +190,8 @@ int benchStats(ps::Backend &cuda, int mib)
     std::cout << buf;
     const double readTbPerS = 2 * bytes / bothMs / 1e9;
     std::snprintf(buf, sizeof buf,
-        "Target: statistics with a histogram read the tensor twice at >= 2.8 TB/s: %.2f TB/s -- %s.\n\n", readTbPerS,
-        readTbPerS >= 2.8 ? "met" : "**missed**");
+        "Target: statistics with a histogram read the tensor twice at >= 2.8 TB/s: %.2f TB/s -- %s.\n\n",
+        readTbPerS, readTbPerS >= 2.8 ? "met" : "**missed**");
     std::cout << buf;
     return problems.empty() && readTbPerS >= 2.8 ? 0 : 1;
 }
@@ -239,8 +240,8 @@ int benchOverhead(ps::Backend &cuda)
         }
     }
     std::cout << "\n";
-    std::cout << "Target: at most 10 us of host time per asynchronous op (relu on " << cuda.name() << ": " << reluUs
-              << " us) -- " << (reluUs <= 10.0 ? "met" : "**missed**") << ".\n\n";
+    std::cout << "Target: at most 10 us of host time per asynchronous op (relu on " << cuda.name() << ": "
+              << reluUs << " us) -- " << (reluUs <= 10.0 ? "met" : "**missed**") << ".\n\n";
     return reluUs <= 10.0 ? 0 : 1;
 }
 
@@ -272,9 +273,19 @@ int benchTransformer(const std::vector<std::string> &args, ps::Backend &cuda, ps
         return 1;
     }
     const std::string bundle = args[0], work = args[1];
-    const int64_t B = std::stoll(args[2]), S = std::stoll(args[3]), D = std::stoll(args[4]),
-                  H = std::stoll(args[5]), FF = std::stoll(args[6]);
-    const int steps = std::stoi(args[7]);
+    int64_t sizes[6] = {};
+    const char *const names[6] = { "B", "S", "D", "H", "FF", "STEPS" };
+    for (size_t i = 0; i < 6; ++i) {
+        std::string why;
+        const std::optional<uint64_t> v = ps::NumberText::parseUnsigned(args[2 + i], 1, 1u << 20, why);
+        if (!v) {
+            std::cout << "transformer: " << names[i] << ": " << why << "\n";
+            return 1;
+        }
+        sizes[i] = int64_t(*v);
+    }
+    const int64_t B = sizes[0], S = sizes[1], D = sizes[2], H = sizes[3], FF = sizes[4];
+    const int steps = int(sizes[5]);
     std::ifstream in(bundle + "/train_program.txt");
     std::stringstream buffer;
     buffer << in.rdbuf();

@@ -3,6 +3,7 @@
 // CUDA device is usable. pirscope-gpu-check-sim is the same program built against cuda-sim
 // (PIRSCOPE_CUDA_SIM): CI runs its selftest and quick stress cases, and tests run.sh with it.
 
+#include "core/io/numbertext.h"
 #include "core/runtime/cuda/cudaapi.h"
 #include "core/runtime/cuda/cudabackend.h"
 #include "gpucheck.h"
@@ -51,10 +52,11 @@ int main(int argc, char **argv)
             int driver = 0, runtime = 0;
             cudaDriverGetVersion(&driver);
             cudaRuntimeGetVersion(&runtime);
-            std::cout << "Device: **" << cuda->name() << "**, driver API " << driver / 1000 << "." << driver % 1000 / 10
-                      << ", runtime " << runtime / 1000 << "." << runtime % 1000 / 10 << "; " << (m.deviceTotal >> 20)
-                      << " MiB total, " << (m.deviceFree >> 20) << " MiB free; " << cuda->kernels().size()
-                      << " CUDA kernels, " << cpu->kernels().size() << " CPU kernels (" << cpu->name() << ").\n\n";
+            std::cout << "Device: **" << cuda->name() << "**, driver API " << driver / 1000 << "."
+                      << driver % 1000 / 10 << ", runtime " << runtime / 1000 << "." << runtime % 1000 / 10
+                      << "; " << (m.deviceTotal >> 20) << " MiB total, " << (m.deviceFree >> 20)
+                      << " MiB free; " << cuda->kernels().size() << " CUDA kernels, " << cpu->kernels().size()
+                      << " CPU kernels (" << cpu->name() << ").\n\n";
             return 0;
         }
         if (command == "kernels" && !args.empty())
@@ -68,8 +70,17 @@ int main(int argc, char **argv)
             return gpucheck::stressCases(*cuda, *cpu, !args.empty() && args[0] == "--quick");
         if (command == "bench-matmul")
             return gpucheck::benchMatmul(*cuda);
-        if (command == "bench-stats")
-            return gpucheck::benchStats(*cuda, args.empty() ? 1024 : std::stoi(args[0]));
+        if (command == "bench-stats") {
+            std::string why;
+            const std::optional<uint64_t> n = args.empty()
+                ? std::optional<uint64_t>(1024)
+                : ps::NumberText::parseUnsigned(args[0], 1, 1u << 20, why);
+            if (!n) {
+                std::cout << "bench-stats: " << why << "\n";
+                return 1;
+            }
+            return gpucheck::benchStats(*cuda, int(*n));
+        }
         if (command == "bench-overhead")
             return gpucheck::benchOverhead(*cuda);
         if (command == "transformer")

@@ -221,27 +221,22 @@ int runBenchLayout(const std::vector<std::string> &args)
     if (mode != "train" && mode != "infer")
         return cliError("--mode must be train or infer");
     double timeout = 60;
-    size_t ops = 0;
-    try {
-        if (auto t = cli.option("baseline-timeout"))
-            timeout = std::stod(*t);
-        if (auto o = cli.option("ops"))
-            ops = size_t(std::stoull(*o));
-    } catch (const std::exception &) {
-        return cliError("--baseline-timeout and --ops take a number");
-    }
+    uint64_t ops = 0;
+    if (!cli.numberOption("baseline-timeout", 0, 86400, timeout, error)
+        || !cli.unsignedOption("ops", 1, 10'000'000, ops, error))
+        return cliError(error);
 
     Subject subject;
     subject.mode = mode;
     if (cli.option("ops")) {
-        if (!cli.positional().empty() || ops < 1 || ops > 10000000)
+        if (!cli.positional().empty())
             return cliError(kUsage);
         const auto kind = ps::SyntheticProgram::kindFromName(cli.option("kind").value_or("mlp"));
         if (!kind)
             return cliError("--kind must be mlp or transformer");
         QElapsedTimer timer;
         timer.start();
-        if (!syntheticSubject(*kind, ops, mode == "train", subject, error))
+        if (!syntheticSubject(*kind, size_t(ops), mode == "train", subject, error))
             return cliError(error);
         subject.pipelineSeconds = timer.nsecsElapsed() / 1e9;
     } else {

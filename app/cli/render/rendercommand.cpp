@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "core/graph/graphbuilder.h"
 #include "core/graph/groupexpansion.h"
+#include "core/io/numbertext.h"
 #include "core/ir/program.h"
 #include "core/runtime/opreference.h"
 #include "renderapp.h"
@@ -72,13 +73,11 @@ int runRender(const std::vector<std::string> &args)
         return cliError("--out must end in .svg or .png, got '" + out.toStdString() + "'");
     double scale = 1.5;
     if (auto s = cli.option("scale")) {
-        try {
-            scale = std::stod(*s);
-        } catch (const std::exception &) {
-            scale = 0;
-        }
-        if (!(scale > 0 && scale <= 8))
-            return cliError("--scale must be a number in (0, 8], got '" + *s + "'");
+        std::string why;
+        const std::optional<double> parsed = ps::NumberText::parseFinite(*s, 0, 8, why);
+        if (!parsed || *parsed <= 0)
+            return cliError("--scale must be a number in (0, 8], got " + ps::NumberText::quote(*s));
+        scale = *parsed;
     }
     std::unique_ptr<ps::Program> program = loadForCli(cli.positional()[0]);
     if (!program)
