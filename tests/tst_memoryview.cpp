@@ -10,15 +10,18 @@
 #include "ui/mainwindowmemory.h"
 #include "ui/memorychart.h"
 #include "ui/memorypanel.h"
+#include "ui/memoryvaluesmodel.h"
 #include "ui/pipelinerunner.h"
 #include "ui/pipelinesnapshot.h"
 #include "ui/selectionmodel.h"
 #include "ui/splitview.h"
 
+#include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QtTest>
 
 using namespace ps;
@@ -113,6 +116,26 @@ private slots:
         QCOMPARE(std::string(w.selection()->currentOp()->name()), std::string("pd_op.matmul_grad"));
         QCOMPARE(w.selection()->currentOp(), memory->opAt(peak));
         QCOMPARE(chart->indexAt(chart->plotRect().left() - 5), -1L);
+        // The buffers the forward keeps, largest first; a row selects the op that allocates it.
+        MemoryPanel *panel = memory->panel();
+        QCOMPARE(panel->listChooser()->currentIndex(), int(MemoryPanel::List::Kept));
+        QTableView *table = panel->table();
+        QCOMPARE(table->model()->rowCount(), int(shown.kept.size()));
+        const QModelIndex top = table->model()->index(0, MemoryValuesModel::Op);
+        QCOMPARE(
+            table->model()->index(0, MemoryValuesModel::Bytes).data(MemoryValuesModel::SortRole).toLongLong(),
+            qlonglong(shown.kept.front().bytes));
+        w.selection()->clear();
+        table->setCurrentIndex(top);
+        emit table->clicked(top);
+        const QString label = top.data(MemoryValuesModel::OpLabelRole).toString();
+        QVERIFY(w.selection()->currentOp());
+        QCOMPARE(w.selection()->currentOp(), memory->opAt(memory->indexOfLabel(label)));
+        panel->showList(MemoryPanel::List::TopAtPeak);
+        QCOMPARE(table->model()->rowCount(), int(shown.topAtPeak.size()));
+        panel->showList(MemoryPanel::List::Unknown);
+        QCOMPARE(table->model()->rowCount(), 0);
+
         // The chart paints (no report and with one) without trouble at a small size.
         chart->resize(chart->minimumSizeHint());
         QVERIFY(!chart->grab().isNull());

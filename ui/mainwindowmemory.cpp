@@ -37,8 +37,23 @@ MainWindowMemory::MainWindowMemory(MainWindow *window, DebugSession *session)
         if (const Operation *op = opAt(index))
             m_window->selection()->selectOp(op);
     });
+    connect(m_panel, &MemoryPanel::valueActivated, this, [this](const QString &label) {
+        if (const Operation *op = opAt(indexOfLabel(label)))
+            m_window->selection()->selectOp(op);
+    });
     connect(session, &DebugSession::stateChanged, this, &MainWindowMemory::followDebugger);
     connect(session, &DebugSession::stoppedAt, this, &MainWindowMemory::followDebugger);
+}
+
+long MainWindowMemory::indexOfLabel(const QString &label) const
+{
+    if (!m_report)
+        return -1;
+    const std::string wanted = label.toStdString();
+    for (size_t i = 0; i < m_report->timeline.size(); ++i)
+        if (m_report->timeline[i].op == wanted)
+            return long(i);
+    return -1;
 }
 
 const Operation *MainWindowMemory::opAt(long index) const

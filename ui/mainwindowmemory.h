@@ -35,6 +35,8 @@ public:
     std::shared_ptr<const MemoryReport> report() const { return m_report; }
     /// The op of timeline point `index` of the report, or null.
     const Operation *opAt(long index) const;
+    /// The timeline index of the op labelled `label` ("fwd:9"), or -1.
+    long indexOfLabel(const QString &label) const;
     /// Computes the report for the current snapshot now (what showing the dock does).
     void refresh();
 

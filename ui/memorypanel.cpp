@@ -3,8 +3,14 @@
 #include "core/session/memorymodel.h"
 #include "ui/common/elidedlabel.h"
 #include "ui/memorychart.h"
+#include "ui/memoryvaluesmodel.h"
 
+#include <QComboBox>
+#include <QHeaderView>
 #include <QLocale>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
 #include <QVBoxLayout>
 
 namespace ps {
@@ -22,20 +28,78 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     : QWidget(parent)
     , m_summary(new ElidedLabel(this))
     , m_chart(new MemoryChart(this))
+    , m_list(new QComboBox(this))
+    , m_values(new MemoryValuesModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_table(new QTableView(this))
 {
     setObjectName(QStringLiteral("memoryPanel"));
     m_summary->setObjectName(QStringLiteral("memorySummary"));
+    m_list->setObjectName(QStringLiteral("memoryList"));
+    m_list->addItems({ tr("Kept for the backward"), tr("Largest at the peak"), tr("Unknown size") });
+    m_proxy->setSourceModel(m_values);
+    m_proxy->setSortRole(MemoryValuesModel::SortRole);
+    m_table->setObjectName(QStringLiteral("memoryValues"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 4);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWordWrap(false);
+
+    auto *side = new QWidget(this);
+    auto *sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    sideLayout->setSpacing(2);
+    sideLayout->addWidget(m_list);
+    sideLayout->addWidget(m_table, 1);
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_chart);
+    split->addWidget(side);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->setSpacing(3);
     layout->addWidget(m_summary);
-    layout->addWidget(m_chart, 1);
+    layout->addWidget(split, 1);
+    connect(m_list, &QComboBox::currentIndexChanged, this, [this](int i) { showList(List(i)); });
+    auto activated = [this](const QModelIndex &index) {
+        if (index.isValid())
+            emit valueActivated(index.data(MemoryValuesModel::OpLabelRole).toString());
+    };
+    connect(m_table, &QTableView::clicked, this, activated);
+    connect(m_table, &QTableView::activated, this, activated);
     setReport(nullptr, tr("No memory model: open a program"));
+}
+
+void MemoryPanel::showList(List list)
+{
+    if (m_list->currentIndex() != int(list)) {
+        m_list->setCurrentIndex(int(list)); // comes back here
+        return;
+    }
+    if (!m_report) {
+        m_values->setValues({});
+        return;
+    }
+    m_values->setValues(list == List::Kept ? m_report->kept
+            : list == List::TopAtPeak      ? m_report->topAtPeak
+                                           : m_report->unknown);
+    m_table->sortByColumn(MemoryValuesModel::Bytes, Qt::DescendingOrder);
+    m_table->resizeColumnsToContents();
 }
 
 void MemoryPanel::setReport(std::shared_ptr<const MemoryReport> report, const QString &why)
 {
     m_chart->setReport(report);
+    m_report = report;
+    // A train step lists what the forward keeps; an inference run what is alive at its peak.
+    showList(report && report->mode != "train" ? List::TopAtPeak : List(m_list->currentIndex()));
     if (!report) {
         m_summary->setText(why);
         return;

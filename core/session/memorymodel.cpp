@@ -199,7 +199,7 @@ public:
             }
             Buffer b;
             b.allocAt = step;
-            b.desc = { "bwd:0", "(keyword argument)", ids.name(kwarg), kwarg.keyword(), {},
+            b.desc = { "bwd", "(keyword argument)", ids.name(kwarg), kwarg.keyword(), {},
                 bytesOf(kwarg.type()) };
             add(kwarg, std::move(b));
         }
