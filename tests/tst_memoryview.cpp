@@ -2,6 +2,8 @@
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/session/memorymodel.h"
+#include "debugwait.h"
+#include "pipelinewait.h"
 #include "ui/common/elidedlabel.h"
 #include "ui/crossingvaluesmodel.h"
 #include "ui/debugger/debugsession.h"
@@ -26,30 +28,6 @@
 
 using namespace ps;
 
-namespace {
-
-bool openAndWait(MainWindow &w, const QString &path)
-{
-    if (!w.openFile(path))
-        return false;
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < 60000 && !(w.snapshot() && w.snapshot()->ok() && !w.pipelineRunner()->isBusy()))
-        QTest::qWait(10);
-    return w.snapshot() && w.snapshot()->ok();
-}
-
-bool waitIdle(DebugSession &s)
-{
-    QElapsedTimer t;
-    t.start();
-    while (s.state() == DebugSession::State::Running && t.elapsed() < 60000)
-        QTest::qWait(5);
-    return s.state() != DebugSession::State::Running;
-}
-
-} // namespace
-
 /// The Memory dock: the memory model of the programs shown, charted op by op; a click selects the
 /// op, the debugger's position is marked.
 class TestMemoryView : public QObject
@@ -72,7 +50,7 @@ private slots:
         MainWindow w;
         w.resize(1280, 720);
         w.show();
-        QVERIFY(openAndWait(w, QStringLiteral(PIRSCOPE_FIXTURES_DIR "/memory/mlp")));
+        QVERIFY(openAndWaitForPipeline(w, QStringLiteral(PIRSCOPE_FIXTURES_DIR "/memory/mlp")));
         MainWindowMemory *memory = w.memory();
         QVERIFY(!memory->dock()->isVisible());
         QVERIFY(!memory->report()); // computed when the dock is shown
@@ -147,7 +125,7 @@ private slots:
         MainWindow w;
         w.resize(1280, 720);
         w.show();
-        QVERIFY(openAndWait(w, QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/mlp_ce")));
+        QVERIFY(openAndWaitForPipeline(w, QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/mlp_ce")));
         MainWindowMemory *memory = w.memory();
         memory->dock()->show();
         QTRY_VERIFY(memory->report());
@@ -156,14 +134,14 @@ private slots:
         w.showTab(MainWindow::Tab::Split);
         DebugSession *session = w.debugger()->session();
         session->stepOver();
-        QVERIFY(waitIdle(*session));
+        QVERIFY(waitUntilIdle(*session));
         session->stepOver();
-        QVERIFY(waitIdle(*session));
+        QVERIFY(waitUntilIdle(*session));
         QCOMPARE(session->state(), DebugSession::State::Paused);
         QTRY_VERIFY(memory->panel()->chart()->current() >= 0);
         QCOMPARE(memory->opAt(memory->panel()->chart()->current()), session->currentOp());
         session->stop();
-        QVERIFY(waitIdle(*session));
+        QVERIFY(waitUntilIdle(*session));
         QTRY_COMPARE(memory->panel()->chart()->current(), -1L);
 
         // Infer mode: a new snapshot, modelled again while the dock is shown.

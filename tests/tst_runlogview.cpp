@@ -3,6 +3,8 @@
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/transform/pipelineresult.h"
+#include "debugwait.h"
+#include "pipelinewait.h"
 #include "runlogtestfiles.h"
 #include "ui/common/elidedlabel.h"
 #include "ui/common/itemroles.h"
@@ -44,13 +46,7 @@ const QString kLog = kBundle + QStringLiteral("/paddle_run.log");
 /// Opens the bundle and waits for its train pipeline (the forward and backward graphs).
 bool openBundle(MainWindow &w, const QString &bundle = kBundle)
 {
-    if (!w.openFile(bundle))
-        return false;
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < 60000 && !(w.snapshot() && w.snapshot()->ok() && !w.pipelineRunner()->isBusy()))
-        QTest::qWait(10);
-    return w.snapshot() && w.snapshot()->ok();
+    return openAndWaitForPipeline(w, bundle);
 }
 
 /// Shows the split tab and waits until its forward graph is laid out.
@@ -64,15 +60,6 @@ bool showForward(MainWindow &w)
     while (t.elapsed() < 60000 && laidOut.isEmpty() && forward->graphScene()->items().isEmpty())
         QTest::qWait(10);
     return !forward->graphScene()->items().isEmpty();
-}
-
-bool waitIdle(DebugSession &s)
-{
-    QElapsedTimer t;
-    t.start();
-    while (s.state() == DebugSession::State::Running && t.elapsed() < 60000)
-        QTest::qWait(5);
-    return s.state() != DebugSession::State::Running;
 }
 
 QString opName(const Operation *op)
@@ -197,7 +184,7 @@ private slots:
         QVERIFY(runTo->isEnabled());
         runTo->trigger();
         DebugSession *session = w.debugger()->session();
-        QVERIFY(waitIdle(*session));
+        QVERIFY(waitUntilIdle(*session));
         QCOMPARE(session->state(), DebugSession::State::Paused);
         QCOMPARE(session->currentOp(), op);
         QTRY_VERIFY(forward->itemForOp(op)->marks().current);
@@ -205,14 +192,14 @@ private slots:
         QCOMPARE(forward->itemForOp(op)->marks().accuracy, Accuracy::Divergent);
         // Again from a session past it: it starts over and stops there again.
         session->stepOver();
-        QVERIFY(waitIdle(*session));
+        QVERIFY(waitUntilIdle(*session));
         QVERIFY(session->currentOp() != op);
         QVERIFY(runLog->runToFirstDivergence());
-        QVERIFY(waitIdle(*session));
+        QVERIFY(waitUntilIdle(*session));
         QTRY_COMPARE(session->currentOp(), op);
         QCOMPARE(session->state(), DebugSession::State::Paused);
         session->stop();
-        QVERIFY(waitIdle(*session));
+        QVERIFY(waitUntilIdle(*session));
     }
 
     /// The float64 referee from the dock: Paddle's altered mean is far from the double result.
@@ -362,11 +349,11 @@ private slots:
         QVERIFY(runLog->runToDivergenceAction()->isEnabled());
         runLog->runToDivergenceAction()->trigger();
         DebugSession *session = w.debugger()->session();
-        QVERIFY(waitIdle(*session));
+        QVERIFY(waitUntilIdle(*session));
         QCOMPARE(session->state(), DebugSession::State::Paused);
         QCOMPARE(session->currentOp(), op);
         session->stop();
-        QVERIFY(waitIdle(*session));
+        QVERIFY(waitUntilIdle(*session));
 
         // A run log replaces the intermediates; a bundle without intermediates cannot compare.
         QVERIFY(runLog->openLog(copy + QStringLiteral("/paddle_run.log")));
