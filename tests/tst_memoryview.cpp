@@ -7,6 +7,8 @@
 #include "ui/common/elidedlabel.h"
 #include "ui/crossingvaluesmodel.h"
 #include "ui/debugger/debugsession.h"
+#include "ui/graphscene.h"
+#include "ui/graphview.h"
 #include "ui/mainwindow.h"
 #include "ui/mainwindowdebugger.h"
 #include "ui/mainwindowmemory.h"
@@ -18,6 +20,7 @@
 #include "ui/selectionmodel.h"
 #include "ui/splitview.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
@@ -113,6 +116,19 @@ private slots:
         QCOMPARE(table->model()->rowCount(), int(shown.topAtPeak.size()));
         panel->showList(MemoryPanel::List::Unknown);
         QCOMPARE(table->model()->rowCount(), 0);
+
+        // On the graph: each forward op's kept bytes, adding up to what the forward keeps.
+        GraphScene *forward = w.splitView()->forwardView()->graphScene();
+        QVERIFY(forward->opKeptBytes().empty());
+        panel->onGraph()->setChecked(true);
+        int64_t onGraph = 0;
+        for (const auto &[op, bytes] : forward->opKeptBytes()) {
+            QCOMPARE(op->parentBlock(), w.snapshot()->result.forward->block().ops()[0]->parentBlock());
+            onGraph += bytes;
+        }
+        QCOMPARE(onGraph, shown.keptAfterForwardBytes);
+        panel->onGraph()->setChecked(false);
+        QVERIFY(forward->opKeptBytes().empty());
 
         // The chart paints (no report and with one) without trouble at a small size.
         chart->resize(chart->minimumSizeHint());

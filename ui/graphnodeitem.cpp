@@ -2,6 +2,7 @@
 
 #include "core/ir/operation.h"
 
+#include <QLocale>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 
@@ -130,6 +131,10 @@ QString GraphNodeItem::marksText() const
     case NodeMarks::Accuracy::None:
         break;
     }
+    if (marks.keptBytes > 0)
+        lines << QObject::tr("kept for the backward: %1 (%2% of what the forward keeps)")
+                     .arg(QLocale().formattedDataSize(marks.keptBytes, 2, QLocale::DataSizeSIFormat))
+                     .arg(double(marks.keptShare) * 100, 0, 'f', 1);
     return lines.join(QLatin1Char('\n'));
 }
 

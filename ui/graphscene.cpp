@@ -295,6 +295,12 @@ void GraphScene::setOpAccuracy(const OpAccuracy &accuracy)
     applyOpMarks();
 }
 
+void GraphScene::setOpKeptBytes(const OpKeptBytes &kept)
+{
+    m_opKept = kept;
+    applyOpMarks();
+}
+
 void GraphScene::applyOpMarks()
 {
     for (QGraphicsItem *item : m_marked) {
@@ -310,6 +316,13 @@ void GraphScene::applyOpMarks()
     OpMarks all = m_opMarks;
     for (const auto &[op, accuracy] : m_opAccuracy)
         all[op].accuracy = accuracy;
+    int64_t keptTotal = 0;
+    for (const auto &[op, bytes] : m_opKept)
+        keptTotal += bytes;
+    for (const auto &[op, bytes] : m_opKept) {
+        all[op].keptBytes = bytes;
+        all[op].keptShare = keptTotal > 0 ? float(double(bytes) / double(keptTotal)) : 0.f;
+    }
     for (const auto &[op, marks] : all) {
         const int node = nodeOfOp(op);
         if (GraphNodeItem *item = node >= 0 ? m_nodeItems[size_t(node)] : nullptr) {
@@ -344,6 +357,8 @@ void GraphScene::applyOpMarks()
             m.nonFinite = m.nonFinite || marks.nonFinite;
             m.breakpoint = m.breakpoint || (marks.breakpoint && !marks.breakpointDisabled);
             m.accuracy = std::max(m.accuracy, marks.accuracy);
+            m.keptBytes += marks.keptBytes;
+            m.keptShare += marks.keptShare;
         }
     }
     for (auto &[group, marks] : inside) {

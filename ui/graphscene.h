@@ -83,6 +83,11 @@ public:
     /// and kept apart from them; an empty map removes the colours. Survives setGraph().
     void setOpAccuracy(const OpAccuracy &accuracy);
     const OpAccuracy &opAccuracy() const { return m_opAccuracy; }
+    /// The bytes each op's results keep for the backward (the Memory dock's "show on the graph"),
+    /// drawn as a bar under the node whose length is its share of the total; a collapsed layer
+    /// shows its ops' sum. An empty map removes the bars. Survives setGraph().
+    void setOpKeptBytes(const OpKeptBytes &kept);
+    const OpKeptBytes &opKeptBytes() const { return m_opKept; }
 
     /// Asks the view to open or close `group` (a double-click on a group, its [−] button).
     void requestGroupToggle(int group) { emit groupToggleRequested(group); }
@@ -129,6 +134,7 @@ private:
     std::vector<int> m_matches;
     OpMarks m_opMarks;
     OpAccuracy m_opAccuracy;
+    OpKeptBytes m_opKept;
     std::vector<QGraphicsItem *> m_decorated; ///< items with a highlight or match to clear
     std::vector<QGraphicsItem *> m_marked;
     bool m_silent = false;

@@ -4,12 +4,16 @@
 #include "core/ir/program.h"
 #include "core/session/memorymodel.h"
 #include "ui/debugger/debugsession.h"
+#include "ui/graphscene.h"
+#include "ui/graphview.h"
 #include "ui/mainwindow.h"
 #include "ui/memorychart.h"
 #include "ui/memorypanel.h"
 #include "ui/pipelinesnapshot.h"
 #include "ui/selectionmodel.h"
+#include "ui/splitview.h"
 
+#include <QCheckBox>
 #include <QDockWidget>
 
 namespace ps {
@@ -41,6 +45,7 @@ MainWindowMemory::MainWindowMemory(MainWindow *window, DebugSession *session)
         if (const Operation *op = opAt(indexOfLabel(label)))
             m_window->selection()->selectOp(op);
     });
+    connect(m_panel, &MemoryPanel::showOnGraphChanged, this, &MainWindowMemory::showOnGraph);
     connect(session, &DebugSession::stateChanged, this, &MainWindowMemory::followDebugger);
     connect(session, &DebugSession::stoppedAt, this, &MainWindowMemory::followDebugger);
 }
@@ -70,6 +75,7 @@ void MainWindowMemory::refresh()
         m_report.reset();
         m_panel->setReport(nullptr,
             m_snapshot ? tr("No memory model: the pipeline failed") : tr("No memory model: open a program"));
+        showOnGraph();
         return;
     }
     const PipelineResult &result = m_snapshot->result;
@@ -89,6 +95,17 @@ void MainWindowMemory::refresh()
     m_report = std::move(report);
     m_panel->setReport(m_report);
     followDebugger();
+    showOnGraph();
+}
+
+void MainWindowMemory::showOnGraph()
+{
+    OpKeptBytes kept;
+    if (m_report && m_panel->onGraph()->isChecked())
+        for (const MemoryValue &v : m_report->kept)
+            if (const Operation *op = opAt(indexOfLabel(QString::fromStdString(v.op))))
+                kept[op] += v.bytes;
+    m_window->splitView()->forwardView()->graphScene()->setOpKeptBytes(kept);
 }
 
 void MainWindowMemory::followDebugger()

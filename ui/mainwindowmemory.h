@@ -42,6 +42,8 @@ public:
 
 private:
     void followDebugger();
+    /// Puts the kept bytes on the forward graph (or takes them off).
+    void showOnGraph();
 
     MainWindow *m_window;
     DebugSession *m_session;

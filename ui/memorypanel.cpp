@@ -5,9 +5,12 @@
 #include "ui/memorychart.h"
 #include "ui/memoryvaluesmodel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLocale>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -29,6 +32,7 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     , m_summary(new ElidedLabel(this))
     , m_chart(new MemoryChart(this))
     , m_list(new QComboBox(this))
+    , m_onGraph(new QCheckBox(tr("Show on the graph"), this))
     , m_values(new MemoryValuesModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_table(new QTableView(this))
@@ -54,7 +58,10 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     auto *sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);
     sideLayout->setSpacing(2);
-    sideLayout->addWidget(m_list);
+    auto *row = new QHBoxLayout;
+    row->addWidget(m_list, 1);
+    row->addWidget(m_onGraph);
+    sideLayout->addLayout(row);
     sideLayout->addWidget(m_table, 1);
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_chart);
@@ -68,6 +75,15 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     layout->addWidget(m_summary);
     layout->addWidget(split, 1);
     connect(m_list, &QComboBox::currentIndexChanged, this, [this](int i) { showList(List(i)); });
+    m_onGraph->setObjectName(QStringLiteral("memoryOnGraph"));
+    m_onGraph->setToolTip(
+        tr("A purple bar under each forward op (or closed layer) for the bytes it keeps for "
+           "the backward, as long as its share of the total"));
+    m_onGraph->setChecked(QSettings().value(QStringLiteral("memory/showOnGraph"), false).toBool());
+    connect(m_onGraph, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue(QStringLiteral("memory/showOnGraph"), on);
+        emit showOnGraphChanged(on);
+    });
     auto activated = [this](const QModelIndex &index) {
         if (index.isValid())
             emit valueActivated(index.data(MemoryValuesModel::OpLabelRole).toString());

@@ -3,6 +3,7 @@
 #include <QWidget>
 #include <memory>
 
+class QCheckBox;
 class QComboBox;
 class QSortFilterProxyModel;
 class QTableView;
@@ -38,15 +39,19 @@ public:
     MemoryValuesModel *values() const { return m_values; }
     QTableView *table() const { return m_table; }
     QComboBox *listChooser() const { return m_list; }
+    /// "Show on the graph": bars under the forward ops for the bytes they keep.
+    QCheckBox *onGraph() const { return m_onGraph; }
 
 signals:
     /// A row was clicked: the label of the op that allocates its buffer ("fwd:9").
     void valueActivated(const QString &opLabel);
+    void showOnGraphChanged(bool on);
 
 private:
     ElidedLabel *m_summary;
     MemoryChart *m_chart;
     QComboBox *m_list;
+    QCheckBox *m_onGraph;
     MemoryValuesModel *m_values;
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <unordered_map>
 
 namespace ps {
@@ -37,11 +38,15 @@ struct NodeMarks
         Divergent, ///< beyond the tolerance (red)
     };
     Accuracy accuracy = Accuracy::None;
+    /// Bytes of the op's results the forward keeps for the backward (the memory model; a
+    /// collapsed layer: its ops' sum), and their share of all the forward keeps (0 to 1).
+    int64_t keptBytes = 0;
+    float keptShare = 0;
 
     bool empty() const
     {
         return !current && !breakpoint && !error && !nonFinite && milliseconds < 0 && change == Change::None
-            && !faded && accuracy == Accuracy::None;
+            && !faded && accuracy == Accuracy::None && keptBytes == 0;
     }
     friend bool operator==(const NodeMarks &, const NodeMarks &) = default;
 };
@@ -50,5 +55,7 @@ struct NodeMarks
 using OpMarks = std::unordered_map<const Operation *, NodeMarks>;
 /// A run log's colours by op (GraphScene::setOpAccuracy); ops without an entry have none.
 using OpAccuracy = std::unordered_map<const Operation *, NodeMarks::Accuracy>;
+/// Bytes kept for the backward by op (GraphScene::setOpKeptBytes).
+using OpKeptBytes = std::unordered_map<const Operation *, int64_t>;
 
 } // namespace ps

@@ -182,6 +182,11 @@ QColor GraphStyle::changeColor(NodeMarks::Change change)
     }
 }
 
+QColor GraphStyle::keptColor()
+{
+    return QColor(0x8e, 0x44, 0xad);
+}
+
 QColor GraphStyle::accuracyColor(NodeMarks::Accuracy accuracy)
 {
     switch (accuracy) {
@@ -236,6 +241,15 @@ void GraphStyle::paintMarks(
     }
     if (const QColor c = accuracyColor(marks.accuracy); c.isValid())
         frame(c, ghost ? 1.5 : 2.5, ghost ? 0.5 : 1.5);
+    if (marks.keptBytes > 0 && !ghost) {
+        // Kept for the backward: a bar along the bottom edge, as long as the share of the total.
+        const qreal h = qMax<qreal>(2.5, qMin<qreal>(5, rect.height() / 6));
+        const qreal w = qMax<qreal>(h, (rect.width() - 4) * qreal(std::clamp(marks.keptShare, 0.f, 1.f)));
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(keptColor());
+        painter->drawRect(QRectF(rect.left() + 2, rect.bottom() - h - 1, w, h));
+        painter->setBrush(Qt::NoBrush);
+    }
     if (marks.nonFinite)
         frame(QColor(0xf0, 0x8c, 0x00), 2.5, 1.5);
     if (marks.error)

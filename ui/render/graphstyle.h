@@ -100,6 +100,8 @@ public:
     /// A run log's accuracy (NodeMarks::accuracy): grey not compared, green agrees, yellow
     /// close, red divergent; invalid for None.
     static QColor accuracyColor(NodeMarks::Accuracy accuracy);
+    /// The bar of the bytes an op keeps for the backward (NodeMarks::keptBytes): purple.
+    static QColor keptColor();
     void paintGroup(QPainter *painter, const GroupVisual &group, qreal lod) const;
     void paintEdge(QPainter *painter, const EdgeVisual &edge, qreal lod) const;
     void paintCluster(QPainter *painter, const QRectF &rect, const QString &label, qreal lod) const;
