@@ -156,6 +156,13 @@ private slots:
         QVERIFY(std::fabs(peakRatio - 1) <= 0.1);
         QVERIFY(std::fabs(keptRatio - 1) <= 0.1);
         QVERIFY(std::fabs(afterRatio - 1) <= 0.1);
+        // `split` says the same: what the forward keeps, not the sum of the middles it names.
+        const CliResult split = runPirscopeCli({ "split", dir, "--json" });
+        QCOMPARE(split.exitCode, 0);
+        const QJsonObject splitJson = QJsonDocument::fromJson(split.out).object();
+        QCOMPARE(splitJson.value("kept_after_forward_bytes").toDouble(), kept);
+        QVERIFY(splitJson.value("middle_bytes").toDouble() > kept);
+
         // The report's parts agree with each other.
         const QJsonArray timeline = r.value("timeline").toArray();
         QVERIFY(r.value("cut").toInt() > 0 && r.value("cut").toInt() < timeline.size());

@@ -5,6 +5,7 @@
 #include "core/ir/operation.h"
 #include "core/ir/pirtextformat.h"
 #include "core/ir/program.h"
+#include "core/session/memorymodel.h"
 #include "core/session/pipelinesource.h"
 #include "trainmode.h"
 
@@ -28,6 +29,10 @@ struct SplitReport
     const ps::SplitNames *names = nullptr;
     int64_t middleBytes = 0;
     size_t dynamicMiddles = 0;
+    /// What the forward really leaves allocated for the backward (MemoryModel on the dy2static
+    /// pipeline: no-need-buffer values and shared buffers once, above parameters and inputs);
+    /// nullopt without a backward or when the pipeline cannot be built.
+    std::optional<int64_t> keptAfterForward;
 
     std::string middleName(size_t i) const
     {
@@ -91,6 +96,19 @@ std::optional<SplitReport> splitReport(const CliArguments &cli, std::string &err
         else
             report.middleBytes += b;
     }
+    if (report.split->hasBackward) {
+        // The pipeline run_program receives (the passes and inplace_pass applied), as `memory` models it.
+        ps::DiagnosticList ignored;
+        std::string why;
+        std::optional<ps::PipelineResult> pipeline;
+        if (opened->bundle)
+            pipeline = opened->paddlePipeline(ignored);
+        else if (train && !opened->roles.trainLayout)
+            pipeline = plainTrainPipeline(
+                *opened->origin, flavour.value_or(ps::PipelineFlavour::Newest), outputOptions(cli), why);
+        if (pipeline && pipeline->training)
+            report.keptAfterForward = ps::MemoryModel::train(*pipeline).keptAfterForwardBytes;
+    }
     return report;
 }
 
@@ -135,7 +153,7 @@ void printSplitJson(const SplitReport &report)
         json.key("type").value(ps::PirTextFormat::typeText(m.type(), ps::Generation::C));
         json.key("bytes");
         if (m.type().byteSize() < 0)
-            json.value("dynamic");
+            json.null().key("dynamic").value(true);
         else
             json.value(m.type().byteSize());
         json.key("defined_by").value(producerName(m)).endObject();
@@ -143,6 +161,11 @@ void printSplitJson(const SplitReport &report)
     json.endArray();
     json.key("middle_bytes").value(report.middleBytes);
     json.key("dynamic_middles").value(report.dynamicMiddles);
+    json.key("kept_after_forward_bytes");
+    if (report.keptAfterForward)
+        json.value(*report.keptAfterForward);
+    else
+        json.null();
     json.key("diagnostics").beginArray();
     for (const std::string &d : rp.diagnostics())
         json.value(d);
@@ -182,6 +205,11 @@ void printSplitText(const SplitReport &report)
     std::cout << "middles:  " << split.middles.size() << ", " << report.middleBytes << " bytes";
     if (report.dynamicMiddles)
         std::cout << " + " << report.dynamicMiddles << " of dynamic size";
+    if (report.keptAfterForward)
+        std::cout
+            << "; the forward keeps " << *report.keptAfterForward
+            << " bytes for the backward (no-need-buffer values and shared buffers once, above parameters "
+               "and inputs: pirscope-cli memory)";
     std::cout << "\n";
     for (size_t i = 0; i < split.middles.size(); ++i) {
         const ps::Value &m = split.middles[i];
