@@ -89,8 +89,25 @@ std::vector<int64_t> KernelContext::inputAsInts(size_t i) const
             && host.dtype() != DataType::UInt8)
             throw RuntimeError(
                 "operand " + std::to_string(i) + " must be an integer tensor, got " + host.describe());
-        for (int64_t k = 0; k < host.numElements(); ++k)
-            out.push_back(int64_t(host.valueAsDouble(k)));
+        // Exact: an int64 such as INT64_MAX (Python's "to the end") does not survive a double.
+        const int64_t n = host.numElements();
+        switch (host.dtype()) {
+        case DataType::Int64:
+            out.insert(out.end(), host.data<int64_t>(), host.data<int64_t>() + n);
+            break;
+        case DataType::Int32:
+            out.insert(out.end(), host.data<int32_t>(), host.data<int32_t>() + n);
+            break;
+        case DataType::Int16:
+            out.insert(out.end(), host.data<int16_t>(), host.data<int16_t>() + n);
+            break;
+        case DataType::Int8:
+            out.insert(out.end(), host.data<int8_t>(), host.data<int8_t>() + n);
+            break;
+        default:
+            out.insert(out.end(), host.data<uint8_t>(), host.data<uint8_t>() + n);
+            break;
+        }
     };
     std::vector<int64_t> out;
     const RuntimeValue &v = inputValue(i);

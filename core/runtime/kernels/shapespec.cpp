@@ -72,10 +72,11 @@ AxisRange normalizeRange(int64_t start, int64_t end, int64_t step, int64_t dim)
     r.step = step;
     r.start = adjust(start);
     const int64_t e = adjust(end);
-    if (step > 0)
-        r.count = e > r.start ? (e - r.start + step - 1) / step : 0;
-    else
-        r.count = r.start > e ? (r.start - e - step - 1) / -step : 0;
+    // ceil(distance / |step|) without overflow: |step| may be 2^63 (INT64_MIN) and distance + |step|
+    // may pass INT64_MAX (a step of INT64_MAX takes one element).
+    const uint64_t stride = step > 0 ? uint64_t(step) : uint64_t(-(step + 1)) + 1;
+    const int64_t distance = step > 0 ? e - r.start : r.start - e; // both in [-1, dim]
+    r.count = distance > 0 ? int64_t(1 + (uint64_t(distance) - 1) / stride) : 0;
     return r;
 }
 
