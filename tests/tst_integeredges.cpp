@@ -1,5 +1,7 @@
 #include "clirunner.h"
+#include "core/runtime/dtypedispatch.h"
 #include "core/runtime/kernels/shapespec.h"
+#include "core/runtime/npyio.h"
 
 #include <QtTest>
 #include <limits>
@@ -90,6 +92,60 @@ private slots:
                      .value("shape")
                      .toArray(),
             (QJsonArray { 3, 3 }));
+    }
+
+    /// Floats to integers as Paddle's x86 kernels give them: truncation, and the "integer
+    /// indefinite" minimum for NaN and values out of range (undefined in C++).
+    void floatToIntegerCasts()
+    {
+        QCOMPARE(convertElement<int32_t>(-1.7), -1);
+        QCOMPARE(convertElement<int32_t>(1e300), std::numeric_limits<int32_t>::min());
+        QCOMPARE(convertElement<int32_t>(-1e300), std::numeric_limits<int32_t>::min());
+        QCOMPARE(convertElement<int32_t>(std::nan("")), std::numeric_limits<int32_t>::min());
+        QCOMPARE(convertElement<int32_t>(3e9f), std::numeric_limits<int32_t>::min());
+        QCOMPARE(convertElement<int32_t>(2147483647.0), 2147483647);
+        QCOMPARE(convertElement<int64_t>(1e19), kMin);
+        QCOMPARE(convertElement<int64_t>(-9.2233720368547758e18), kMin); // -2^63 itself
+        QCOMPARE(convertElement<int64_t>(4611686018427387904.0), int64_t(4611686018427387904));
+        QCOMPARE(convertElement<uint8_t>(300.0f), uint8_t(44)); // the low byte of int32 300
+        QCOMPARE(convertElement<int8_t>(-129.0), int8_t(127));
+    }
+
+    /// An int64 sum that passes INT64_MAX wraps (two's complement, as Paddle's kernel), and a cast
+    /// of 1e300 to int32 gives INT32_MIN: through a whole run, under the sanitizers too.
+    void integerOverflowThroughARun()
+    {
+        QTemporaryDir dir;
+        const QString program = dir.filePath("sum.txt");
+        QFile f(program);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            "{\n"
+            "    (%0) = \"pd_op.full_int_array\" () "
+            "{dtype:int64,place:Place(cpu),value:[9223372036854775807,3]} : "
+            "() -> tensor<2xi64>\n"
+            "    (%1) = \"pd_op.full_int_array\" () {dtype:int64,place:Place(cpu),value:[0]} : () -> "
+            "tensor<1xi64>\n"
+            "    (%2) = \"pd_op.sum\" (%0, %1) {keepdim:false,dtype:Undefined} : (tensor<2xi64>, "
+            "tensor<1xi64>) -> "
+            "tensor<i64>\n"
+            "    (%3) = \"pd_op.full\" () {dtype:float64,place:Place(cpu),shape:[2],value:1e+300} : () -> "
+            "tensor<2xf64>\n"
+            "    (%4) = \"pd_op.cast\" (%3) {dtype:int32} : (tensor<2xf64>) -> tensor<2xi32>\n"
+            "    () = \"builtin.shadow_output\" (%2) {output_name:\"sum\"} : (tensor<i64>) -> \n"
+            "    () = \"builtin.shadow_output\" (%4) {output_name:\"cast\"} : (tensor<2xi32>) -> \n"
+            "}\n");
+        f.close();
+        const QString dump = dir.filePath("dump");
+        const CliResult r = runPirscopeCli({ "run", program, "--dump", dump });
+        QCOMPARE(r.exitCode, 0);
+        std::string error;
+        const Tensor sum = NpyIO::read((dump + "/outputs/sum.npy").toStdString(), error);
+        QVERIFY2(sum.defined(), error.c_str());
+        QCOMPARE(sum.data<int64_t>()[0], kMin + 2);
+        const Tensor cast = NpyIO::read((dump + "/outputs/cast.npy").toStdString(), error);
+        QVERIFY2(cast.defined(), error.c_str());
+        QCOMPARE(cast.data<int32_t>()[0], std::numeric_limits<int32_t>::min());
     }
 };
 

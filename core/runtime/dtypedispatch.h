@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -55,6 +56,20 @@ template<> struct StorageTypeOf<DataType::Bool>
     using type = bool;
 };
 
+/// A float to an integer as Paddle's x86 kernels convert (cvttss2si/cvttsd2si): truncation
+/// toward zero; NaN and values outside int32 (int64 for int64) give the "integer indefinite"
+/// minimum; narrower types take the low bits of the int32 result. Defined where a plain
+/// static_cast is undefined behaviour.
+template<class To, class From> inline To floatToInteger(From v)
+{
+    using Wide = std::conditional_t<sizeof(To) == 8, int64_t, int32_t>;
+    constexpr From lo = From(std::numeric_limits<Wide>::min()); // -2^31 or -2^63: exact
+    Wide w = std::numeric_limits<Wide>::min();
+    if (v >= lo && v < -lo)
+        w = static_cast<Wide>(v);
+    return static_cast<To>(w);
+}
+
 /// Converts any storage type to/from float-like arithmetic types (halves go through float).
 template<class To, class From> inline To convertElement(From v)
 {
@@ -66,6 +81,8 @@ template<class To, class From> inline To convertElement(From v)
         return To(float(v));
     else if constexpr (std::is_same_v<To, bool>)
         return v != From(0);
+    else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>)
+        return floatToInteger<To>(v);
     else
         return static_cast<To>(v);
 }

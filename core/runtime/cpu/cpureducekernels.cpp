@@ -134,17 +134,20 @@ template<class T, class O> void reduceTyped(const Tensor &x, Tensor &out, const 
     const T *in = x.data<T>();
     O *o = out.data<O>();
     std::vector<int64_t> scratch;
-    using Acc = std::conditional_t<isFloatLike<T>, double, int64_t>;
+    // Integers accumulate modulo 2^64 (unsigned: no undefined overflow), read back as int64:
+    // the two's complement wrap Paddle's int64 kernels give.
+    using Acc = std::conditional_t<isFloatLike<T>, double, uint64_t>;
+    using Wide = std::conditional_t<isFloatLike<T>, double, int64_t>;
     forEachOutput(p, [&](int64_t oi, int64_t base) {
         switch (op) {
         case ReduceOp::Sum:
         case ReduceOp::Mean: {
             Acc acc = 0;
-            forEachReduced(p, base, scratch, [&](int64_t i) { acc += Acc(convertElement<Acc>(in[i])); });
+            forEachReduced(p, base, scratch, [&](int64_t i) { acc += Acc(convertElement<Wide>(in[i])); });
             if (op == ReduceOp::Sum) {
-                o[oi] = convertElement<O>(acc);
+                o[oi] = convertElement<O>(Wide(acc));
             } else {
-                const double m = p.reduceCount > 0 ? double(acc) / double(p.reduceCount)
+                const double m = p.reduceCount > 0 ? double(Wide(acc)) / double(p.reduceCount)
                                                    : std::numeric_limits<double>::quiet_NaN();
                 o[oi] = convertElement<O>(m);
             }
@@ -152,8 +155,8 @@ template<class T, class O> void reduceTyped(const Tensor &x, Tensor &out, const 
         }
         case ReduceOp::Prod: {
             Acc acc = 1;
-            forEachReduced(p, base, scratch, [&](int64_t i) { acc *= Acc(convertElement<Acc>(in[i])); });
-            o[oi] = convertElement<O>(acc);
+            forEachReduced(p, base, scratch, [&](int64_t i) { acc *= Acc(convertElement<Wide>(in[i])); });
+            o[oi] = convertElement<O>(Wide(acc));
             break;
         }
         case ReduceOp::Max:
