@@ -62,6 +62,7 @@ private slots:
     void malformedFileKeepsPreviousProgram();
     void unverifiedProgramIsRefused_data();
     void unverifiedProgramIsRefused();
+    void unverifiedPassLogIsRefused();
     void selectionSync();
     void searchFindsValueId();
     void inplaceGroupHighlightsMembers();
@@ -211,6 +212,38 @@ void TestMainWindow::unverifiedProgramIsRefused()
     // The window still works on what it had.
     QVERIFY(openAndLayOut(w, kFcText));
     QVERIFY(w.document() != before);
+}
+
+/// A Paddle pass log whose program does not verify is not shown either.
+void TestMainWindow::unverifiedPassLogIsRefused()
+{
+    const QByteArray banner = "===-------------------------------------------------------===\n";
+    const QByteArray program
+        = "{\n    (%0) = \"pd_op.data\" [id:1] () {dtype:float32,name:\"x\",place:Place(undefined:0),"
+          "shape:[4],stop_gradient:[true]} : () -> tensor<4xf32>\n"
+          "    () = \"builtin.shadow_output\" [id:2] () {output_name:\"out\"} : () -> \n}";
+    QByteArray log;
+    for (const char *when : { "before", "after" })
+        log += banner + "        IRPrinting on builtin.module " + when + " dead_code_elimination_pass pass\n"
+            + banner + program + "\n\n";
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("passes.log"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(log);
+    file.close();
+
+    MainWindow w;
+    w.show();
+    QVERIFY(openAndLayOut(w, kFcJson));
+    const auto before = w.document();
+    QSignalSpy failed(&w, &MainWindow::loadFailed);
+    QVERIFY(!w.openFile(path));
+    QCOMPARE(failed.count(), 1);
+    const QString message = failed.at(0).at(0).toString();
+    QVERIFY2(message.contains(QStringLiteral("op #1 (builtin.shadow_output): has 0 operands")),
+        qPrintable(message));
+    QCOMPARE(w.document(), before);
 }
 
 void TestMainWindow::selectionSync()
