@@ -57,6 +57,7 @@ const QList<QStringList> kGatedCommands = {
     { "names" },
     { "inplace" },
     { "bench", "run" },
+    { "bench", "open" },
 };
 
 /// A layer norm fused with its residual add, its mean and variance declared [1] as Paddle's
