@@ -115,6 +115,24 @@ double firstOf(const RuntimeValue *v)
     return v && v->isTensor() ? v->tensor().valueAsDouble(0) : std::nan("");
 }
 
+/// `{ lines }` with x (float32[2, 3]) as %0; each line one op of the program's text.
+std::string programOf(std::initializer_list<const char *> lines)
+{
+    std::string text
+        = "{\n    (%0) = \"pd_op.data\" () {dtype:float32,name:\"x\",place:Place(cpu),shape:[2,3],"
+          "stop_gradient:[false]} : () -> tensor<2x3xf32>\n";
+    for (const char *line : lines)
+        text += std::string("    ") + line + "\n";
+    return text + "}\n";
+}
+
+/// An op line `(%N) = "pd_op.full" ...` making `dtype[shape]` and declaring `type`.
+std::string full(int id, const char *dtype, const char *shape, const char *type, double value = 1)
+{
+    return "(%" + std::to_string(id) + ") = \"pd_op.full\" () {dtype:" + dtype + ",place:Place(cpu),shape:["
+        + shape + "],value:" + std::to_string(value) + "} : () -> " + type;
+}
+
 /// Counts events.
 class Recorder : public InterpreterObserver
 {
@@ -639,6 +657,108 @@ private slots:
         QVERIFY(in.records().size() <= 10);
         QCOMPARE(in.records().back().sequence, size_t(25)); // the while, after 25 records
         QCOMPARE(in.records()[*s.record].op->name(), std::string_view("pd_op.while"));
+    }
+
+    void computedTypesAreChecked_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QString>("position"); // where the run stops ("" = it finishes)
+        QTest::addColumn<QString>("expected");
+        const std::string intFull = full(1, "int64", "7,7", "tensor<2x3xf32>");
+        QTest::newRow("dtype and dims") << QString::fromStdString(programOf({ intFull.c_str() })) << "0:1"
+                                        << "result 0 (%1) is int64[7, 7], declared float32[2, 3]";
+        const std::string wide = full(1, "float32", "3,2", "tensor<2x3xf32>");
+        QTest::newRow("dims") << QString::fromStdString(programOf({ wide.c_str() })) << "0:1"
+                              << "result 0 (%1) is float32[3, 2], declared float32[2, 3]";
+        const std::string dynamic = full(1, "float32", "7,7", "tensor<-1x-1xf32>");
+        QTest::newRow("dynamic dims") << QString::fromStdString(programOf({ dynamic.c_str() })) << ""
+                                      << "";
+        const std::string zeroD = full(1, "float32", "", "tensor<1xf32>");
+        const std::string one = full(2, "float32", "1", "tensor<f32>");
+        QTest::newRow("0-d and [1]") << QString::fromStdString(programOf({ zeroD.c_str(), one.c_str() }))
+                                     << ""
+                                     << "";
+    }
+
+    /// Issue 22: a kernel's result of another dtype or shape than declared stops the run there,
+    /// with the value named; dynamic dims and Paddle's two scalar spellings pass.
+    void computedTypesAreChecked()
+    {
+        QFETCH(QString, program);
+        QFETCH(QString, position);
+        QFETCH(QString, expected);
+        auto f = make(program.toStdString().c_str());
+        QVERIFY(f);
+        Interpreter &in = *f->interpreter;
+        const StopInfo stop = in.continueRun();
+        if (position.isEmpty()) {
+            QCOMPARE(stop.reason, StopReason::Finished);
+            return;
+        }
+        QCOMPARE(stop.reason, StopReason::Error);
+        QCOMPARE(in.error()->position, at(position.toLatin1().constData()));
+        QVERIFY(!in.error()->missingKernel);
+        QCOMPARE(QString::fromStdString(in.error()->message), expected);
+        QVERIFY(!in.valueOf(in.error()->op->result(0))); // the wrong value is not kept
+    }
+
+    void controlFlowValuesAreChecked_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QString>("expected"); // the error's toString() contains it
+        const std::string boolTrue = full(1, "bool", "", "tensor<b>");
+        const std::string floatCond = full(1, "float32", "", "tensor<f32>", 0.5);
+        const std::string twoBools = full(1, "bool", "2", "tensor<2xb>");
+        const std::string wide = full(3, "float32", "7,7", "tensor<-1x-1xf32>");
+        auto ifOn = [](const std::string &cond, const char *branchOp, const char *yielded) {
+            const std::string line = "(%2) = \"pd_op.if\" (%1) {} -> tensor<2x3xf32> {";
+            const std::string yield
+                = std::string("    () = \"cf.yield\" (") + yielded + ") {} : (tensor<2x3xf32>) -> ";
+            const std::string elseYield = "    () = \"cf.yield\" (%0) {} : (tensor<2x3xf32>) -> ";
+            return QString::fromStdString(
+                programOf({ cond.c_str(), line.c_str(), (std::string("    ") + branchOp).c_str(),
+                    yield.c_str(), "} else {", elseYield.c_str(), "}" }));
+        };
+        QTest::newRow("float condition") << ifOn(floatCond, "", "%0")
+                                         << "pd_op.if condition is float32[], expected a one-element bool "
+                                            "tensor";
+        QTest::newRow("two-element condition") << ifOn(twoBools, "", "%0")
+                                               << "pd_op.if condition is bool[2], expected a one-element "
+                                                  "bool tensor";
+        QTest::newRow("branch value") << ifOn(boolTrue, wide.c_str(), "%3")
+                                      << "cf.yield at 0:2/0:1: pd_op.if result 0 (%2) gets float32[7, 7], "
+                                         "declared float32[2, 3] from region #0";
+        // A loop whose body yields a variable of another shape: stopped when it is bound again.
+        const std::string again = full(4, "bool", "1", "tensor<1xb>");
+        const std::string loop = "(%2) = \"pd_op.while\" (cond=%1, inputs=%0) {";
+        const std::string body = "    " + full(3, "float32", "7,7", "tensor<-1x-1xf32>");
+        const std::string loopAgain = "    " + again;
+        QTest::newRow("loop variable")
+            << QString::fromStdString(
+                   programOf({ boolTrue.c_str(), loop.c_str(), "^%arg_0", body.c_str(), loopAgain.c_str(),
+                       "    () = \"cf.yield\" (%4, %3) {} : (tensor<1xb>, tensor<-1x-1xf32>) -> ", "}" }))
+            << "loop variable 0 (%arg_0 (arg_0)) of pd_op.while gets float32[7, 7], "
+               "declared float32[2, 3]";
+        // An op without the operand it reads (the verifier refuses such programs; no crash here).
+        QTest::newRow("missing operand")
+            << QString::fromStdString(programOf({ "(%1) = \"pd_op.fetch\" () {col:0,name:\"out\"} : () -> "
+                                                  "tensor<2x3xf32>" }))
+            << "pd_op.fetch has 0 operand(s), operand 0 is needed";
+    }
+
+    /// if/while conditions must be one-element bool tensors; a branch's or loop body's values must
+    /// fit the declared types of the if's results and the loop's variables.
+    void controlFlowValuesAreChecked()
+    {
+        QFETCH(QString, program);
+        QFETCH(QString, expected);
+        auto f = make(program.toStdString().c_str());
+        QVERIFY(f);
+        Interpreter &in = *f->interpreter;
+        QCOMPARE(in.continueRun().reason, StopReason::Error);
+        const QString message = QString::fromStdString(in.error()->toString());
+        QVERIFY2(message.contains(expected), qPrintable(message));
+        QCOMPARE(in.continueRun().reason, StopReason::Error); // retrying fails the same way
     }
 
     void scopeFreesAndPoisons()

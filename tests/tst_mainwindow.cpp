@@ -60,6 +60,9 @@ private slots:
     void opensSampleAndGrabs();
     void opensTextProgram();
     void malformedFileKeepsPreviousProgram();
+    void unverifiedProgramIsRefused_data();
+    void unverifiedProgramIsRefused();
+    void unverifiedPassLogIsRefused();
     void selectionSync();
     void searchFindsValueId();
     void inplaceGroupHighlightsMembers();
@@ -156,6 +159,90 @@ void TestMainWindow::malformedFileKeepsPreviousProgram()
     const QString textMessage = failed.at(1).at(0).toString();
     QVERIFY2(textMessage.contains(QRegularExpression(QStringLiteral("broken\\.txt:[34]:\\d+: error"))),
         qPrintable(textMessage));
+    QCOMPARE(w.document(), before);
+}
+
+void TestMainWindow::unverifiedProgramIsRefused_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("fetch") << "fetch_without_operand.txt"
+                           << "op #2 (pd_op.fetch): has 0 operands";
+    QTest::newRow("slice") << "slice_without_operand.txt"
+                           << "op #2 (pd_op.slice): has 0 operands";
+    QTest::newRow("split") << "split_without_operand.txt"
+                           << "op #3 (pd_op.split): has 0 operands";
+    QTest::newRow("if") << "if_without_condition.txt"
+                        << "op #2 (pd_op.if): has 0 operands";
+    QTest::newRow("shadow_output") << "shadow_output_without_value.txt"
+                                   << "op #2 (builtin.shadow_output): has 0 operands";
+    QTest::newRow("yield type") << "if_yields_wrong_type.txt"
+                                << "op #3 (pd_op.if): region #1 yields tensor<7x7xi64>";
+    QTest::newRow("float condition") << "if_float_condition.txt"
+                                     << "op #3 (pd_op.if): the condition %2 is tensor<f32>";
+}
+
+/// Issue 22: a program that loads but does not verify is not drawn; the Problems panel names
+/// the op and the window keeps what it showed.
+void TestMainWindow::unverifiedProgramIsRefused()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, expected);
+    MainWindow w;
+    w.show();
+    QVERIFY(openAndLayOut(w, kFcJson));
+    const auto before = w.document();
+    QSignalSpy failed(&w, &MainWindow::loadFailed);
+    QVERIFY(!w.openFile(QStringLiteral(PIRSCOPE_FIXTURES_DIR "/malformed/") + file));
+    QCOMPARE(failed.count(), 1);
+    const QString message = failed.at(0).at(0).toString();
+    QVERIFY2(message.contains(file + ": error: " + expected), qPrintable(message));
+    QCOMPARE(w.document(), before);
+    QVERIFY(w.diagnosticsDock()->isVisible());
+    const DiagnosticsModel &problems = *w.diagnosticsModel();
+    QVERIFY(problems.rowCount() >= 2);
+    QCOMPARE(problems.index(0, DiagnosticsModel::SeverityColumn).data().toString(), QStringLiteral("error"));
+    QVERIFY2(problems.index(0, DiagnosticsModel::MessageColumn).data().toString().contains(expected),
+        qPrintable(problems.index(0, DiagnosticsModel::MessageColumn).data().toString()));
+    const int last = problems.rowCount() - 1;
+    QVERIFY(problems.index(last, DiagnosticsModel::MessageColumn)
+                .data()
+                .toString()
+                .contains(QStringLiteral("it is not run, split, passed or drawn")));
+    // The window still works on what it had.
+    QVERIFY(openAndLayOut(w, kFcText));
+    QVERIFY(w.document() != before);
+}
+
+/// A Paddle pass log whose program does not verify is not shown either.
+void TestMainWindow::unverifiedPassLogIsRefused()
+{
+    const QByteArray banner = "===-------------------------------------------------------===\n";
+    const QByteArray program
+        = "{\n    (%0) = \"pd_op.data\" [id:1] () {dtype:float32,name:\"x\",place:Place(undefined:0),"
+          "shape:[4],stop_gradient:[true]} : () -> tensor<4xf32>\n"
+          "    () = \"builtin.shadow_output\" [id:2] () {output_name:\"out\"} : () -> \n}";
+    QByteArray log;
+    for (const char *when : { "before", "after" })
+        log += banner + "        IRPrinting on builtin.module " + when + " dead_code_elimination_pass pass\n"
+            + banner + program + "\n\n";
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("passes.log"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(log);
+    file.close();
+
+    MainWindow w;
+    w.show();
+    QVERIFY(openAndLayOut(w, kFcJson));
+    const auto before = w.document();
+    QSignalSpy failed(&w, &MainWindow::loadFailed);
+    QVERIFY(!w.openFile(path));
+    QCOMPARE(failed.count(), 1);
+    const QString message = failed.at(0).at(0).toString();
+    QVERIFY2(message.contains(QStringLiteral("op #1 (builtin.shadow_output): has 0 operands")),
+        qPrintable(message));
     QCOMPARE(w.document(), before);
 }
 

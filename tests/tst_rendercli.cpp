@@ -164,6 +164,15 @@ void TestRenderCli::errorsAreClear()
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(expected), r.err.constData());
     }
+    // A program that does not verify is not drawn (issue 22).
+    for (const char *file : { "shadow_output_without_value.txt", "if_without_condition.txt" }) {
+        r = runCli({ QStringLiteral("render"), QStringLiteral(PIRSCOPE_FIXTURES_DIR "/malformed/") + file,
+            QStringLiteral("--out"), dir.filePath("g.svg") });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("error: op #2 ("), r.err.constData());
+        QVERIFY2(r.err.contains("it is not run, split, passed or drawn"), r.err.constData());
+        QVERIFY(!QFileInfo::exists(dir.filePath("g.svg")));
+    }
 }
 
 void TestRenderCli::benchLayoutJson()

@@ -81,7 +81,8 @@ std::vector<std::string> sampleJsonFiles()
 
 } // namespace
 
-/// verify(): undefined values, dominance, arity, regions, control flow, null operands.
+/// verify(): undefined values, dominance, arity, regions, control flow (yield types, conditions),
+/// null operands; verifyBeforeUse(), the gate in front of running, splitting, passes and drawing.
 class TestVerifier : public QObject
 {
     Q_OBJECT
@@ -391,6 +392,158 @@ private slots:
         }
         QCOMPARE(d.errorCount(), size_t(1));
         QCOMPARE(QString::fromStdString(d[0].message), "op #2 (pd_op.while): " + expected);
+    }
+
+    void yieldTypes_data()
+    {
+        QTest::addColumn<int>("dtype"); // DataType of the false branch's value
+        QTest::addColumn<QList<qint64>>("dims");
+        QTest::addColumn<QList<qint64>>("declared"); // the if's result dims (float32)
+        QTest::addColumn<QString>("expected");
+        const QList<qint64> d22 { 2, 2 };
+        QTest::newRow("same") << int(DataType::Float32) << d22 << d22 << "";
+        QTest::newRow("dynamic value") << int(DataType::Float32) << QList<qint64> { -1, 2 } << d22 << "";
+        QTest::newRow("dynamic result") << int(DataType::Float32) << d22 << QList<qint64> { 2, -1 } << "";
+        QTest::newRow("0-d for [1]") << int(DataType::Float32) << QList<qint64> {} << QList<qint64> { 1 }
+                                     << "";
+        QTest::newRow("dtype") << int(DataType::Int64) << d22 << d22
+                               << "region #1 yields tensor<2x2xi64> (%3) for result #0 (%1), declared "
+                                  "tensor<2x2xf32>";
+        QTest::newRow("dims") << int(DataType::Float32) << QList<qint64> { 7, 7 } << d22
+                              << "region #1 yields tensor<7x7xf32> (%3) for result #0 (%1), declared "
+                                 "tensor<2x2xf32>";
+        QTest::newRow("rank") << int(DataType::Float32) << QList<qint64> { 4 } << d22
+                              << "region #1 yields tensor<4xf32> (%3) for result #0 (%1), declared "
+                                 "tensor<2x2xf32>";
+    }
+
+    /// Paddle's IfOp: each branch yields values of the if's result types (dynamic dims aside).
+    void yieldTypes()
+    {
+        QFETCH(int, dtype);
+        QFETCH(QList<qint64>, dims);
+        QFETCH(QList<qint64>, declared);
+        QFETCH(QString, expected);
+        Program p;
+        Builder b(p);
+        const Value cond = data(b, "cond", boolean());
+        const Type result = Type::denseTensor(DataType::Float32, { declared.begin(), declared.end() });
+        Operation *ifOp = make(b, "pd_op.if", { cond }, { result }, {}, 2);
+        Builder t = into(p, ifOp->region(0).addBlock());
+        make(t, "cf.yield", { make(t, "pd_op.full", {}, { result })->result(0) }, {});
+        Builder f = into(p, ifOp->region(1).addBlock());
+        const Type other = Type::denseTensor(DataType(dtype), { dims.begin(), dims.end() });
+        make(f, "cf.yield", { make(f, "pd_op.full", {}, { other })->result(0) }, {});
+        const DiagnosticList d = verify(p);
+        if (expected.isEmpty()) {
+            QVERIFY2(d.empty(), qPrintable(text(d)));
+            return;
+        }
+        QCOMPARE(d.errorCount(), size_t(1));
+        QCOMPARE(QString::fromStdString(d[0].message), "op #1 (pd_op.if): " + expected);
+    }
+
+    /// A while's body yields the condition and then one value per result, of its type.
+    void whileYieldTypes()
+    {
+        Program p;
+        Builder b(p);
+        const Value cond = data(b, "cond", boolean());
+        const Value x = data(b, "x");
+        Operation *loop = make(b, "pd_op.while", { cond, x }, { f32() }, {}, 1);
+        Block &body = loop->region(0).addBlock();
+        body.addArgument(f32());
+        Builder in = into(p, body);
+        const Value wide
+            = make(in, "pd_op.full", {}, { Type::denseTensor(DataType::Float32, { 3, 2 }) })->result(0);
+        make(in, "cf.yield", { cond, wide }, {});
+        const DiagnosticList d = verify(p);
+        QCOMPARE(d.errorCount(), size_t(1));
+        QCOMPARE(d[0].message,
+            std::string("op #2 (pd_op.while): region #0 yields tensor<3x2xf32> (%3) for result #0 (%2), "
+                        "declared tensor<2x2xf32>"));
+    }
+
+    void conditions_data()
+    {
+        QTest::addColumn<QString>("op"); // "if", "while" or "while body" (the yielded condition)
+        QTest::addColumn<int>("dtype");
+        QTest::addColumn<QList<qint64>>("dims");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("if bool 0-d") << "if" << int(DataType::Bool) << QList<qint64> {} << "";
+        QTest::newRow("if bool [1]") << "if" << int(DataType::Bool) << QList<qint64> { 1 } << "";
+        QTest::newRow("if bool dynamic") << "if" << int(DataType::Bool) << QList<qint64> { -1 } << "";
+        QTest::newRow("if float") << "if" << int(DataType::Float32) << QList<qint64> {}
+                                  << "op #1 (pd_op.if): the condition %0 is tensor<f32>, expected a "
+                                     "one-element bool tensor";
+        QTest::newRow("if two bools") << "if" << int(DataType::Bool) << QList<qint64> { 2 }
+                                      << "op #1 (pd_op.if): the condition %0 is tensor<2xb>, expected a "
+                                         "one-element bool tensor";
+        QTest::newRow("while int") << "while" << int(DataType::Int64) << QList<qint64> { 1 }
+                                   << "op #1 (pd_op.while): the condition %0 is tensor<1xi64>, expected "
+                                      "a one-element bool tensor";
+        QTest::newRow("while body float")
+            << "while body" << int(DataType::Float32) << QList<qint64> { 1 }
+            << "op #1 (pd_op.while): region #0's yielded condition %1 is tensor<1xf32>, expected a "
+               "one-element bool tensor";
+    }
+
+    /// Paddle's IfOp and WhileOp take a bool scalar, not element 0 of any tensor.
+    void conditions()
+    {
+        QFETCH(QString, op);
+        QFETCH(int, dtype);
+        QFETCH(QList<qint64>, dims);
+        QFETCH(QString, expected);
+        Program p;
+        Builder b(p);
+        const Type condType = Type::denseTensor(DataType(dtype), { dims.begin(), dims.end() });
+        const Value given
+            = make(b, "pd_op.full", {}, { op == "while body" ? boolean() : condType })->result(0);
+        if (op == "if") {
+            Operation *ifOp = make(b, "pd_op.if", { given }, {}, {}, 2);
+            ifOp->region(0).addBlock();
+            ifOp->region(1).addBlock();
+        } else {
+            Operation *loop = make(b, "pd_op.while", { given }, {}, {}, 1);
+            Builder in = into(p, loop->region(0).addBlock());
+            const Value again
+                = make(in, "pd_op.full", {}, { op == "while" ? boolean() : condType })->result(0);
+            make(in, "cf.yield", { again }, {});
+        }
+        const DiagnosticList d = verify(p);
+        if (expected.isEmpty()) {
+            QVERIFY2(d.empty(), qPrintable(text(d)));
+            return;
+        }
+        QCOMPARE(d.errorCount(), size_t(1));
+        QCOMPARE(QString::fromStdString(d[0].message), expected);
+    }
+
+    /// The gate in front of run, split, passes and drawing: errors and a closing note, or nothing.
+    void verifyBeforeUseGates()
+    {
+        Program p;
+        Builder b(p);
+        const Value x = data(b, "x");
+        make(b, "pd_op.relu", { Value() }, { f32() }); // a warning only
+        DiagnosticList kept;
+        QVERIFY(verifyBeforeUse(p, "ok.txt", kept));
+        QVERIFY(kept.empty());
+
+        make(b, "builtin.shadow_output", {}, {}, { { "output_name", Attribute::string("out") } });
+        make(b, "pd_op.fetch", { x, x }, { f32() }, { { "name", Attribute::string("y") } });
+        DiagnosticList refused;
+        QVERIFY(!verifyBeforeUse(p, "bad.txt", refused));
+        QCOMPARE(refused.size(), size_t(3));
+        QCOMPARE(refused[0].toString(),
+            std::string("bad.txt: error: op #2 (builtin.shadow_output): has 0 operands, expected 1 (x)"));
+        QCOMPARE(refused[1].toString(),
+            std::string("bad.txt: error: op #3 (pd_op.fetch): has 2 operands, expected 1 (x)"));
+        QCOMPARE(refused[2].severity, Diagnostic::Severity::Note);
+        QCOMPARE(refused[2].toString(),
+            std::string("bad.txt: note: the program does not verify (2 errors); it is not run, split, "
+                        "passed or drawn"));
     }
 
     void nullOperands()

@@ -1,5 +1,6 @@
 #include "ui/mainwindowpasses.h"
 
+#include "core/analysis/verifier.h"
 #include "core/ir/program.h"
 #include "core/session/passlogopener.h"
 #include "core/session/pipelinesource.h"
@@ -84,6 +85,8 @@ OpenedFile MainWindowPasses::readLog(const QString &path)
             diagnostics.error(SourceLocation { p, 0, 0, {}, -1 }, "the log holds no PIR program");
         return file;
     }
+    if (!verifyBeforeUse(*loaded->program, p, diagnostics))
+        return file;
     file.source = PipelineSource::fromProgram(
         loaded->program->clone(), p, LoadResult::Format::PirText, timer.nsecsElapsed() / 1e9);
     file.passLog = timeline;

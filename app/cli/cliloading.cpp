@@ -1,4 +1,5 @@
 #include "commands.h"
+#include "core/analysis/verifier.h"
 #include "core/io/loadresult.h"
 #include "core/io/programloader.h"
 #include "core/session/pathkind.h"
@@ -21,10 +22,21 @@ void printDiagnostics(const ps::DiagnosticList &diagnostics)
 namespace {
 
 /// The closing line after the diagnostics were printed; it repeats the first error only when
-/// other lines came between (a lone diagnostic would otherwise be printed twice).
+/// other lines came between (a lone diagnostic, or a lone error followed by notes such as the
+/// verifier's, would otherwise be printed twice).
 void cannotLoad(const std::string &path, const ps::DiagnosticList &diagnostics)
 {
-    const ps::Diagnostic *first = diagnostics.items().size() > 1 ? diagnostics.firstError() : nullptr;
+    const ps::Diagnostic *first = diagnostics.firstError();
+    bool others = false;
+    bool afterFirst = false;
+    for (const ps::Diagnostic &d : diagnostics.items()) {
+        if (&d == first)
+            afterFirst = true;
+        else if (!(afterFirst && d.severity == ps::Diagnostic::Severity::Note))
+            others = true;
+    }
+    if (!others)
+        first = nullptr;
     std::cerr << "error: cannot "
               << (ps::classifyPath(path) == ps::PathKind::TraceBundle ? "open the trace bundle " : "load ")
               << path
@@ -44,9 +56,11 @@ std::shared_ptr<const ps::PipelineSource> openForCli(const std::string &path)
     return source;
 }
 
-std::unique_ptr<ps::Program> loadForCli(const std::string &path, ps::LoadResult *out)
+std::unique_ptr<ps::Program> loadForCli(const std::string &path, ps::LoadResult *out, LoadCheck check)
 {
     ps::LoadResult result = ps::loadProgram(path);
+    if (result.ok() && check == LoadCheck::Verified)
+        ps::verifyBeforeUse(*result.program, path, result.diagnostics);
     printDiagnostics(result.diagnostics);
     if (!result.program || result.diagnostics.hasErrors()) {
         cannotLoad(path, result.diagnostics);

@@ -40,9 +40,17 @@ int runBenchPassLog(const std::vector<std::string> &args);
 int runBenchRunLog(const std::vector<std::string> &args);
 int runBenchMemory(const std::vector<std::string> &args);
 
+/// What loadForCli asks of a program beyond being readable.
+enum class LoadCheck {
+    /// verifyBeforeUse: for commands that run, pass, draw, name or diff the program.
+    Verified,
+    /// None: `print` and `info` show a malformed program as it is.
+    Readable,
+};
 /// Loads `path`, printing every diagnostic to stderr; nullptr (after an `error:` line) when the
-/// program could not be read.
-std::unique_ptr<ps::Program> loadForCli(const std::string &path, ps::LoadResult *result = nullptr);
+/// program could not be read or (LoadCheck::Verified) the verifier finds errors in it.
+std::unique_ptr<ps::Program> loadForCli(
+    const std::string &path, ps::LoadResult *result = nullptr, LoadCheck check = LoadCheck::Verified);
 /// Opens a program file or trace bundle with core/session's PipelineSource::open (the GUI's
 /// path), printing every diagnostic to stderr; nullptr (after an `error:` line) on failure.
 std::shared_ptr<const ps::PipelineSource> openForCli(const std::string &path);

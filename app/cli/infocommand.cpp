@@ -22,7 +22,7 @@ struct InfoReport
 std::optional<InfoReport> infoReport(const std::string &path)
 {
     ps::LoadResult loaded;
-    auto program = loadForCli(path, &loaded);
+    auto program = loadForCli(path, &loaded, LoadCheck::Readable);
     if (!program)
         return std::nullopt;
     return InfoReport { loaded.format == ps::LoadResult::Format::PirJson, program->serializationVersion,

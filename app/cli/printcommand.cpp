@@ -21,7 +21,7 @@ int runPrint(const std::vector<std::string> &args)
         else if (*g != "C" && *g != "c")
             return cliError("--gen takes B or C, not '" + *g + "'");
     }
-    auto program = loadForCli(cli.positional()[0]);
+    auto program = loadForCli(cli.positional()[0], nullptr, LoadCheck::Readable);
     if (!program)
         return 1;
     ps::PirPrinter::print(*program, std::cout, gen);

@@ -4,6 +4,7 @@
 #include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
+#include "core/ir/pirtextformat.h"
 #include "core/ir/program.h"
 #include "core/ir/region.h"
 #include "core/ir/valuenumbering.h"
@@ -19,6 +20,17 @@ namespace {
 std::string plural(size_t n, const char *word)
 {
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+std::string typeText(Type t)
+{
+    return PirTextFormat::typeText(t, Generation::C);
+}
+
+/// A rank-0 or rank-1 type with exactly one element: Paddle spells a scalar both ways.
+bool isScalarLike(const std::vector<int64_t> &dims)
+{
+    return dims.empty() || (dims.size() == 1 && dims[0] == 1);
 }
 
 class Verifier
@@ -225,23 +237,105 @@ private:
         return region.numBlocks() == 1 ? &region.block(0) : nullptr;
     }
 
-    void checkYield(
+    /// True when `block` ends with a `cf.yield` of `expected` values.
+    bool checkYield(
         const Operation *op, const std::string &path, const Block &block, unsigned r, unsigned expected)
     {
         const Operation *last = block.back();
         const std::string where = "region #" + std::to_string(r);
         if (!last) {
             error(op, path, where + " is empty; it must end with cf.yield");
-            return;
+            return false;
         }
         if (!ops::isYield(*last)) {
             error(op, path, where + " ends with " + std::string(last->name()) + ", not cf.yield");
-            return;
+            return false;
         }
-        if (last->numOperands() != expected)
+        if (last->numOperands() != expected) {
             error(op, path,
                 where + " yields " + plural(last->numOperands(), "value") + ", expected "
                     + std::to_string(expected));
+            return false;
+        }
+        return true;
+    }
+
+    /// Whether a value of type `actual` may stand for one declared `declared`: the same kind,
+    /// dtype and rank, and equal dims where both are static (-1 is dynamic); a scalar may be
+    /// rank 0 or [1] on either side. Null or unknown (undefined dtype) types are not judged.
+    static bool compatible(Type declared, Type actual)
+    {
+        if (!declared || !actual)
+            return true;
+        if (declared.kind() != actual.kind())
+            return false;
+        switch (declared.kind()) {
+        case Type::Kind::Vector: {
+            const std::vector<Type> &a = declared.elements();
+            const std::vector<Type> &b = actual.elements();
+            if (a.size() != b.size())
+                return false;
+            for (size_t i = 0; i < a.size(); ++i)
+                if (!compatible(a[i], b[i]))
+                    return false;
+            return true;
+        }
+        case Type::Kind::DenseTensor:
+        case Type::Kind::SelectedRows:
+        case Type::Kind::DenseTensorArray: {
+            if (declared.dtype() != DataType::Undefined && actual.dtype() != DataType::Undefined
+                && declared.dtype() != actual.dtype())
+                return false;
+            if (declared.kind() == Type::Kind::DenseTensorArray)
+                return true;
+            const std::vector<int64_t> &d = declared.dims();
+            const std::vector<int64_t> &a = actual.dims();
+            if (isScalarLike(d) && isScalarLike(a))
+                return true;
+            if (d.size() != a.size())
+                return false;
+            for (size_t i = 0; i < d.size(); ++i)
+                if (d[i] >= 0 && a[i] >= 0 && d[i] != a[i])
+                    return false;
+            return true;
+        }
+        default:
+            return true;
+        }
+    }
+
+    /// Operand `operand` of `yield` (the terminator of region `r`) against result `result` of
+    /// the region's op.
+    void checkYieldType(const Operation *op, const std::string &path, const Operation &yield, unsigned r,
+        unsigned operand, unsigned result)
+    {
+        const Value v = yield.operand(operand);
+        if (v.isNull())
+            return;
+        const Type declared = op->result(result).type();
+        if (!compatible(declared, v.type()))
+            error(op, path,
+                "region #" + std::to_string(r) + " yields " + typeText(v.type()) + " (" + m_ids->name(v)
+                    + ") for result #" + std::to_string(result) + " (" + m_ids->name(op->result(result))
+                    + "), declared " + typeText(declared));
+    }
+
+    /// A `pd_op.if`/`pd_op.while` condition must be a one-element bool tensor (Paddle's
+    /// IfOp/WhileOp take `cond` as a bool scalar); dynamic dims are accepted.
+    void checkCondition(const Operation *op, const std::string &path, Value cond, const std::string &what)
+    {
+        if (cond.isNull())
+            return;
+        const Type t = cond.type();
+        if (!t)
+            return;
+        const bool tensor = t.kind() == Type::Kind::DenseTensor;
+        const bool boolean = tensor && (t.dtype() == DataType::Bool || t.dtype() == DataType::Undefined);
+        const int64_t n = tensor ? t.numElements() : 0;
+        if (!boolean || (n != 1 && n != -1))
+            error(op, path,
+                what + " " + m_ids->name(cond) + " is " + typeText(t)
+                    + ", expected a one-element bool tensor");
     }
 
     void verifyIf(const Operation *op, const std::string &path, const OpInfo *info)
@@ -255,10 +349,13 @@ private:
                 error(op, path, "has " + plural(op->numRegions(), "region") + ", expected 2");
             return;
         }
+        if (op->numOperands() >= 1)
+            checkCondition(op, path, op->operand(0), "the condition");
         for (unsigned r = 0; r < 2; ++r) {
             const Block *block = singleBlock(op, path, r);
-            if (block && op->numResults() != 0)
-                checkYield(op, path, *block, r, op->numResults());
+            if (block && op->numResults() != 0 && checkYield(op, path, *block, r, op->numResults()))
+                for (unsigned i = 0; i < op->numResults(); ++i)
+                    checkYieldType(op, path, *block->back(), r, i, i);
         }
     }
 
@@ -269,6 +366,8 @@ private:
             error(op, path,
                 "has " + plural(op->numOperands(), "operand") + " and " + plural(op->numResults(), "result")
                     + "; a while takes the condition plus one operand per result");
+        if (op->numOperands() >= 1)
+            checkCondition(op, path, op->operand(0), "the condition");
         if (op->numRegions() != 1) {
             if (!reported)
                 error(op, path, "has " + plural(op->numRegions(), "region") + ", expected 1");
@@ -281,7 +380,13 @@ private:
             error(op, path,
                 "body block has " + plural(body->numArguments(), "argument") + ", expected "
                     + std::to_string(op->numResults()) + " (one per loop variable)");
-        checkYield(op, path, *body, 0, op->numOperands());
+        if (!checkYield(op, path, *body, 0, op->numOperands()) || op->numOperands() == 0)
+            return;
+        const Operation &yield = *body->back();
+        checkCondition(op, path, yield.operand(0), "region #0's yielded condition");
+        if (op->numOperands() == op->numResults() + 1)
+            for (unsigned i = 0; i < op->numResults(); ++i)
+                checkYieldType(op, path, yield, 0, i + 1, i);
     }
 
     const Program &m_program;
@@ -300,6 +405,24 @@ private:
 DiagnosticList verify(const Program &program, const VerifyOptions &options)
 {
     return Verifier(program, options).run();
+}
+
+bool verifyBeforeUse(const Program &program, const std::string &file, DiagnosticList &diagnostics)
+{
+    VerifyOptions options;
+    options.file = file;
+    const DiagnosticList found = verify(program, options);
+    if (!found.hasErrors())
+        return true;
+    for (const Diagnostic &d : found.items())
+        if (d.severity == Diagnostic::Severity::Error)
+            diagnostics.add(d);
+    SourceLocation loc;
+    loc.file = file;
+    diagnostics.note(loc,
+        "the program does not verify (" + plural(found.errorCount(), "error")
+            + "); it is not run, split, passed or drawn");
+    return false;
 }
 
 std::string opPath(const Operation *op)

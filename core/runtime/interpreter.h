@@ -235,6 +235,13 @@ private:
     void yieldFrame(const Operation &yield);
     void leaveFrame(std::vector<RuntimeValue> results);
     const RuntimeValue &operandValue(const Operation &op, unsigned i) const;
+    /// Throws when a computed tensor's dtype or static dims differ from its result's declared
+    /// type (dynamic dims and rank 0 vs [1] pass; non-tensor values are not judged). Where
+    /// Paddle's declared types are known to be loose, less is judged: an empty tensor for an
+    /// optional or intermediate output is a placeholder, and the results after the first of an
+    /// op with a dynamic operand are checked for dtype and rank only.
+    void checkResults(const Operation &op, const std::vector<RuntimeValue> &results) const;
+    /// A one-element bool tensor's value; throws for anything else.
     bool condition(const RuntimeValue &value, const Operation &op) const;
     void setResults(const Operation &op, std::vector<RuntimeValue> results);
     OpRecord newRecord(const Operation &op, OpRecord::Kind kind);

@@ -1,11 +1,13 @@
 // Interpreter: executing one op (kernels, builtin ops, control flow, records and checks).
 
 #include "core/analysis/valuenames.h"
+#include "core/dialect/opregistry.h"
 #include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/datatypekind.h"
 #include "core/ir/operation.h"
 #include "core/ir/region.h"
+#include "core/ir/staticdims.h"
 #include "core/ir/valuenumbering.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/interpreter.h"
@@ -13,6 +15,7 @@
 #include "core/runtime/tensorstack.h"
 
 #include <chrono>
+#include <span>
 
 namespace ps {
 namespace {
@@ -41,6 +44,57 @@ std::string describeValue(const RuntimeValue *v)
     return "stack of " + std::to_string(v->stack()->size());
 }
 
+/// Paddle spells a one-element value both as rank 0 and as [1].
+bool scalarLike(std::span<const int64_t> dims)
+{
+    return dims.empty() || (dims.size() == 1 && dims[0] == 1);
+}
+
+/// How much of a declared type is to be believed (Paddle's InferMeta is not exact everywhere).
+struct Trust
+{
+    /// An empty tensor stands for an output the kernel does not produce (an optional or
+    /// intermediate output such as batch_norm's reserve_space, which Paddle does not allocate
+    /// on the CPU and older printers declared float32[-1]).
+    bool placeholder = false;
+    /// Static dims are judged; otherwise only the rank. Paddle's InferMeta multiplies dynamic
+    /// dims into auxiliary outputs: fused_bias_residual_layernorm's mean of a -1x4x8 x is
+    /// declared [-4], of a -1x-1x120 x [1].
+    bool dims = true;
+};
+
+/// Empty when `value` fits the declared `type`; else "int64[7, 7], declared float32[2, 3]".
+/// Only dense tensors are judged (the dtype, the rank and every static dim; a declared dynamic
+/// dim takes any size, and rank 0 and [1] stand for each other); vectors, tensor arrays,
+/// stacks and untyped or undefined-dtype results pass.
+std::string declaredMismatch(const RuntimeValue &value, Type type, Trust trust = {})
+{
+    if (!type || type.kind() != Type::Kind::DenseTensor || !value.isTensor() || !value.tensor().defined())
+        return {};
+    const Tensor &t = value.tensor();
+    if (trust.placeholder && t.numElements() == 0)
+        return {};
+    const bool dtypeOk = type.dtype() == DataType::Undefined || t.dtype() == type.dtype();
+    const bool scalars = scalarLike(type.dims()) && scalarLike(t.shape());
+    const bool dimsOk = scalars
+        || (trust.dims ? staticDimsMatch(type.dims(), t.shape()) : type.dims().size() == t.shape().size());
+    if (dtypeOk && dimsOk)
+        return {};
+    return t.describe() + ", declared " + std::string(phiName(type.dtype())) + shapeText(type.dims());
+}
+
+bool hasDynamicOperand(const Operation &op)
+{
+    for (unsigned i = 0; i < op.numOperands(); ++i) {
+        const Type type = op.operand(i).isNull() ? Type() : op.operand(i).type();
+        if (type && type.kind() == Type::Kind::DenseTensor)
+            for (int64_t d : type.dims())
+                if (d < 0)
+                    return true;
+    }
+    return false;
+}
+
 } // namespace
 
 std::string OpError::toString() const
@@ -66,6 +120,9 @@ std::string OpError::toString() const
 const RuntimeValue &Interpreter::operandValue(const Operation &op, unsigned i) const
 {
     static const RuntimeValue kNull;
+    if (i >= op.numOperands())
+        throw RuntimeError(std::string(op.name()) + " has " + std::to_string(op.numOperands())
+            + " operand(s), operand " + std::to_string(i) + " is needed");
     const Value v = op.operand(i);
     if (v.isNull())
         return kNull;
@@ -91,10 +148,29 @@ void Interpreter::setResults(const Operation &op, std::vector<RuntimeValue> resu
     }
 }
 
+void Interpreter::checkResults(const Operation &op, const std::vector<RuntimeValue> &results) const
+{
+    const OpInfo *info = OpRegistry::instance().lookup(op.name());
+    const bool dynamic = op.numResults() > 1 && hasDynamicOperand(op);
+    for (unsigned i = 0; i < op.numResults() && i < results.size(); ++i) {
+        Trust trust;
+        if (info && !info->variadicResults && int(i) < info->numOutputs)
+            trust.placeholder = info->outputs[i].optional || info->outputs[i].intermediate;
+        trust.dims = i == 0 || !dynamic;
+        const std::string mismatch = declaredMismatch(results[i], op.result(i).type(), trust);
+        if (!mismatch.empty())
+            throw RuntimeError(
+                "result " + std::to_string(i) + " (" + valueLabel(op.result(i)) + ") is " + mismatch);
+    }
+}
+
 bool Interpreter::condition(const RuntimeValue &value, const Operation &op) const
 {
-    if (!value.isTensor() || !value.tensor().defined() || value.tensor().numElements() < 1)
-        throw RuntimeError(std::string(op.name()) + " condition is not a tensor: " + describeValue(&value));
+    // Paddle's IfOp/WhileOp take a bool scalar; element 0 of anything else is no condition.
+    if (!value.isTensor() || !value.tensor().defined() || value.tensor().dtype() != DataType::Bool
+        || value.tensor().numElements() != 1)
+        throw RuntimeError(std::string(op.name()) + " condition is " + describeValue(&value)
+            + ", expected a one-element bool tensor");
     return m_backend.toHost(value.tensor()).valueAsDouble(0) != 0;
 }
 
@@ -223,6 +299,7 @@ bool Interpreter::executeOp(const Operation &op)
                 return false;
             }
         }
+        checkResults(op, results);
     } catch (const std::exception &e) {
         fail(op, e.what(), false);
         return false;
@@ -299,6 +376,13 @@ void Interpreter::bindArguments(const Block &body, std::vector<RuntimeValue> &va
     if (body.numArguments() != values.size())
         throw RuntimeError("the loop body has " + std::to_string(body.numArguments()) + " arguments, "
             + std::to_string(values.size()) + " values given");
+    for (size_t i = 0; i < values.size(); ++i) {
+        const std::string mismatch = declaredMismatch(values[i], body.argument(i).type());
+        if (!mismatch.empty())
+            throw RuntimeError("loop variable " + std::to_string(i) + " (" + valueLabel(body.argument(i))
+                + ") of " + std::string(body.parentOp() ? body.parentOp()->name() : "the loop") + " gets "
+                + mismatch);
+    }
     for (size_t i = 0; i < values.size(); ++i)
         m_values[body.argument(i).impl()] = std::move(values[i]);
 }
@@ -333,6 +417,13 @@ void Interpreter::leaveFrame(std::vector<RuntimeValue> results)
     if (results.size() != owner.numResults())
         throw RuntimeError(std::string(owner.name()) + " has " + std::to_string(owner.numResults())
             + " results, its region yields " + std::to_string(results.size()));
+    for (unsigned i = 0; i < owner.numResults(); ++i) {
+        const std::string mismatch = declaredMismatch(results[i], owner.result(i).type());
+        if (!mismatch.empty())
+            throw RuntimeError(std::string(owner.name()) + " result " + std::to_string(i) + " ("
+                + valueLabel(owner.result(i)) + ") gets " + mismatch + " from region #"
+                + std::to_string(f.region));
+    }
     m_frames.pop_back();
     OpRecord record = newRecord(owner, OpRecord::Kind::ControlFlow);
     record.hostSeconds = record.deviceSeconds = seconds(f.entered, Clock::now());

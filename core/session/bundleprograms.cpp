@@ -1,5 +1,6 @@
 #include "core/session/bundleprograms.h"
 
+#include "core/analysis/verifier.h"
 #include "core/dialect/ops.h"
 #include "core/io/programloader.h"
 #include "core/ir/block.h"
@@ -124,7 +125,7 @@ std::unique_ptr<PartialProgramLayer> BundlePrograms::makeLayer(const TraceBundle
 {
     LoadResult loaded = bundle.loadOrigin(source);
     diagnostics.append(loaded.diagnostics);
-    if (!loaded.ok())
+    if (!loaded.ok() || !verifyBeforeUse(*loaded.program, bundle.originFile(loaded), diagnostics))
         return nullptr;
     std::optional<ProgramRoles> r = roles(bundle, *loaded.program, bundle.originFile(loaded), diagnostics);
     if (!r)
@@ -161,7 +162,7 @@ std::optional<RunnableProgram> BundlePrograms::paddleTrainProgram(
     }
     LoadResult loaded = loadProgram(path);
     diagnostics.append(loaded.diagnostics);
-    if (!loaded.ok())
+    if (!loaded.ok() || !verifyBeforeUse(*loaded.program, path, diagnostics))
         return std::nullopt;
     const size_t ops = loaded.program->block().size();
     bool inBounds = true;

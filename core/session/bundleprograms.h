@@ -25,7 +25,7 @@ public:
     /// JSON path) when a name or op is not in the program.
     static std::optional<ProgramRoles> roles(const TraceBundle &bundle, const Program &origin,
         const std::string &originFile, DiagnosticList &diagnostics);
-    /// loadOrigin + roles + a PartialProgramLayer of `flavour` (default: the bundle's).
+    /// loadOrigin (verified) + roles + a PartialProgramLayer of `flavour` (default: the bundle's).
     static std::unique_ptr<PartialProgramLayer> makeLayer(const TraceBundle &bundle,
         DiagnosticList &diagnostics, std::optional<PipelineFlavour> flavour = {},
         TraceBundle::ProgramSource source = TraceBundle::ProgramSource::Auto);
@@ -34,7 +34,8 @@ public:
     /// names and ranges; the fake name is respelled for `flavour`. Requires trainNames().
     static RunnableProgram paddleTrainProgram(
         const TraceBundle &bundle, std::unique_ptr<Program> whole, PipelineFlavour flavour);
-    /// Same, loading train_program.txt; nullopt (with the reasons) when the bundle has none.
+    /// Same, loading train_program.txt; nullopt (with the reasons) when the bundle has none or it
+    /// does not verify.
     static std::optional<RunnableProgram> paddleTrainProgram(
         const TraceBundle &bundle, DiagnosticList &diagnostics, std::optional<PipelineFlavour> flavour = {});
 };

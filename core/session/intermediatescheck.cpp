@@ -1,6 +1,7 @@
 #include "core/session/intermediatescheck.h"
 
 #include "core/analysis/valuenames.h"
+#include "core/analysis/verifier.h"
 #include "core/dialect/opregistry.h"
 #include "core/dialect/ops.h"
 #include "core/io/programloader.h"
@@ -284,8 +285,9 @@ std::shared_ptr<const Program> IntermediatesCheck::program(const TraceBundle &bu
         return nullptr;
     }
     LoadResult loaded = loadProgram(file);
-    if (!loaded.program) {
-        const Diagnostic *first = loaded.diagnostics.firstError();
+    DiagnosticList refused;
+    if (!loaded.program || !verifyBeforeUse(*loaded.program, file, refused)) {
+        const Diagnostic *first = loaded.program ? refused.firstError() : loaded.diagnostics.firstError();
         error = first ? first->toString() : file + ": cannot be read";
         return nullptr;
     }

@@ -1,5 +1,6 @@
 #include "core/session/pipelinesource.h"
 
+#include "core/analysis/verifier.h"
 #include "core/dialect/ops.h"
 #include "core/io/programloader.h"
 #include "core/ir/block.h"
@@ -23,7 +24,7 @@ std::shared_ptr<const PipelineSource> fromLoad(LoadResult result, const std::str
     DiagnosticList &diagnostics, std::chrono::steady_clock::time_point start)
 {
     diagnostics.append(result.diagnostics);
-    if (!result.ok())
+    if (!result.ok() || !verifyBeforeUse(*result.program, path, diagnostics))
         return nullptr;
     return PipelineSource::fromProgram(std::move(result.program), path, result.format, secondsSince(start));
 }
@@ -61,7 +62,7 @@ std::shared_ptr<const PipelineSource> PipelineSource::fromBundle(
         return nullptr;
     LoadResult loaded = bundle->loadOrigin();
     diagnostics.append(loaded.diagnostics);
-    if (!loaded.ok())
+    if (!loaded.ok() || !verifyBeforeUse(*loaded.program, bundle->originFile(loaded), diagnostics))
         return nullptr;
     std::optional<ProgramRoles> roles
         = BundlePrograms::roles(*bundle, *loaded.program, bundle->originFile(loaded), diagnostics);
@@ -147,10 +148,10 @@ PipelineSource::SplitInput PipelineSource::splitInput(
     const std::filesystem::path dir = bundle->dir();
     std::error_code ec;
     const bool train = bundle->trainNames() && std::filesystem::exists(dir / "train_program.txt", ec);
-    LoadResult loaded
-        = loadProgram((dir / (train ? "train_program.txt" : "origin_runnable_program.txt")).string());
+    const std::string file = (dir / (train ? "train_program.txt" : "origin_runnable_program.txt")).string();
+    LoadResult loaded = loadProgram(file);
     diagnostics.append(loaded.diagnostics);
-    if (!loaded.ok())
+    if (!loaded.ok() || !verifyBeforeUse(*loaded.program, file, diagnostics))
         return out;
     if (train) {
         out.kind = "bundle";

@@ -53,21 +53,24 @@ struct PipelineSource
 
     /// Opens what `path` names (classifyPath): a trace bundle (folder or manifest.json), else a
     /// program file (PIR JSON or text). Null with the problems in `diagnostics` (which also
-    /// receives the warnings of a successful load).
+    /// receives the warnings of a successful load), among them a program that loads but does
+    /// not verify (verifyBeforeUse: nothing downstream runs, splits, passes or draws it).
     static std::shared_ptr<const PipelineSource> open(const std::string &path, DiagnosticList &diagnostics);
     /// `open` for a path already classified as `kind` (a caller that chose between a timeline
     /// and a program with it): TraceBundle opens as a bundle, every other kind as a program file.
     static std::shared_ptr<const PipelineSource> open(
         const std::string &path, PathKind kind, DiagnosticList &diagnostics);
-    /// A program file's content already in memory (a Qt resource); `path` names it.
+    /// A program file's content already in memory (a Qt resource); `path` names it. Verified
+    /// as `open` does.
     static std::shared_ptr<const PipelineSource> openBytes(
         std::string_view bytes, const std::string &path, DiagnosticList &diagnostics);
     /// Opens a bundle (folder or manifest.json): the manifest, the origin program (program.json,
-    /// else program.txt) and the manifest's roles. Null with the problems in `diagnostics`.
+    /// else program.txt, verified) and the manifest's roles. Null with the problems in
+    /// `diagnostics`.
     static std::shared_ptr<const PipelineSource> fromBundle(
         const std::string &path, DiagnosticList &diagnostics);
     /// A plain program: roles from its data / parameter / shadow_output / fetch ops (the results
-    /// nothing uses when it has no output op).
+    /// nothing uses when it has no output op). The caller has verified it (verifyBeforeUse).
     static std::shared_ptr<const PipelineSource> fromProgram(std::unique_ptr<Program> program,
         const std::string &path, LoadResult::Format format, double loadSeconds);
 
@@ -92,7 +95,8 @@ struct PipelineSource
     };
     /// A bundle: Paddle's train program with the manifest's names and ranges, or its
     /// origin_runnable_program.txt as inference when it was made in eval mode. A plain program:
-    /// ProgramRoles::runnable on a clone of `origin`. Null runnable with `diagnostics` on failure.
+    /// ProgramRoles::runnable on a clone of `origin`. Null runnable with `diagnostics` on failure
+    /// (a bundle's program that does not verify among them).
     SplitInput splitInput(std::optional<PipelineFlavour> flavour, DiagnosticList &diagnostics) const;
 };
 
