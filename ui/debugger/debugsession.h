@@ -165,7 +165,8 @@ public:
     /// Watched names: value ids ("%5"), scope variables or Paddle value names.
     void setWatches(const QStringList &names);
     const QStringList &watches() const { return m_watchNames; }
-    /// Parallel to watches() after the last stop (or setWatches()).
+    /// Parallel to watches() after the last stop (or setWatches()); a value's `value` is the
+    /// program value it names (DebugEngine::WatchValue), of the current target.
     const std::vector<DebugEngine::WatchValue> &watchValues() const { return m_watchValues; }
 
     /// Error state at a missing kernel: the op's results from `.npy` files (one per result), then
@@ -261,6 +262,7 @@ private:
     uint64_t m_staleEpoch = 0;
     QStringList m_watchNames;
     std::vector<DebugEngine::WatchValue> m_watchValues;
+    uint64_t m_targetGeneration = 0; ///< counts setTarget() calls: watch values of older targets are dropped
 
     std::mutex m_recordsMutex;
     std::vector<std::pair<uint64_t, OpRecord>> m_incoming;

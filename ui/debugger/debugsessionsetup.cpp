@@ -93,6 +93,10 @@ void DebugSession::setTarget(DebugTarget target, PipelineOpMap map)
     }
     m_target = std::move(target);
     m_opMap = std::move(map);
+    // The watches' values belonged to the old programs: not computed until the next stop.
+    ++m_targetGeneration;
+    for (DebugEngine::WatchValue &w : m_watchValues)
+        w = DebugEngine::WatchValue { w.name, DebugEngine::WatchValue::State::Missing, {}, {}, {}, {} };
     findPdiparams(m_target);
     m_references = ReferenceFiles();
     if (m_target.bundle && m_target.pipeline)
@@ -114,6 +118,7 @@ void DebugSession::setTarget(DebugTarget target, PipelineOpMap map)
         emit breakpointsChanged();
     emit sourcesChanged();
     emit targetChanged();
+    emit watchesUpdated();
 }
 
 void DebugSession::findPdiparams(DebugTarget &target)
