@@ -7,14 +7,18 @@
 #include "ui/debugger/debuggertoolbar.h"
 #include "ui/debugger/debugsession.h"
 #include "ui/debugger/executedopsmodel.h"
+#include "ui/debugger/opvaluesmodel.h"
 #include "ui/graphnodeitem.h"
 #include "ui/graphscene.h"
 #include "ui/graphview.h"
+#include "ui/inspector/comparepanel.h"
+#include "ui/inspector/tensorinspector.h"
 #include "ui/mainwindow.h"
 #include "ui/mainwindowdebugger.h"
 #include "ui/oplistpanel.h"
 #include "ui/pipelinesnapshot.h"
 #include "ui/programdocument.h"
+#include "ui/selectionmodel.h"
 #include "ui/splitview.h"
 
 #include <QDockWidget>
@@ -33,6 +37,7 @@ using State = DebugSession::State;
 
 const QString kExample = QStringLiteral(PIRSCOPE_SOURCE_DIR "/resources/examples/lenet_bn.json");
 const QString kIfBundle = QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/control_flow_if");
+const QString kMlpBundle = QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/mlp_ce");
 
 bool openAndLayOut(MainWindow &w, const QString &path)
 {
@@ -61,7 +66,8 @@ const Operation *opListSelection(MainWindow &w)
 
 /// The debugger in the main window: the Debug menu, toolbar and dock; F10 steps, F9 toggles a
 /// breakpoint on the selected op, F5 runs to it, Shift+F5 stops; the current op is highlighted in
-/// the graph and selected in the op list; the split tab debugs the pipeline.
+/// the graph and selected in the op list; the split tab debugs the pipeline, and in Train mode
+/// every tab does (the Program tab's ops stand for their forward clones).
 class TestDebuggerWindow : public QObject
 {
     Q_OBJECT
@@ -177,11 +183,104 @@ private slots:
         GraphScene *backward = w.splitView()->backwardView()->graphScene();
         QTRY_VERIFY(backward->itemForOp(lastBackward) != nullptr);
         QTRY_VERIFY(backward->opMarks().count(lastBackward) == 1);
-        // Back to the program tab after the session ends: the origin program is the target.
+        // Back to the program tab after the session ends: Train mode still debugs the train step;
+        // Infer mode debugs the origin program there.
         session->stop();
         QVERIFY(waitIdle(*session));
         w.showTab(MainWindow::Tab::Program);
+        QTest::qWait(20);
+        QVERIFY(session->target().pipeline != nullptr);
+        w.setTraining(false);
+        QTRY_VERIFY_WITH_TIMEOUT(w.snapshot() && !w.snapshot()->training, 60000);
         QTRY_COMPARE(session->target().program.get(), &w.document()->program());
+        QVERIFY(session->target().pipeline == nullptr);
+    }
+
+    void trainStepFromTheProgramTab()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndLayOut(w, kMlpBundle));
+        QTRY_VERIFY_WITH_TIMEOUT(w.snapshot() != nullptr, 60000);
+        w.setTraining(true);
+        QTRY_VERIFY_WITH_TIMEOUT(w.snapshot() && w.snapshot()->training && w.snapshot()->ok(), 60000);
+        QCOMPARE(w.currentTab(), MainWindow::Tab::Program);
+        MainWindowDebugger *debugger = w.debugger();
+        DebugSession *session = debugger->session();
+        // Train mode on the Program tab: the target is the train step, forward then backward.
+        QTRY_VERIFY(session->target().pipeline != nullptr);
+        QCOMPARE(session->segmentPrograms().size(), size_t(2));
+        QVERIFY(!session->opMap().empty());
+
+        // F9 on the Program tab's relu sets the breakpoint on its clone in the forward, shown on
+        // the Program tab's relu.
+        const Program &program = w.document()->program();
+        const Operation *relu = nullptr;
+        const Operation *mean = nullptr;
+        for (const Operation *op : program.block().ops()) {
+            if (op->name() == "pd_op.relu")
+                relu = op;
+            if (op->name() == "pd_op.mean")
+                mean = op;
+        }
+        QVERIFY(relu && mean);
+        const Operation *reluClone = session->opMap().toSplit(relu);
+        QVERIFY(reluClone && reluClone != relu);
+        QCOMPARE(reluClone->parentBlock()->program(), w.snapshot()->result.forward.get());
+        QCOMPARE(session->opMap().toLoaded(reluClone), relu);
+        QCOMPARE(session->positionOf(relu), session->positionOf(reluClone));
+        w.selectOp(relu);
+        QTest::keyClick(w.graphView(), Qt::Key_F9);
+        QCOMPARE(session->breakpoints().size(), size_t(1));
+        QCOMPARE(session->breakpoints().front().op, reluClone);
+        GraphScene *scene = w.graphView()->graphScene();
+        QTRY_VERIFY(scene->itemForOp(relu)->marks().breakpoint);
+
+        // F5 stops there: the Program tab stays, its relu is selected and current, the Values
+        // list the clone's operands and results (computed ones).
+        QTest::keyClick(w.graphView(), Qt::Key_F5);
+        QVERIFY(waitIdle(*session));
+        QCOMPARE(session->lastStop().reason, StopReason::Breakpoint);
+        QCOMPARE(session->currentOp(), reluClone);
+        QCOMPARE(session->position()->segment, size_t(0));
+        QCOMPARE(w.currentTab(), MainWindow::Tab::Program);
+        QCOMPARE(w.selection()->currentOp(), relu);
+        QTRY_VERIFY(scene->itemForOp(relu)->marks().current);
+        QCOMPARE(debugger->panel()->valuesModel()->op(), reluClone);
+
+        // F5 again runs the rest of the forward and the whole backward.
+        QTest::keyClick(w.graphView(), Qt::Key_F5);
+        QVERIFY(waitIdle(*session));
+        QCOMPARE(session->state(), State::Finished);
+        QCOMPARE(session->records().back().position.segment, size_t(1));
+        size_t backwardOps = 0;
+        for (const OpRecord &r : session->records())
+            backwardOps += r.position.segment == 1 ? 1 : 0;
+        QVERIFY(backwardOps > 5);
+
+        // The scalar loss (float32[]) compares with Paddle's loss .npy ([1]).
+        const Value loss = session->opMap().toSplit(mean)->result(0);
+        QVERIFY(!session->referenceFile(loss).isEmpty());
+        QVERIFY(debugger->panel()->inspectValue(loss));
+        QCOMPARE(debugger->panel()->inspector()->tensor().shape(), std::vector<int64_t> {});
+        QVERIFY(debugger->panel()->compareWithReference());
+        QTRY_VERIFY(!debugger->panel()->inspector()->comparePending());
+        QVERIFY2(debugger->panel()->inspector()->comparison().allClose(),
+            qPrintable(debugger->panel()->inspector()->comparePanel()->summaryText()));
+
+        // Infer mode: the Program tab debugs the loaded program; the breakpoint is back on relu.
+        session->stop();
+        QVERIFY(waitIdle(*session));
+        w.showTab(MainWindow::Tab::Program);
+        w.setTraining(false);
+        QTRY_VERIFY_WITH_TIMEOUT(w.snapshot() && !w.snapshot()->training, 60000);
+        QTRY_COMPARE(session->target().program.get(), &program);
+        QVERIFY(session->opMap().empty());
+        QCOMPARE(session->breakpoints().size(), size_t(1));
+        QCOMPARE(session->breakpoints().front().op, relu);
+        QTRY_VERIFY(scene->itemForOp(relu)->marks().breakpoint);
     }
 };
 

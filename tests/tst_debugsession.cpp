@@ -28,6 +28,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QStandardItemModel>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -568,6 +569,7 @@ private slots:
         watches->addWatch(QStringLiteral("linear_0.w_0"));
         watches->addWatch(QStringLiteral("%3"));
         watches->addWatch(QStringLiteral("no_such_name"));
+        watches->addWatch(QStringLiteral("%99999"));
         s.setWatches(watches->names());
         s.stepOver();
         QVERIFY(waitIdle(s));
@@ -579,9 +581,53 @@ private slots:
         s.stepOver();
         QVERIFY(waitIdle(s));
         QCOMPARE(watches->state(QStringLiteral("%3")), WatchModel::State::Live);
-        QCOMPARE(watches->state(QStringLiteral("no_such_name")), WatchModel::State::NotComputed);
+        // Mistyped names and ids say so; "not computed yet" is for known values only.
+        QCOMPARE(watches->state(QStringLiteral("no_such_name")), WatchModel::State::Unknown);
+        QCOMPARE(watches->state(QStringLiteral("%99999")), WatchModel::State::Unknown);
+        QCOMPARE(watches->index(watches->rowOf(QStringLiteral("%99999")), WatchModel::StateColumn)
+                     .data()
+                     .toString(),
+            QStringLiteral("unknown name"));
         const int row = watches->rowOf(QStringLiteral("linear_0.w_0"));
         QCOMPARE(watches->index(row, WatchModel::ShapeColumn).data().toString(), QStringLiteral("[3, 3]"));
+
+        // Enter on a watch row opens its value in the inspector and selects it, like the Values.
+        panel.resize(1000, 600);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.tabs()->setCurrentIndex(3);
+        auto *view = panel.findChild<QTableView *>(QStringLiteral("watchesView"));
+        QVERIFY(view);
+        std::vector<Value> activated;
+        connect(&panel, &DebuggerPanel::valueActivated, this,
+            [&activated](Value value, const Operation *) { activated.push_back(value); });
+        view->setFocus();
+        view->setCurrentIndex(watches->index(row, 0));
+        QTest::keyClick(view, Qt::Key_Return);
+        QCOMPARE(activated.size(), size_t(1));
+        const Value weight = panel.inspectedValue();
+        QVERIFY(weight);
+        QCOMPARE(activated[0], weight);
+        QCOMPARE(panel.inspector()->tensor().shape(), (std::vector<int64_t> { 3, 3 }));
+        QCOMPARE(s.valueLabel(weight), panel.inspector()->name());
+        // A double click on the %3 row opens %3.
+        const int idRow = watches->rowOf(QStringLiteral("%3"));
+        const QRect rect = view->visualRect(watches->index(idRow, WatchModel::NameColumn));
+        QVERIFY(!rect.isEmpty());
+        // A mouse's press, release, double click, release (QTest::mouseDClick's extra press
+        // resets the view's pressed index here).
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rect.center());
+        QMouseEvent doubleClick(QEvent::MouseButtonDblClick, QPointF(rect.center()),
+            view->viewport()->mapToGlobal(QPointF(rect.center())), Qt::LeftButton, Qt::LeftButton,
+            Qt::NoModifier);
+        QApplication::sendEvent(view->viewport(), &doubleClick);
+        QCOMPARE(activated.size(), size_t(2));
+        QVERIFY(panel.inspectedValue() && panel.inspectedValue() != weight);
+        QVERIFY(panel.inspector()->name().startsWith(QStringLiteral("%3")));
+        QVERIFY(panel.inspector()->tensor().defined());
+        // An unknown name opens nothing.
+        QVERIFY(!panel.inspectWatch(QStringLiteral("no_such_name")));
+        QCOMPARE(activated.size(), size_t(2));
     }
 
     void modelsUnderTheTester()

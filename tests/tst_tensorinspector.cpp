@@ -126,6 +126,7 @@ private slots:
     void statsPanelFields();
     void compareReportsFirstMismatch();
     void compareShapeMismatch();
+    void compareScalarWithOneElement();
     void compareNonFinite();
     void compareAgreesWithTheCore();
     void exportRoundTrip_data();
@@ -505,6 +506,47 @@ void TestTensorInspector::compareShapeMismatch()
     QVERIFY2(r.error.find("float32[3, 2]") != std::string::npos, r.error.c_str());
     QCOMPARE(r.summary(), r.error);
     QVERIFY(!TensorCompare::compare(arange({ 2 }), Tensor()).ok);
+}
+
+void TestTensorInspector::compareScalarWithOneElement()
+{
+    // PIRScope's 0-d loss against Paddle's [1] (and back) is one value compared, not a mismatch.
+    const Tensor scalar = tensorOf({}, { 2.5 });
+    const Tensor one = tensorOf({ 1 }, { 2.5 }, DataType::Float64);
+    TensorCompare::Options options;
+    options.nameA = "loss";
+    options.nameB = "loss.npy";
+    const TensorCompare::Result r = TensorCompare::compare(scalar, one, options);
+    QVERIFY2(r.ok, r.error.c_str());
+    QVERIFY(r.allClose());
+    QCOMPARE(r.count, int64_t(1));
+    QCOMPARE(r.diff.shape(), scalar.shape());
+    QVERIFY2(r.summary().find("loss is float32[], loss.npy is float64[1]") != std::string::npos,
+        r.summary().c_str());
+    const TensorCompare::Result back = TensorCompare::compare(one, tensorOf({}, { 3.0 }));
+    QVERIFY(back.ok);
+    QCOMPARE(back.mismatchCount, int64_t(1));
+    QCOMPARE(back.firstA, 2.5);
+    QCOMPARE(back.firstB, 3.0);
+    QCOMPARE(back.firstMismatchIndex, (std::vector<int64_t> { 0 }));
+    // More than one element still has to match shapes exactly.
+    QVERIFY(!TensorCompare::compare(tensorOf({ 1 }, { 1 }), tensorOf({ 2 }, { 1, 1 })).ok);
+    QVERIFY(!TensorCompare::compare(tensorOf({}, { 1 }), tensorOf({ 2 }, { 1, 1 })).ok);
+    QVERIFY(TensorComparison::compare(scalar, one, 1e-5, 1e-8).shapesMatch);
+
+    // Through the inspector, from a .npy as Compare with Paddle does.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("loss.npy");
+    std::string error;
+    QVERIFY(NpyIO::write(path.toStdString(), tensorOf({ 1 }, { 2.5 }), error));
+    TensorInspector inspector;
+    inspector.setTensor(scalar, "loss");
+    QSignalSpy finished(&inspector, &TensorInspector::compareFinished);
+    QVERIFY(inspector.compareWithFile(path));
+    QTRY_COMPARE(finished.count(), 1);
+    QVERIFY2(inspector.comparison().allClose(), qPrintable(inspector.comparePanel()->summaryText()));
+    QVERIFY2(inspector.comparePanel()->summaryText().contains("within tolerance"),
+        qPrintable(inspector.comparePanel()->summaryText()));
 }
 
 void TestTensorInspector::compareNonFinite()

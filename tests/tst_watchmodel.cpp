@@ -67,6 +67,18 @@ void TestWatchModel::lifecycle()
     QVERIFY(model.updateValue("x", { 2, 3 }, DataType::Float32, statsOf({ 4 })));
     QCOMPARE(model.state("x"), WatchModel::State::Live);
 
+    // A name that names nothing says so, unlike one not computed yet; its numbers go.
+    QVERIFY(model.markUnknown("x"));
+    QCOMPARE(model.state("x"), WatchModel::State::Unknown);
+    QCOMPARE(cell(model, 0, WatchModel::StateColumn), QStringLiteral("unknown name"));
+    QCOMPARE(cell(model, 0, WatchModel::MaxColumn), QString());
+    QVERIFY(model.index(0, WatchModel::StateColumn).data(Qt::ForegroundRole).isValid());
+    QVERIFY(model.index(0, WatchModel::StateColumn).data(Qt::ToolTipRole).toString().contains("no value id"));
+    QVERIFY(!model.markUnknown("nope"));
+    QVERIFY(model.markNotComputed("x"));
+    QCOMPARE(model.state("x"), WatchModel::State::NotComputed);
+    QCOMPARE(cell(model, 0, WatchModel::StateColumn), QStringLiteral("not computed yet"));
+
     QVERIFY(model.removeWatch("x"));
     QVERIFY(!model.removeWatch("x"));
     QCOMPARE(model.rowCount(), 1);

@@ -1,5 +1,6 @@
 #include "ui/mainwindowdebugger.h"
 
+#include "core/ir/operation.h"
 #include "core/session/inputshapes.h"
 #include "core/session/pipelinesource.h"
 #include "core/transform/pipelineresult.h"
@@ -60,7 +61,8 @@ MainWindowDebugger::MainWindowDebugger(MainWindow *window, const WindowParts &pa
     });
     connect(selection, &SelectionModel::changed, this,
         [this](const SelectionModel::Selection &s, SelectionModel::Cause cause) {
-            m_panel->showSelection(s.op, s.value, cause == SelectionModel::Cause::User);
+            m_panel->showSelection(
+                debuggedOp(s.op), debuggedValue(s.value), cause == SelectionModel::Cause::User);
         });
     connect(m_panel, &DebuggerPanel::valueActivated, this,
         [selection](Value value, const Operation *op) { selection->selectValue(value, op); });
@@ -133,11 +135,16 @@ void MainWindowDebugger::updateTarget(bool force)
     const std::shared_ptr<const TraceBundle> bundle = source ? source->bundle : nullptr;
     const QString path = document ? document->path() : QString();
     const DebugTarget &current = m_session->target();
-    if (m_window->currentTab() == MainWindow::Tab::Split && snapshot && snapshot->ok()) {
+    // Train mode debugs the train step (forward, then backward) from every tab: the Program tab's
+    // ops stand for their clones in the forward (PipelineOpMap). Infer mode debugs the pipeline
+    // on the split tab, the Program tab's program elsewhere.
+    const bool train = snapshot && snapshot->ok() && snapshot->training;
+    if ((train || m_window->currentTab() == MainWindow::Tab::Split) && snapshot && snapshot->ok()) {
         // The result lives inside the snapshot: share the snapshot's ownership.
         std::shared_ptr<const PipelineResult> pipeline(snapshot, &snapshot->result);
         if (current.pipeline != pipeline)
-            m_session->setPipeline(pipeline, bundle, path);
+            m_session->setPipeline(pipeline, bundle, path,
+                document ? document->sharedProgram() : std::shared_ptr<const Program>());
     } else if (document) {
         if (current.program != document->sharedProgram() || current.pipeline)
             m_session->setProgram(document->sharedProgram(), path, bundle);
@@ -186,9 +193,15 @@ void MainWindowDebugger::onStopped()
     else if (state == DebugSession::State::Finished && !m_session->records().empty())
         op = m_session->records().back().op;
     if (op) {
+        // Off the split tab a stop at the clone of a loaded op selects that op (a train step's
+        // forward is followed on the Program tab); an op without one (the backward) is shown on
+        // the split tab.
+        const Operation *loaded
+            = m_window->currentTab() != MainWindow::Tab::Split ? m_session->opMap().toLoaded(op) : nullptr;
         SelectionModel *selection = m_parts.selection;
-        selection->selectOp(op, SelectionModel::Cause::Follow);
-        m_panel->showSelection(selection->currentOp(), selection->currentValue(), false);
+        selection->selectOp(loaded ? loaded : op, SelectionModel::Cause::Follow);
+        m_panel->showSelection(
+            debuggedOp(selection->currentOp()), debuggedValue(selection->currentValue()), false);
     }
     m_marks->recompute();
 }
@@ -197,6 +210,28 @@ void MainWindowDebugger::applyMarks()
 {
     for (GraphView *view : m_parts.graphViews)
         view->graphScene()->setOpMarks(m_marks->marks());
+    // The Program tab shows a pipeline's marks on the loaded ops the clones stand for.
+    const PipelineOpMap &map = m_session->opMap();
+    if (map.empty())
+        return;
+    OpMarks loaded;
+    for (const auto &[op, marks] : m_marks->marks())
+        if (const Operation *l = map.toLoaded(op))
+            loaded[l] = marks;
+    m_parts.graphViews[0]->graphScene()->setOpMarks(loaded);
+}
+
+const Operation *MainWindowDebugger::debuggedOp(const Operation *op) const
+{
+    const Operation *clone = m_session->opMap().toSplit(op);
+    return clone ? clone : op;
+}
+
+Value MainWindowDebugger::debuggedValue(Value value) const
+{
+    const Operation *def = value.definingOp();
+    const Operation *clone = def ? m_session->opMap().toSplit(def) : nullptr;
+    return clone && value.index() < clone->numResults() ? clone->result(value.index()) : value;
 }
 
 } // namespace ps

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/ir/value.h"
+
 #include <QObject>
 #include <array>
 
@@ -18,12 +20,15 @@ class DiagnosticsModel;
 class GraphMarks;
 class GraphView;
 class MainWindow;
+class Operation;
 class SelectionModel;
 class ValueSummary;
 
 /// Puts the debugger into the main window: the Debug menu, the Debug toolbar and the Debugger
-/// dock. It chooses what to debug while no session runs (the origin program on the Program tab,
-/// the train or infer pipeline's forward + backward programs on the split tab), marks the
+/// dock. It chooses what to debug while no session runs (in Train mode the train step, forward +
+/// backward, from every tab; in Infer mode the origin program on the Program tab and the infer
+/// pipeline on the split tab), maps the Program tab's ops onto their clones in a pipeline
+/// debugged (breakpoints, Run to Cursor, the Values shown, the marks), marks the
 /// current op, breakpoints and op times on the three graph views, selects the current op in the
 /// graph and the op list at every stop (through the window's SelectionModel, which the debugger
 /// panel's Values and inspector follow too), and lets F9 and Run to Cursor act on the selection.
@@ -41,7 +46,8 @@ public:
         /// The Problems panel: failed ops and starts are listed there.
         DiagnosticsModel *problems;
         QDockWidget *problemsDock;
-        /// The central tabs: the split tab debugs the pipeline, the others the Program tab's program.
+        /// The central tabs: in Infer mode the split tab debugs the pipeline, the others the Program
+        /// tab's program (Train mode debugs the train step from every tab).
         QTabWidget *tabs;
         /// The Program tab's graph, then the forward and backward graphs: they show the marks.
         std::array<GraphView *, 3> graphViews;
@@ -67,6 +73,10 @@ private:
     void updateTarget(bool force);
     void onStopped();
     void applyMarks();
+    /// What the session runs for a selected op or value: its clone when it is an op (a result)
+    /// of the loaded program a pipeline was built from (DebugSession::opMap()), else itself.
+    const Operation *debuggedOp(const Operation *op) const;
+    Value debuggedValue(Value value) const;
     void showDock();
     void updateShapesStatus();
 

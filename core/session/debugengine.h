@@ -55,12 +55,17 @@ public:
     /// One watched name's value now.
     struct WatchValue
     {
-        enum class State { Missing, Live, Freed };
+        /// Missing: a known value not computed yet; Unknown: the name is no value id, scope
+        /// variable or value name of the programs (mistyped).
+        enum class State { Missing, Live, Freed, Unknown };
         std::string name;
         State state = State::Missing;
         std::vector<int64_t> shape;
         DataType dtype = DataType::Undefined;
         TensorStats stats;
+        /// The program value the name resolves to (null for a scope variable that is none, and
+        /// when Unknown): what the UI opens in the inspector. Belongs to the built programs.
+        Value value;
     };
 
     /// Receives every executed op on the worker thread, tagged with the epoch.
@@ -132,7 +137,7 @@ private:
     /// Must hold m_mutex.
     void install(const DebugBreakpoint &breakpoint);
     std::string nanCause(const OpRecord &record) const;
-    const RuntimeValue *resolve(const std::string &name, bool &freed);
+    const RuntimeValue *resolve(const std::string &name, bool &freed, Value &value);
     const ValueNumbering &numbering(size_t segment);
 
     RecordSink m_sink;

@@ -174,27 +174,21 @@ const ValueNumbering &DebugEngine::numbering(size_t segment)
     return *m_numberings[segment];
 }
 
-const RuntimeValue *DebugEngine::resolve(const std::string &name, bool &freed)
+const RuntimeValue *DebugEngine::resolve(const std::string &name, bool &freed, Value &value)
 {
     freed = false;
+    value = Value();
     const size_t segments = m_interpreter->segments().size();
     if (!name.empty() && name.front() == '%') {
         const size_t current = std::min(m_interpreter->currentSegment(), segments - 1);
         for (size_t k = 0; k < segments; ++k) {
             const size_t segment = (current + k) % segments;
-            const Value v = numbering(segment).lookup(name);
-            if (v)
-                return m_interpreter->valueOf(v);
+            value = numbering(segment).lookup(name);
+            if (value)
+                return m_interpreter->valueOf(value);
         }
         return nullptr;
     }
-    Scope &scope = m_interpreter->scope();
-    if (scope.isFreed(name)) {
-        freed = true;
-        return scope.find(name);
-    }
-    if (const RuntimeValue *v = scope.find(name))
-        return v;
     if (!m_namesIndexed) {
         m_namesIndexed = true;
         for (const Interpreter::Segment &segment : m_interpreter->segments()) {
@@ -205,8 +199,16 @@ const RuntimeValue *DebugEngine::resolve(const std::string &name, bool &freed)
             });
         }
     }
-    auto it = m_valuesByName.find(name);
-    return it == m_valuesByName.end() ? nullptr : m_interpreter->valueOf(it->second);
+    if (auto it = m_valuesByName.find(name); it != m_valuesByName.end())
+        value = it->second;
+    Scope &scope = m_interpreter->scope();
+    if (scope.isFreed(name)) {
+        freed = true;
+        return scope.find(name);
+    }
+    if (const RuntimeValue *v = scope.find(name))
+        return v;
+    return value ? m_interpreter->valueOf(value) : nullptr;
 }
 
 std::vector<DebugEngine::WatchValue> DebugEngine::watch(const std::vector<std::string> &names)
@@ -217,7 +219,8 @@ std::vector<DebugEngine::WatchValue> DebugEngine::watch(const std::vector<std::s
         w.name = name;
         if (m_interpreter) {
             bool freed = false;
-            const Tensor *t = firstTensor(resolve(name, freed));
+            const RuntimeValue *held = resolve(name, freed, w.value);
+            const Tensor *t = firstTensor(held);
             if (t) {
                 w.shape = t->shape();
                 w.dtype = t->dtype();
@@ -229,9 +232,10 @@ std::vector<DebugEngine::WatchValue> DebugEngine::watch(const std::vector<std::s
                     }
                 }
             }
-            w.state = freed ? WatchValue::State::Freed
-                : t         ? WatchValue::State::Live
-                            : WatchValue::State::Missing;
+            w.state = freed       ? WatchValue::State::Freed
+                : t               ? WatchValue::State::Live
+                : held || w.value ? WatchValue::State::Missing
+                                  : WatchValue::State::Unknown;
         }
         out.push_back(std::move(w));
     }

@@ -240,6 +240,9 @@ QWidget *DebuggerPanel::buildWatchesTab()
         m_watches->removeWatch(m_watches->names().value(current.row()));
         m_session->setWatches(m_watches->names());
     });
+    // Enter or a double click opens the watched value in the inspector, as the Values do.
+    connect(m_watchesView, &QTableView::activated, this,
+        [this](const QModelIndex &index) { inspectWatch(m_watches->names().value(index.row())); });
     return tab;
 }
 
@@ -544,13 +547,30 @@ void DebuggerPanel::updateCompareButtons()
 
 void DebuggerPanel::updateWatches()
 {
+    using WatchState = DebugEngine::WatchValue::State;
     for (const DebugEngine::WatchValue &w : m_session->watchValues()) {
         const QString name = QString::fromStdString(w.name);
-        if (w.state == DebugEngine::WatchValue::State::Live)
+        if (w.state == WatchState::Live)
             m_watches->updateValue(name, w.shape, w.dtype, w.stats);
-        else if (w.state == DebugEngine::WatchValue::State::Freed)
+        else if (w.state == WatchState::Freed)
             m_watches->markFreed(name);
+        else if (w.state == WatchState::Unknown)
+            m_watches->markUnknown(name);
+        else if (m_watches->state(name) == WatchModel::State::Unknown)
+            m_watches->markNotComputed(name); // another target may know the name
     }
+}
+
+bool DebuggerPanel::inspectWatch(const QString &name)
+{
+    for (const DebugEngine::WatchValue &w : m_session->watchValues()) {
+        if (QString::fromStdString(w.name) != name || !w.value)
+            continue;
+        inspectValue(w.value);
+        emit valueActivated(w.value, w.value.definingOp());
+        return true;
+    }
+    return false;
 }
 
 void DebuggerPanel::addWatch()

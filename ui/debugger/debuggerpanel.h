@@ -26,9 +26,10 @@ class WatchModel;
 /// The debugger dock's content. Left: the stop status, an error box (the failed op with its
 /// operands, and "Provide outputs from .npy…" for a missing kernel; for a NaN/Inf stop, which
 /// input caused it) and tabs for the executed-op timeline, the call stack, the breakpoints and
-/// the watches. Right: the operands and results of the op last executed (or chosen) and the
-/// tensor inspector of the value selected there, with "Compare with Paddle" when the trace bundle
-/// has the tensor and "Compare with CPU" on a CUDA device.
+/// the watches (Enter or a double click opens a watch in the inspector). Right: the operands and
+/// results of the op last executed (or chosen) and the tensor inspector of the value selected
+/// there, with "Compare with Paddle" when the trace bundle has the tensor and "Compare with CPU"
+/// on a CUDA device.
 class DebuggerPanel : public QWidget
 {
     Q_OBJECT
@@ -42,6 +43,10 @@ public:
     /// when it holds no tensor now. Without a chosen value the inspector follows the run (the
     /// first result of the op that just ran).
     bool inspectValue(Value value);
+    /// Shows the value the watch `name` names in the inspector and selects it (Enter or a double
+    /// click on its row); false when the name names no program value (unknown, a scope variable
+    /// only, or no session yet).
+    bool inspectWatch(const QString &name);
     Value inspectedValue() const { return m_inspected; }
     /// Follows the window's selection: lists `op`'s values, selects its row in the timeline and
     /// shows `value` in the inspector. `chosen`: the user picked it (a value stays in the inspector

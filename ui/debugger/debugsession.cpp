@@ -367,19 +367,21 @@ void DebugSession::setWatches(const QStringList &names)
     if (!m_built || m_pending > 0) {
         m_watchValues.clear();
         for (const QString &n : names)
-            m_watchValues.push_back({ n.toStdString(), DebugEngine::WatchValue::State::Missing, {}, {}, {} });
+            m_watchValues.push_back(
+                { n.toStdString(), DebugEngine::WatchValue::State::Missing, {}, {}, {}, {} });
         emit watchesUpdated();
         return;
     }
     std::vector<std::string> list;
     for (const QString &n : names)
         list.push_back(n.toStdString());
-    post([this, list] {
+    post([this, list, generation = m_targetGeneration] {
         const std::vector<DebugEngine::WatchValue> values = m_engine->watch(list);
         QMetaObject::invokeMethod(
             this,
-            [this, values] {
-                if (values.size() != size_t(m_watchNames.size()))
+            [this, values, generation] {
+                // Values of programs no longer debugged would dangle.
+                if (values.size() != size_t(m_watchNames.size()) || generation != m_targetGeneration)
                     return;
                 m_watchValues = values;
                 emit watchesUpdated();

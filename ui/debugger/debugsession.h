@@ -7,6 +7,7 @@
 #include "core/session/debugsources.h"
 #include "core/session/debugtarget.h"
 #include "core/session/deviceoption.h"
+#include "core/session/pipelineopmap.h"
 #include "core/session/referencefiles.h"
 
 #include <QObject>
@@ -58,8 +59,12 @@ public:
     void setProgram(std::shared_ptr<const Program> program, const QString &path = {},
         std::shared_ptr<const TraceBundle> bundle = {});
     /// The forward (and, when not empty, backward) program of a pipeline as one timeline.
+    /// `loaded` is the program the pipeline was built from (the Program tab's): its ops stand for
+    /// their clones (opMap()), so a breakpoint or cursor on them stops the pipeline there, and its
+    /// op breakpoints move onto the clones (and back when the target becomes `loaded` again).
     void setPipeline(std::shared_ptr<const PipelineResult> pipeline,
-        std::shared_ptr<const TraceBundle> bundle = {}, const QString &programPath = {});
+        std::shared_ptr<const TraceBundle> bundle = {}, const QString &programPath = {},
+        std::shared_ptr<const Program> loaded = {});
     void clearTarget();
     const DebugTarget &target() const { return m_target; }
     bool hasTarget() const { return m_target.valid(); }
@@ -67,7 +72,10 @@ public:
     std::vector<const Program *> segmentPrograms() const;
     /// "program", "forward", "backward".
     QString segmentName(size_t segment) const;
-    /// The position of `op` on the timeline; nullopt when it is in none of its programs.
+    /// The loaded program's ops and their clones in the pipeline debugged (empty for a program).
+    const PipelineOpMap &opMap() const { return m_opMap; }
+    /// The position of `op` on the timeline (an op of the loaded program: its clone's, opMap());
+    /// nullopt when it is in none of its programs.
     std::optional<ProgramPosition> positionOf(const Operation *op) const;
     const Operation *opAt(const ProgramPosition &position) const;
 
@@ -157,7 +165,8 @@ public:
     /// Watched names: value ids ("%5"), scope variables or Paddle value names.
     void setWatches(const QStringList &names);
     const QStringList &watches() const { return m_watchNames; }
-    /// Parallel to watches() after the last stop (or setWatches()).
+    /// Parallel to watches() after the last stop (or setWatches()); a value's `value` is the
+    /// program value it names (DebugEngine::WatchValue), of the current target.
     const std::vector<DebugEngine::WatchValue> &watchValues() const { return m_watchValues; }
 
     /// Error state at a missing kernel: the op's results from `.npy` files (one per result), then
@@ -215,7 +224,7 @@ private:
         const QString &error, bool ran);
     void flushRecords();
     void setState(State state);
-    void setTarget(DebugTarget target);
+    void setTarget(DebugTarget target, PipelineOpMap map = {});
     void endSession();
     int addBreakpoint(DebugBreakpoint breakpoint);
     void sendBreakpoint(const DebugBreakpoint &breakpoint);
@@ -226,6 +235,7 @@ private:
     std::unique_ptr<DebugEngine> m_engine;
 
     DebugTarget m_target;
+    PipelineOpMap m_opMap;
     ReferenceFiles m_references;
     std::unique_ptr<QTemporaryDir> m_tempDir;
     std::vector<DeviceOption> m_devices;
@@ -252,6 +262,7 @@ private:
     uint64_t m_staleEpoch = 0;
     QStringList m_watchNames;
     std::vector<DebugEngine::WatchValue> m_watchValues;
+    uint64_t m_targetGeneration = 0; ///< counts setTarget() calls: watch values of older targets are dropped
 
     std::mutex m_recordsMutex;
     std::vector<std::pair<uint64_t, OpRecord>> m_incoming;

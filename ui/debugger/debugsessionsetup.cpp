@@ -29,13 +29,14 @@ void DebugSession::setProgram(
 }
 
 void DebugSession::setPipeline(std::shared_ptr<const PipelineResult> pipeline,
-    std::shared_ptr<const TraceBundle> bundle, const QString &programPath)
+    std::shared_ptr<const TraceBundle> bundle, const QString &programPath,
+    std::shared_ptr<const Program> loaded)
 {
     DebugTarget t;
-    t.pipeline = std::move(pipeline);
+    t.pipeline = pipeline;
     t.bundle = std::move(bundle);
     t.programPath = programPath.toStdString();
-    setTarget(std::move(t));
+    setTarget(std::move(t), PipelineOpMap(std::move(loaded), std::move(pipeline)));
 }
 
 void DebugSession::clearTarget()
@@ -43,7 +44,7 @@ void DebugSession::clearTarget()
     setTarget(DebugTarget {});
 }
 
-void DebugSession::setTarget(DebugTarget target)
+void DebugSession::setTarget(DebugTarget target, PipelineOpMap map)
 {
     if (m_built)
         stop();
@@ -55,20 +56,30 @@ void DebugSession::setTarget(DebugTarget target)
         m_records.clear();
         emit recordsReset();
     }
-    // Op breakpoints on ops of the new programs stay (re-positioned); the others go. The old
-    // target still owns its programs here, so the breakpoints' op pointers are valid.
+    // Op breakpoints on ops of the new programs stay (re-positioned), as do those on ops of the
+    // loaded program and on their clones in a pipeline (moved onto the op that stands for them in
+    // the new target); the others go. The old target still owns its programs here, so the
+    // breakpoints' op pointers are valid.
     const std::vector<const Program *> programs = target.programs();
+    auto segmentOf = [&programs](const Operation *op) {
+        const Program *program = op && op->parentBlock() ? op->parentBlock()->program() : nullptr;
+        return size_t(std::find(programs.begin(), programs.end(), program) - programs.begin());
+    };
     bool changed = false;
     for (auto it = m_breakpoints.begin(); it != m_breakpoints.end();) {
         if (it->kind != DebugBreakpoint::Kind::Op) {
             ++it;
             continue;
         }
-        const Program *program = it->op && it->op->parentBlock() ? it->op->parentBlock()->program() : nullptr;
-        const auto found = std::find(programs.begin(), programs.end(), program);
-        if (found != programs.end()) {
-            const ProgramPosition position = ProgramPosition::of(it->op, size_t(found - programs.begin()));
-            if (position != it->position) {
+        const Operation *op = it->op;
+        if (segmentOf(op) == programs.size() && m_opMap.toLoaded(op))
+            op = m_opMap.toLoaded(op); // a clone in the old pipeline: its op of the loaded program
+        if (segmentOf(op) == programs.size() && map.toSplit(op))
+            op = map.toSplit(op); // an op of the loaded program: its clone in the new pipeline
+        if (const size_t segment = segmentOf(op); segment < programs.size()) {
+            const ProgramPosition position = ProgramPosition::of(op, segment);
+            if (position != it->position || op != it->op) {
+                it->op = op;
                 it->position = position;
                 m_engine->setBreakpoint(*it);
                 changed = true;
@@ -81,6 +92,11 @@ void DebugSession::setTarget(DebugTarget target)
         changed = true;
     }
     m_target = std::move(target);
+    m_opMap = std::move(map);
+    // The watches' values belonged to the old programs: not computed until the next stop.
+    ++m_targetGeneration;
+    for (DebugEngine::WatchValue &w : m_watchValues)
+        w = DebugEngine::WatchValue { w.name, DebugEngine::WatchValue::State::Missing, {}, {}, {}, {} };
     findPdiparams(m_target);
     m_references = ReferenceFiles();
     if (m_target.bundle && m_target.pipeline)
@@ -102,6 +118,7 @@ void DebugSession::setTarget(DebugTarget target)
         emit breakpointsChanged();
     emit sourcesChanged();
     emit targetChanged();
+    emit watchesUpdated();
 }
 
 void DebugSession::findPdiparams(DebugTarget &target)
@@ -154,6 +171,8 @@ std::optional<ProgramPosition> DebugSession::positionOf(const Operation *op) con
         if (p.valid())
             return p;
     }
+    if (const Operation *clone = m_opMap.toSplit(op))
+        return positionOf(clone);
     return std::nullopt;
 }
 

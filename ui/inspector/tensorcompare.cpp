@@ -45,9 +45,15 @@ TensorCompare::Result TensorCompare::compare(const Tensor &a, const Tensor &b, c
     if (!readable(a, options.nameA) || !readable(b, options.nameB))
         return r;
     if (a.shape() != b.shape()) {
-        r.error = "shape mismatch: " + options.nameA + " is " + a.describe() + ", " + options.nameB + " is "
-            + b.describe();
-        return r;
+        // A scalar against a one-element tensor is the same value (Paddle saves a 0-d loss as
+        // [1]); TensorComparison::compare accepts it the same way.
+        if (a.numElements() != 1 || b.numElements() != 1) {
+            r.error = "shape mismatch: " + options.nameA + " is " + a.describe() + ", " + options.nameB
+                + " is " + b.describe();
+            return r;
+        }
+        r.note = options.nameA + " is " + a.describe() + ", " + options.nameB + " is " + b.describe()
+            + ": one element each, compared as one value";
     }
     r.ok = true;
     r.count = a.numElements();
@@ -88,8 +94,8 @@ std::string TensorCompare::Result::summary() const
 {
     if (!ok)
         return error;
-    std::string s = std::to_string(count) + " elements; max abs error " + number(maxAbsError)
-        + ", max rel error " + number(maxRelError) + "; ";
+    std::string s = (note.empty() ? std::string() : note + "; ") + std::to_string(count)
+        + " elements; max abs error " + number(maxAbsError) + ", max rel error " + number(maxRelError) + "; ";
     if (mismatchCount == 0)
         return s + "all within tolerance.";
     return s + std::to_string(mismatchCount) + " beyond tolerance; first at "

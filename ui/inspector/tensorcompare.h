@@ -8,10 +8,11 @@
 
 namespace ps {
 
-/// Element-wise comparison of two host tensors of the same shape (any readable dtypes, compared
-/// in double) for the inspector: the element rule is the core's TensorComparison::close
-/// (|a - b| <= atol + rtol * |b|, b being the reference); this adds the difference tensor and the
-/// first mismatch's N-d index. No Qt; one pass over the elements.
+/// Element-wise comparison of two host tensors of the same shape, or of one element each (a 0-d
+/// scalar against Paddle's [1]), any readable dtypes, compared in double, for the inspector: the
+/// element rule is the core's TensorComparison::close (|a - b| <= atol + rtol * |b|, b being the
+/// reference); this adds the difference tensor and the first mismatch's N-d index. No Qt; one
+/// pass over the elements.
 class TensorCompare
 {
 public:
@@ -29,6 +30,8 @@ public:
         bool ok = false; ///< false: `error` says why nothing was compared
         std::string error;
         std::string nameA, nameB; ///< from the options, for the summary
+        /// Set when the shapes differ but both hold one element ([] against [1]): compared anyway.
+        std::string note;
         int64_t count = 0;
         double maxAbsError = 0; ///< over pairs where both are finite
         double maxRelError = 0; ///< |a - b| / |b| over finite pairs with b != 0

@@ -94,6 +94,28 @@ bool WatchModel::markFreed(const QString &name)
     return true;
 }
 
+bool WatchModel::markUnknown(const QString &name)
+{
+    const int row = rowOf(name);
+    if (row < 0)
+        return false;
+    Watch &w = m_watches[size_t(row)];
+    w = Watch { w.name, State::Unknown };
+    emitRowChanged(row);
+    return true;
+}
+
+bool WatchModel::markNotComputed(const QString &name)
+{
+    const int row = rowOf(name);
+    if (row < 0)
+        return false;
+    Watch &w = m_watches[size_t(row)];
+    w = Watch { w.name, State::NotComputed };
+    emitRowChanged(row);
+    return true;
+}
+
 void WatchModel::clear()
 {
     beginResetModel();
@@ -131,12 +153,17 @@ QVariant WatchModel::data(const QModelIndex &index, int role) const
         return w.hasValue && nonFinite > 0 ? QVariant(QBrush(ThemeColors::current().errorBackground))
                                            : QVariant();
     case Qt::ForegroundRole:
+        if (w.state == State::Unknown && index.column() == StateColumn)
+            return QBrush(ThemeColors::current().error);
         return w.state == State::Freed ? QVariant(QBrush(ThemeColors::current().mutedText)) : QVariant();
     case Qt::TextAlignmentRole:
         return index.column() >= MinColumn && index.column() <= NonFiniteColumn
             ? QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter))
             : QVariant();
     case Qt::ToolTipRole:
+        if (w.state == State::Unknown)
+            return tr("%1 is no value id (%5), scope variable or value name of the programs debugged")
+                .arg(w.name);
         if (w.hasValue && nonFinite > 0)
             return tr("%1 NaN, %2 +Inf, %3 -Inf")
                 .arg(w.stats.nanCount)
@@ -160,6 +187,8 @@ QVariant WatchModel::data(const QModelIndex &index, int role) const
             return tr("live");
         case State::Freed:
             return tr("freed");
+        case State::Unknown:
+            return tr("unknown name");
         }
         return {};
     }

@@ -11,7 +11,8 @@ namespace ps {
 /// Pinned value names with live statistics, one row each, in the order they were added: name,
 /// shape, dtype, min, max, mean, NaN/Inf count and state ("not computed yet" until the first
 /// update, "live", "freed" once the run released the value; a freed row keeps its last numbers
-/// greyed). Rows holding NaN or Inf have a red background.
+/// greyed; "unknown name" for a name that names nothing in the programs debugged, e.g. a typo).
+/// Rows holding NaN or Inf have a red background.
 class WatchModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -28,7 +29,7 @@ public:
         StateColumn,
         ColumnCount
     };
-    enum class State { NotComputed, Live, Freed };
+    enum class State { NotComputed, Live, Freed, Unknown };
     enum Role {
         StateRole = Qt::UserRole + 80, ///< int(State)
         NonFiniteRole, ///< qint64 NaN + Inf count
@@ -43,6 +44,10 @@ public:
     bool updateValue(
         const QString &name, const std::vector<int64_t> &shape, DataType dtype, const TensorStats &stats);
     bool markFreed(const QString &name);
+    /// The name names no value of the programs debugged (state Unknown, numbers cleared).
+    bool markUnknown(const QString &name);
+    /// Back to NotComputed with the numbers cleared (a new target: the name may name something).
+    bool markNotComputed(const QString &name);
     void clear();
 
     bool contains(const QString &name) const { return rowOf(name) >= 0; }
