@@ -161,7 +161,7 @@ private:
         int id = newNode(nullptr, NodeKind::Data, cluster);
         GraphNode &n = m_model.nodes[id];
         n.value = v;
-        n.lines = { label(valueNameOrEmpty(v)), label(GraphBuilder::shapeText(v.type())) };
+        n.lines = { label(valueName(v)), label(GraphBuilder::shapeText(v.type())) };
         m_sourceNode[v] = id;
     }
 
@@ -298,7 +298,7 @@ private:
                 e.from = addGhost(v, consumer.cluster, u.consumer);
             } else {
                 e.from = u.source;
-                std::string name = valueNameOrEmpty(v);
+                std::string name = valueName(v);
                 e.label = label(name.empty() ? GraphBuilder::shapeText(v.type()) : name);
             }
             m_model.edges.push_back(std::move(e));
@@ -314,21 +314,44 @@ private:
         n.ghost = true;
         n.attachedTo = consumer;
         n.value = v;
-        n.lines = { label(ghostTitle(v, producer, kind)) };
+        n.lines = { ghostTitle(v, producer, kind) };
         if (producer)
             m_model.ghostsOfOp.emplace(producer, id);
         return id;
     }
 
+    /// The label of a ghost of `v`; kept for values with many uses, which have as many ghosts.
     std::string ghostTitle(Value v, Operation *producer, NodeKind kind)
+    {
+        if (useCount(v) <= kUsesScannedEachTime)
+            return makeGhostTitle(v, producer, kind);
+        auto [it, inserted] = m_ghostTitles.try_emplace(v);
+        if (inserted)
+            it->second = makeGhostTitle(v, producer, kind);
+        return it->second;
+    }
+
+    std::string makeGhostTitle(Value v, Operation *producer, NodeKind kind)
     {
         if (producer && kind == NodeKind::Constant) {
             if (const Attribute *a = producer->attribute("value"))
-                return opTitle(*producer) + " " + shortAttributeText(*a);
-            return opTitle(*producer);
+                return label(opTitle(*producer) + " " + shortAttributeText(*a));
+            return label(opTitle(*producer));
         }
-        std::string name = valueNameOrEmpty(v);
-        return name.empty() ? m_numbering.name(v) : name;
+        std::string name = valueName(v);
+        return label(name.empty() ? m_numbering.name(v) : name);
+    }
+
+    /// valueNameOrEmpty(v), which scans v's uses for a shadow_output: kept for values with many
+    /// uses, so that naming each of their edges or ghosts does not scan them all again.
+    std::string valueName(Value v)
+    {
+        if (useCount(v) <= kUsesScannedEachTime)
+            return valueNameOrEmpty(v);
+        auto [it, inserted] = m_names.try_emplace(v);
+        if (inserted)
+            it->second = valueNameOrEmpty(v);
+        return it->second;
     }
 
     std::vector<std::string> opLines(const Operation &op)
@@ -355,6 +378,9 @@ private:
         return lines;
     }
 
+    /// Values with more uses than this have their names and ghost labels made once.
+    static constexpr size_t kUsesScannedEachTime = 8;
+
     std::string label(std::string s) const { return truncated(std::move(s), m_options.maxLabelLength); }
 
     const GraphBuilderOptions &m_options;
@@ -362,6 +388,8 @@ private:
     GraphModel m_model;
     std::unordered_map<Value, int> m_sourceNode;
     std::unordered_map<Value, size_t> m_useCounts;
+    std::unordered_map<Value, std::string> m_names; ///< valueName() of values with many uses
+    std::unordered_map<Value, std::string> m_ghostTitles;
 };
 
 } // namespace

@@ -324,9 +324,11 @@ private:
             else if (leaf == -1)
                 m_rootNodes.push_back(t);
         }
-        // Children are created after their parents: a reverse sweep is a post-order.
+        // Children are created after their parents: a reverse sweep is a post-order, and an
+        // entry's children have all been dealt with (detached ones marked dead) when it is.
         for (size_t i = m_entries.size(); i-- > 0;) {
             Entry &e = m_entries[i];
+            std::erase_if(e.children, [this](int c) { return !m_entries[size_t(c)].alive; });
             if (e.children.empty() && e.nodes.empty()) { // a backward group nothing went into
                 detach(int(i));
             } else if (e.children.empty() && e.nodes.size() == 1 && e.kind == LayerGroupKind::Layer) {
@@ -348,15 +350,9 @@ private:
 
     std::vector<int> &nodesOf(int entry) { return entry >= 0 ? m_entries[size_t(entry)].nodes : m_rootNodes; }
 
-    void detach(int entry)
-    {
-        Entry &e = m_entries[size_t(entry)];
-        e.alive = false;
-        if (e.parent >= 0) {
-            std::vector<int> &siblings = m_entries[size_t(e.parent)].children;
-            siblings.erase(std::remove(siblings.begin(), siblings.end(), entry), siblings.end());
-        }
-    }
+    /// Marks `entry` dead; simplify() drops it from its parent's children when it reaches the
+    /// parent (erasing it here would make a layer with many one-op sub-layers quadratic).
+    void detach(int entry) { m_entries[size_t(entry)].alive = false; }
 
     void addUnusedGroup()
     {
