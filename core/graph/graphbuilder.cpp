@@ -176,7 +176,7 @@ private:
             if (drawnOnlyAsGhosts(*op, kind))
                 continue;
             int id = newNode(op, kind, cluster);
-            m_model.nodes[id].lines = opLines(*op);
+            m_model.nodes[id].lines = opLines(*op, kind);
             m_model.nodeOfOp[op] = id;
             for (unsigned r = 0; r < op->numResults(); ++r)
                 m_sourceNode[op->result(r)] = id;
@@ -221,14 +221,20 @@ private:
 
     bool isGhosted(Value v)
     {
+        const Operation *def = v.definingOp();
+        return isGhosted(v, def, def ? GraphBuilder::kindOf(*def) : NodeKind::Data);
+    }
+
+    /// isGhosted(v) where the kind of v's defining op `def` is known.
+    bool isGhosted(Value v, const Operation *def, NodeKind defKind)
+    {
         if (m_options.ghostUseThreshold > 0 && useCount(v) > m_options.ghostUseThreshold)
             return true;
         if (!m_options.ghostSourceValues)
             return false;
         if (v.isBlockArgument() || v.isKeywordArgument())
             return true;
-        Operation *op = v.definingOp();
-        return op && isSourceKind(GraphBuilder::kindOf(*op));
+        return def && isSourceKind(defKind);
     }
 
     /// One operand use by a drawn op: `source` is the producing node, or -1 for a ghost.
@@ -262,10 +268,14 @@ private:
                 auto it = m_sourceNode.find(v);
                 const int producer = it == m_sourceNode.end() ? -1 : it->second;
                 const Operation *def = v.definingOp();
-                if (!def || GraphBuilder::kindOf(*def) == NodeKind::Data
-                    || (producer >= 0 && anchored[size_t(producer)]))
+                // The kind of an op drawn as a node is its node's.
+                const NodeKind defKind = !def ? NodeKind::Data
+                    : producer >= 0 && m_model.nodes[size_t(producer)].op == def
+                    ? m_model.nodes[size_t(producer)].kind
+                    : GraphBuilder::kindOf(*def);
+                if (!def || defKind == NodeKind::Data || (producer >= 0 && anchored[size_t(producer)]))
                     anchored[c] = true;
-                if (isGhosted(v))
+                if (isGhosted(v, def, defKind))
                     uses.push_back({ int(c), i, -1 });
                 else if (producer >= 0) // else: defined outside the drawn block
                     uses.push_back({ int(c), i, producer });
@@ -354,7 +364,7 @@ private:
         return it->second;
     }
 
-    std::vector<std::string> opLines(const Operation &op)
+    std::vector<std::string> opLines(const Operation &op, NodeKind kind)
     {
         std::vector<std::string> lines { label(opTitle(op)) };
         std::string_view n = op.name();
@@ -365,8 +375,7 @@ private:
             detail = op.stringAttribute("name");
         else if (n == ops::kShadowOutput)
             detail = op.stringAttribute("output_name");
-        else if (const Attribute *a
-            = GraphBuilder::kindOf(op) == NodeKind::Constant ? op.attribute("value") : nullptr)
+        else if (const Attribute *a = kind == NodeKind::Constant ? op.attribute("value") : nullptr)
             detail = shortAttributeText(*a);
         else if (op.numResults() > 0) {
             detail = GraphBuilder::shapeText(op.result(0).type());
