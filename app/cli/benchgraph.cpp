@@ -4,6 +4,8 @@
 #include "core/graph/graphbuilder.h"
 #include "core/io/jsonemitter.h"
 #include "core/ir/block.h"
+#include "core/ir/builder.h"
+#include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/ir/valuenumbering.h"
 #include "core/transform/partialprogram.h"
@@ -20,7 +22,7 @@ namespace {
 constexpr double kTargetSeconds = 1.0;
 constexpr size_t kTargetOps = 100'000;
 
-const char *const kUsage = "usage: pirscope-cli bench graph [--ops N] [--kind mlp|transformer] "
+const char *const kUsage = "usage: pirscope-cli bench graph [--ops N] [--kind mlp|transformer|wide] "
                            "[--mode train|split|infer] [--json] | bench graph FILE";
 
 /// One program whose graph model is built and, for a train program, autodiff's grad op →
@@ -44,6 +46,30 @@ struct GraphSubject
         return n;
     }
 };
+
+/// `ops` adds, each in a one-op layer of its own ("/Net/Add_7/") and each reading one shared,
+/// unnamed value: the shapes that made the model quadratic (a value read by every op, drawn as
+/// one ghost per use, each named by scanning all its uses for a shadow_output; a layer with
+/// thousands of one-op sub-layers, each dissolved into it).
+std::unique_ptr<ps::Program> wideProgram(size_t ops)
+{
+    auto program = std::make_unique<ps::Program>();
+    ps::Builder b(*program);
+    b.setInsertionPointToEnd(program->block());
+    const ps::Type t = ps::Type::denseTensor(ps::DataType::Float32, { 4 });
+    const ps::Value x
+        = b.create("pd_op.data", {}, { t }, { { "name", ps::Attribute::string("x") } })->result(0);
+    const ps::Value shared
+        = b.create("pd_op.sigmoid", { x }, { t }, { { "struct_name", ps::Attribute::string("/Net/") } })
+              ->result(0);
+    ps::Value v = shared;
+    for (size_t i = 0; i < ops; ++i)
+        v = b.create("pd_op.add", { v, shared }, { t },
+                 { { "struct_name", ps::Attribute::string("/Net/Add_" + std::to_string(i) + "/") } })
+                ->result(0);
+    b.create("builtin.shadow_output", { v }, {}, { { "output_name", ps::Attribute::string("out") } });
+    return program;
+}
 
 ps::SyntheticProgram::Model modelOf(ps::SyntheticProgram::Kind kind, size_t layers)
 {
@@ -151,13 +177,13 @@ void printSize(const Measurement &m)
 
 } // namespace
 
-/// `bench graph [--ops N] [--kind mlp|transformer] [--mode train|split|infer] [--json]`: the graph
-/// model (GraphBuilder: nodes, edges, ghosts, layer groups; what a ProgramDocument builds for the
-/// graph view) of a generated program of N/5 and N ops (train: the whole train program; split:
-/// its forward and backward programs, as the pipeline view builds them), each against numbering
-/// its values once (ValueNumbering, one linear pass over the ops) in the same run. The per-op
-/// costs at the two sizes show whether building grows linearly. `bench graph FILE`: the same for
-/// one program file.
+/// `bench graph [--ops N] [--kind mlp|transformer|wide] [--mode train|split|infer] [--json]`:
+/// the graph model (GraphBuilder: nodes, edges, ghosts, layer groups; what a ProgramDocument
+/// builds for the graph view) of a generated program of N/5 and N ops (train: the whole train
+/// program; split: its forward and backward programs, as the pipeline view builds them; wide:
+/// see wideProgram), each against numbering its values once (ValueNumbering, one linear pass
+/// over the ops) in the same run. The per-op costs at the two sizes show whether building grows
+/// linearly. `bench graph FILE`: the same for one program file.
 int runBenchGraph(const std::vector<std::string> &args)
 {
     CliArguments cli;
@@ -181,18 +207,23 @@ int runBenchGraph(const std::vector<std::string> &args)
     uint64_t ops = kTargetOps;
     if (!cli.unsignedOption("ops", 50, 5'000'000, ops, error))
         return cliError(error);
-    const std::optional<ps::SyntheticProgram::Kind> kind
-        = ps::SyntheticProgram::kindFromName(cli.option("kind").value_or("mlp"));
-    if (!kind)
-        return cliError("--kind: mlp or transformer");
-    const std::string mode = cli.option("mode").value_or("train");
+    const std::string kindName = cli.option("kind").value_or("mlp");
+    const bool wide = kindName == "wide";
+    const std::optional<ps::SyntheticProgram::Kind> kind = ps::SyntheticProgram::kindFromName(kindName);
+    if (!kind && !wide)
+        return cliError("--kind: mlp, transformer or wide");
+    const std::string mode = cli.option("mode").value_or(wide ? "infer" : "train");
     if (mode != "train" && mode != "infer" && mode != "split")
         return cliError("--mode: train, split or infer");
+    if (wide && mode != "infer")
+        return cliError("--kind wide: infer only (the program has no backward)");
 
     std::vector<Measurement> sizes;
     for (size_t n : { size_t(ops) / 5, size_t(ops) }) {
         GraphSubject subject;
-        if (!makeSubject(*kind, n, mode, subject))
+        if (wide)
+            subject.parts.push_back({ wideProgram(n), {} });
+        else if (!makeSubject(*kind, n, mode, subject))
             return cliError("the generated model has no train program");
         sizes.push_back(measure(subject));
     }
@@ -203,7 +234,7 @@ int runBenchGraph(const std::vector<std::string> &args)
     if (cli.flag("json")) {
         ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
         json.beginObject();
-        json.key("kind").value(ps::SyntheticProgram::kindName(*kind));
+        json.key("kind").value(kindName);
         json.key("mode").value(mode);
         json.key("sizes").beginArray();
         for (const Measurement &m : sizes) {
@@ -221,7 +252,7 @@ int runBenchGraph(const std::vector<std::string> &args)
         json.finish();
         return 0;
     }
-    std::cout << "graph model of a generated " << ps::SyntheticProgram::kindName(*kind) << " (" << mode
+    std::cout << "graph model of a generated " << kindName << " (" << mode
               << ") program, against numbering its values once\n";
     for (const Measurement &m : sizes)
         printSize(m);
