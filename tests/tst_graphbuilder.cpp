@@ -76,6 +76,7 @@ private slots:
     void dotNodeSizesAndEscaping();
     void ghostChipLayout();
     void longEdgesBecomeGhosts();
+    void widelyUsedValuesKeepTheirNames();
 };
 
 void TestGraphBuilder::kinds_data()
@@ -467,6 +468,60 @@ void TestGraphBuilder::longEdgesBecomeGhosts()
     o.ghostRankSpan = 11;
     GraphModel m3 = GraphBuilder(o).build(program);
     QVERIFY(edgeBetween(m3, m3.nodeOf(skip), m3.nodeOf(late)));
+}
+
+/// A value with many uses has as many ghosts (or, without ghosts, edges): each is named as
+/// a value with one use would be, by its shadow_output, else by its number.
+void TestGraphBuilder::widelyUsedValuesKeepTheirNames()
+{
+    Program program;
+    Builder b(program);
+    b.setInsertionPointToEnd(program.block());
+    Operation *x = b.create("pd_op.data", {}, { tensor({ 4 }) }, { str("name", "x") });
+    Operation *mask = b.create("pd_op.sigmoid", { x->result(0) }, { tensor({ 4 }) });
+    Operation *scale = b.create("pd_op.scale", { x->result(0) }, { tensor({ 4 }) });
+    constexpr int kUsers = 30;
+    for (int i = 0; i < kUsers; ++i)
+        b.create("pd_op.multiply", { mask->result(0), scale->result(0) }, { tensor({ 4 }) });
+    b.create("builtin.shadow_output", { mask->result(0) }, {}, { str("output_name", "mask_out") });
+
+    GraphModel m = GraphBuilder().build(program);
+    int maskGhosts = 0, scaleGhosts = 0;
+    std::string scaleTitle;
+    for (const GraphNode &n : m.nodes) {
+        if (!n.ghost)
+            continue;
+        if (n.value == mask->result(0)) {
+            ++maskGhosts;
+            QCOMPARE(n.lines, std::vector<std::string> { "mask_out" });
+        } else if (n.value == scale->result(0)) {
+            ++scaleGhosts;
+            QCOMPARE(n.lines.size(), size_t(1));
+            QVERIFY(QString::fromStdString(n.lines[0]).startsWith('%'));
+            if (scaleTitle.empty())
+                scaleTitle = n.lines[0];
+            QCOMPARE(n.lines[0], scaleTitle); // the same number on every ghost
+        }
+    }
+    QCOMPARE(maskGhosts, kUsers + 1);
+    QCOMPARE(scaleGhosts, kUsers);
+
+    GraphBuilderOptions noGhosts;
+    noGhosts.ghostUseThreshold = 0;
+    noGhosts.ghostRankSpan = 0;
+    GraphModel flat = GraphBuilder(noGhosts).build(program);
+    int maskEdges = 0, scaleEdges = 0;
+    for (const GraphEdge &e : flat.edges) {
+        if (e.value == mask->result(0)) {
+            ++maskEdges;
+            QCOMPARE(e.label, std::string("mask_out"));
+        } else if (e.value == scale->result(0)) {
+            ++scaleEdges;
+            QCOMPARE(e.label, std::string("4xf32")); // no name: the shape
+        }
+    }
+    QCOMPARE(maskEdges, kUsers + 1);
+    QCOMPARE(scaleEdges, kUsers);
 }
 
 QTEST_GUILESS_MAIN(TestGraphBuilder)

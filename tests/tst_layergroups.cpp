@@ -93,6 +93,7 @@ private slots:
     void unusedParametersGetAGroup();
     void manyLooseOpsJoinTheirNeighboursLayers();
     void rangesBoundEveryLayout();
+    void manyOneOpLayersDissolveInOrder();
     void regionsStayWithTheirOp();
     void expansion();
     void groupGraphsHavePortsAndItems();
@@ -275,6 +276,48 @@ void TestLayerGroups::manyLooseOpsJoinTheirNeighboursLayers()
     const GraphModel f = GraphBuilder().build(few.program);
     QCOMPARE(groupOf(f, few.pre), -1);
     QVERIFY(!groupByPath(f, "no layer/"));
+}
+
+/// A layer with hundreds of one-op sub-layers (activations, dropouts) among bigger ones: the
+/// one-op layers dissolve into it, the others stay its child groups, all in program order.
+void TestLayerGroups::manyOneOpLayersDissolveInOrder()
+{
+    Program program;
+    Builder b(program);
+    b.setInsertionPointToEnd(program.block());
+    Value v = b.create("pd_op.data", {}, { tensor({ 2 }) }, { str("name", "x") })->result(0);
+    std::vector<Operation *> single;
+    std::vector<std::string> bigger;
+    for (int layer = 0; layer < 600; ++layer) {
+        const std::string path = "/Net/L_" + std::to_string(layer) + "/";
+        const int ops = layer % 7 == 3 ? 2 : 1;
+        for (int k = 0; k < ops; ++k) {
+            Operation *op = b.create("pd_op.relu", { v }, { tensor({ 2 }) }, { str("struct_name", path) });
+            v = op->result(0);
+            if (ops == 1)
+                single.push_back(op);
+        }
+        if (ops == 2)
+            bigger.push_back(path);
+    }
+    GraphBuilderOptions options;
+    options.grouping.maxItems = 0; // no ranges: the layers as they are
+    const GraphModel m = GraphBuilder(options).build(program);
+    const LayerGroup *net = groupByPath(m, "/Net/");
+    QVERIFY(net);
+    QCOMPARE(m.groups.size(), bigger.size() + 1);
+    QCOMPARE(m.topGroups, std::vector<int> { net->id });
+    QCOMPARE(net->nodes.size(), single.size());
+    for (size_t i = 0; i < single.size(); ++i)
+        QCOMPARE(net->nodes[i], m.nodeOf(single[i]));
+    QCOMPARE(net->groups.size(), bigger.size());
+    for (size_t i = 0; i < bigger.size(); ++i) {
+        const LayerGroup &g = m.groups[size_t(net->groups[i])];
+        QCOMPARE(g.path, bigger[i]);
+        QCOMPARE(g.parent, net->id);
+        QCOMPARE(g.nodes.size(), size_t(2));
+    }
+    QCOMPARE(net->ops, size_t(600 + bigger.size()));
 }
 
 void TestLayerGroups::rangesBoundEveryLayout()

@@ -101,12 +101,16 @@ int runBench(const std::vector<std::string> &args)
         return runBenchRunLog({ args.begin() + 1, args.end() });
     if (!args.empty() && args[0] == "memory")
         return runBenchMemory({ args.begin() + 1, args.end() });
+    if (!args.empty() && args[0] == "graph")
+        return runBenchGraph({ args.begin() + 1, args.end() });
     CliArguments cli;
     std::string error;
     if (!cli.parse(args, { "json" }, {}, error))
         return cliError(error);
     if (cli.positional().size() == 2 && cli.positional()[0] == "load")
         return benchLoad(cli);
-    return cliError("usage: pirscope-cli bench load FILE [--json] | bench pipeline ... | bench run ... | "
-                    "bench open ... | bench layout ... | bench passlog ... | bench runlog ... | bench memory ...");
+    return cliError(
+        "usage: pirscope-cli bench load FILE [--json] | bench pipeline ... | bench run ... | "
+        "bench open ... | bench layout ... | bench passlog ... | bench runlog ... | bench memory ... | "
+        "bench graph ...");
 }

@@ -40,7 +40,8 @@ const Command kCommands[] = {
         "  bench layout FILE|--ops N     graph layout: first view, whole graph (GUI build)\n"
         "  bench passlog [LOG] [--mb N]  open a (generated) pass log against reading it\n"
         "  bench runlog [--records N]    index and match a (generated) Paddle run log\n"
-        "  bench memory [--ops N]        the memory model of a generated train step" },
+        "  bench memory [--ops N]        the memory model of a generated train step\n"
+        "  bench graph [--ops N]         the graph model of generated programs of N/5 and N ops" },
     { "render", runRender,
         "render FILE --out G.svg|G.png  the whole graph as a picture [--layer NAME] [--select OP] (GUI "
         "build)" },

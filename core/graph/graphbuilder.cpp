@@ -161,7 +161,7 @@ private:
         int id = newNode(nullptr, NodeKind::Data, cluster);
         GraphNode &n = m_model.nodes[id];
         n.value = v;
-        n.lines = { label(valueNameOrEmpty(v)), label(GraphBuilder::shapeText(v.type())) };
+        n.lines = { label(valueName(v)), label(GraphBuilder::shapeText(v.type())) };
         m_sourceNode[v] = id;
     }
 
@@ -176,7 +176,7 @@ private:
             if (drawnOnlyAsGhosts(*op, kind))
                 continue;
             int id = newNode(op, kind, cluster);
-            m_model.nodes[id].lines = opLines(*op);
+            m_model.nodes[id].lines = opLines(*op, kind);
             m_model.nodeOfOp[op] = id;
             for (unsigned r = 0; r < op->numResults(); ++r)
                 m_sourceNode[op->result(r)] = id;
@@ -221,14 +221,20 @@ private:
 
     bool isGhosted(Value v)
     {
+        const Operation *def = v.definingOp();
+        return isGhosted(v, def, def ? GraphBuilder::kindOf(*def) : NodeKind::Data);
+    }
+
+    /// isGhosted(v) where the kind of v's defining op `def` is known.
+    bool isGhosted(Value v, const Operation *def, NodeKind defKind)
+    {
         if (m_options.ghostUseThreshold > 0 && useCount(v) > m_options.ghostUseThreshold)
             return true;
         if (!m_options.ghostSourceValues)
             return false;
         if (v.isBlockArgument() || v.isKeywordArgument())
             return true;
-        Operation *op = v.definingOp();
-        return op && isSourceKind(GraphBuilder::kindOf(*op));
+        return def && isSourceKind(defKind);
     }
 
     /// One operand use by a drawn op: `source` is the producing node, or -1 for a ghost.
@@ -262,10 +268,14 @@ private:
                 auto it = m_sourceNode.find(v);
                 const int producer = it == m_sourceNode.end() ? -1 : it->second;
                 const Operation *def = v.definingOp();
-                if (!def || GraphBuilder::kindOf(*def) == NodeKind::Data
-                    || (producer >= 0 && anchored[size_t(producer)]))
+                // The kind of an op drawn as a node is its node's.
+                const NodeKind defKind = !def ? NodeKind::Data
+                    : producer >= 0 && m_model.nodes[size_t(producer)].op == def
+                    ? m_model.nodes[size_t(producer)].kind
+                    : GraphBuilder::kindOf(*def);
+                if (!def || defKind == NodeKind::Data || (producer >= 0 && anchored[size_t(producer)]))
                     anchored[c] = true;
-                if (isGhosted(v))
+                if (isGhosted(v, def, defKind))
                     uses.push_back({ int(c), i, -1 });
                 else if (producer >= 0) // else: defined outside the drawn block
                     uses.push_back({ int(c), i, producer });
@@ -298,7 +308,7 @@ private:
                 e.from = addGhost(v, consumer.cluster, u.consumer);
             } else {
                 e.from = u.source;
-                std::string name = valueNameOrEmpty(v);
+                std::string name = valueName(v);
                 e.label = label(name.empty() ? GraphBuilder::shapeText(v.type()) : name);
             }
             m_model.edges.push_back(std::move(e));
@@ -314,24 +324,47 @@ private:
         n.ghost = true;
         n.attachedTo = consumer;
         n.value = v;
-        n.lines = { label(ghostTitle(v, producer, kind)) };
+        n.lines = { ghostTitle(v, producer, kind) };
         if (producer)
             m_model.ghostsOfOp.emplace(producer, id);
         return id;
     }
 
+    /// The label of a ghost of `v`; kept for values with many uses, which have as many ghosts.
     std::string ghostTitle(Value v, Operation *producer, NodeKind kind)
+    {
+        if (useCount(v) <= kUsesScannedEachTime)
+            return makeGhostTitle(v, producer, kind);
+        auto [it, inserted] = m_ghostTitles.try_emplace(v);
+        if (inserted)
+            it->second = makeGhostTitle(v, producer, kind);
+        return it->second;
+    }
+
+    std::string makeGhostTitle(Value v, Operation *producer, NodeKind kind)
     {
         if (producer && kind == NodeKind::Constant) {
             if (const Attribute *a = producer->attribute("value"))
-                return opTitle(*producer) + " " + shortAttributeText(*a);
-            return opTitle(*producer);
+                return label(opTitle(*producer) + " " + shortAttributeText(*a));
+            return label(opTitle(*producer));
         }
-        std::string name = valueNameOrEmpty(v);
-        return name.empty() ? m_numbering.name(v) : name;
+        std::string name = valueName(v);
+        return label(name.empty() ? m_numbering.name(v) : name);
     }
 
-    std::vector<std::string> opLines(const Operation &op)
+    /// valueNameOrEmpty(v), which scans v's uses for a shadow_output: kept for values with many
+    /// uses, so that naming each of their edges or ghosts does not scan them all again.
+    std::string valueName(Value v)
+    {
+        if (useCount(v) <= kUsesScannedEachTime)
+            return valueNameOrEmpty(v);
+        auto [it, inserted] = m_names.try_emplace(v);
+        if (inserted)
+            it->second = valueNameOrEmpty(v);
+        return it->second;
+    }
+
+    std::vector<std::string> opLines(const Operation &op, NodeKind kind)
     {
         std::vector<std::string> lines { label(opTitle(op)) };
         std::string_view n = op.name();
@@ -342,8 +375,7 @@ private:
             detail = op.stringAttribute("name");
         else if (n == ops::kShadowOutput)
             detail = op.stringAttribute("output_name");
-        else if (const Attribute *a
-            = GraphBuilder::kindOf(op) == NodeKind::Constant ? op.attribute("value") : nullptr)
+        else if (const Attribute *a = kind == NodeKind::Constant ? op.attribute("value") : nullptr)
             detail = shortAttributeText(*a);
         else if (op.numResults() > 0) {
             detail = GraphBuilder::shapeText(op.result(0).type());
@@ -355,6 +387,9 @@ private:
         return lines;
     }
 
+    /// Values with more uses than this have their names and ghost labels made once.
+    static constexpr size_t kUsesScannedEachTime = 8;
+
     std::string label(std::string s) const { return truncated(std::move(s), m_options.maxLabelLength); }
 
     const GraphBuilderOptions &m_options;
@@ -362,6 +397,8 @@ private:
     GraphModel m_model;
     std::unordered_map<Value, int> m_sourceNode;
     std::unordered_map<Value, size_t> m_useCounts;
+    std::unordered_map<Value, std::string> m_names; ///< valueName() of values with many uses
+    std::unordered_map<Value, std::string> m_ghostTitles;
 };
 
 } // namespace

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -102,7 +101,7 @@ private:
             }
             auto it = positionInBlock.find(n.op);
             if (it != positionInBlock.end())
-                m_opIndex.emplace(n.id, it->second);
+                m_opIndex.emplace_back(n.id, it->second); // in node order: sorted by node
         }
     }
 
@@ -159,11 +158,15 @@ private:
         return parent;
     }
 
+    /// The backward group (created on first use), or -1 when the backward is not prefixed.
     int backwardRoot()
     {
         if (!m_backwardPrefixed)
             return -1;
-        return ensure(-1, std::string(kBackwardLabel), kBackwardLabel, LayerGroupKind::Backward);
+        if (m_backwardRoot < 0)
+            m_backwardRoot
+                = ensure(-1, std::string(kBackwardLabel), kBackwardLabel, LayerGroupKind::Backward);
+        return m_backwardRoot;
     }
 
     void assignPaths()
@@ -189,9 +192,14 @@ private:
             }
             if (!m_options.layers || !n.op)
                 continue;
-            std::string structName = n.op->stringAttribute("struct_name");
+            const Attribute *structAttr = n.op->attribute("struct_name");
+            const bool isText = structAttr
+                && (structAttr->kind() == Attribute::Kind::String
+                    || structAttr->kind() == Attribute::Kind::TensorName);
+            const std::string_view structName
+                = isText ? std::string_view(structAttr->asString()) : std::string_view();
             if (!structName.empty() || backwardStart < 0 || t < backwardStart) {
-                m_leaf[size_t(t)] = ensurePath(structName, -1, std::string());
+                m_leaf[size_t(t)] = forwardLeaf(structName);
                 continue;
             }
             if (n.kind != NodeKind::Grad && !linkedForwardOp(*n.op)) {
@@ -240,6 +248,16 @@ private:
             for (int t : left)
                 m_leaf[size_t(t)] = group;
         }
+    }
+
+    /// ensurePath(structName, -1, ""), remembering the last path asked for.
+    int forwardLeaf(std::string_view structName)
+    {
+        if (m_lastLeaf < 0 || structName != m_lastStructName) {
+            m_lastLeaf = ensurePath(structName, -1, std::string());
+            m_lastStructName = structName;
+        }
+        return m_lastLeaf;
     }
 
     const Operation *linkedForwardOp(const Operation &op) const
@@ -324,9 +342,11 @@ private:
             else if (leaf == -1)
                 m_rootNodes.push_back(t);
         }
-        // Children are created after their parents: a reverse sweep is a post-order.
+        // Children are created after their parents: a reverse sweep is a post-order, and an
+        // entry's children have all been dealt with (detached ones marked dead) when it is.
         for (size_t i = m_entries.size(); i-- > 0;) {
             Entry &e = m_entries[i];
+            std::erase_if(e.children, [this](int c) { return !m_entries[size_t(c)].alive; });
             if (e.children.empty() && e.nodes.empty()) { // a backward group nothing went into
                 detach(int(i));
             } else if (e.children.empty() && e.nodes.size() == 1 && e.kind == LayerGroupKind::Layer) {
@@ -348,15 +368,9 @@ private:
 
     std::vector<int> &nodesOf(int entry) { return entry >= 0 ? m_entries[size_t(entry)].nodes : m_rootNodes; }
 
-    void detach(int entry)
-    {
-        Entry &e = m_entries[size_t(entry)];
-        e.alive = false;
-        if (e.parent >= 0) {
-            std::vector<int> &siblings = m_entries[size_t(e.parent)].children;
-            siblings.erase(std::remove(siblings.begin(), siblings.end(), entry), siblings.end());
-        }
-    }
+    /// Marks `entry` dead; simplify() drops it from its parent's children when it reaches the
+    /// parent (erasing it here would make a layer with many one-op sub-layers quadratic).
+    void detach(int entry) { m_entries[size_t(entry)].alive = false; }
 
     void addUnusedGroup()
     {
@@ -424,7 +438,8 @@ private:
     std::string opPosition(int node, bool fromStart) const
     {
         // Argument nodes have no op index: name the nearest op.
-        auto it = m_opIndex.lower_bound(node);
+        auto it = std::lower_bound(
+            m_opIndex.begin(), m_opIndex.end(), std::pair(node, std::numeric_limits<int>::min()));
         if (!fromStart && (it == m_opIndex.end() || it->first != node) && it != m_opIndex.begin())
             --it;
         return it == m_opIndex.end() ? std::string("?") : std::to_string(it->second);
@@ -540,7 +555,8 @@ private:
     std::vector<int> m_owner;
     std::vector<int> m_leaf; ///< per top-level node: its entry, -1 top level, kUnused
     std::vector<int> m_topLevel;
-    std::map<int, int> m_opIndex; ///< top-level op node → its index in the block
+    /// (top-level op node, its index in the block), sorted by node.
+    std::vector<std::pair<int, int>> m_opIndex;
     std::vector<Entry> m_entries;
     std::unordered_map<std::string, int> m_byPath;
     std::vector<int> m_rootNodes;
@@ -548,6 +564,10 @@ private:
     std::vector<int> m_topNodes;
     std::vector<int> m_topChildren;
     bool m_backwardPrefixed = false;
+    int m_backwardRoot = -1;
+    /// The last forward `struct_name` and its leaf: consecutive ops mostly share their layer.
+    std::string m_lastStructName;
+    int m_lastLeaf = -1;
 };
 
 } // namespace
