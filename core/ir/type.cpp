@@ -218,9 +218,8 @@ int64_t Type::numElements() const
         return -1;
     int64_t n = 1;
     for (int64_t d : dims()) {
-        if (d < 0)
-            return -1;
-        n *= d;
+        if (d < 0 || __builtin_mul_overflow(n, d, &n))
+            return -1; // dynamic, or more elements than int64 counts: no static size
     }
     return n;
 }
@@ -228,9 +227,10 @@ int64_t Type::numElements() const
 int64_t Type::byteSize() const
 {
     const int64_t n = numElements();
-    if (n < 0)
+    int64_t bytes = 0;
+    if (n < 0 || __builtin_mul_overflow(n, int64_t(ps::byteSize(dtype())), &bytes))
         return -1;
-    return n * int64_t(ps::byteSize(dtype()));
+    return bytes;
 }
 
 } // namespace ps

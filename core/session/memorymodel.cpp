@@ -30,6 +30,15 @@ namespace {
 constexpr size_t kTop = 10;
 constexpr long kNever = std::numeric_limits<long>::max();
 
+/// a + b, held at the int64 limits instead of overflowing (absurd shapes: 2^62-element tensors).
+int64_t addClamped(int64_t a, int64_t b)
+{
+    int64_t r = 0;
+    if (__builtin_add_overflow(a, b, &r))
+        return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+    return r;
+}
+
 /// Bytes of a value of type `t`: a list is the sum of its elements; -1 when not static.
 int64_t bytesOf(Type t)
 {
@@ -41,7 +50,7 @@ int64_t bytesOf(Type t)
             const int64_t b = bytesOf(e);
             if (b < 0)
                 return -1;
-            sum += b;
+            sum = addClamped(sum, b);
         }
         return sum;
     }
@@ -323,23 +332,23 @@ MemoryReport Tracker::report(std::string mode, size_t cut) const
     std::vector<int64_t> delta(steps + 1, 0);
     for (const Buffer &b : m_buffers) {
         if (b.baseline) {
-            r.baselineBytes += b.bytes;
+            r.baselineBytes = addClamped(r.baselineBytes, b.bytes);
             continue;
         }
         if (b.allocAt < 0)
             continue;
-        delta[size_t(b.allocAt)] += b.bytes;
+        delta[size_t(b.allocAt)] = addClamped(delta[size_t(b.allocAt)], b.bytes);
         if (b.freeAt() != kNever)
-            delta[size_t(b.freeAt()) + 1] -= b.bytes;
+            delta[size_t(b.freeAt()) + 1] = addClamped(delta[size_t(b.freeAt()) + 1], -b.bytes);
         else
-            r.afterStepBytes += b.bytes;
+            r.afterStepBytes = addClamped(r.afterStepBytes, b.bytes);
     }
     int64_t live = r.baselineBytes;
     size_t peakStep = 0;
     r.peakBytes = live;
     r.timeline.reserve(steps);
     for (size_t t = 0; t < steps; ++t) {
-        live += delta[t];
+        live = addClamped(live, delta[t]);
         r.timeline.push_back({ m_steps[t].first, m_steps[t].second, live });
         if (live > r.peakBytes) {
             r.peakBytes = live;
@@ -368,10 +377,10 @@ MemoryReport Tracker::report(std::string mode, size_t cut) const
     std::sort(r.kept.begin(), r.kept.end(), largestFirst);
     std::map<std::string, MemoryLayerBytes> byLayer;
     for (const MemoryValue &v : r.kept) {
-        r.keptAfterForwardBytes += v.bytes;
+        r.keptAfterForwardBytes = addClamped(r.keptAfterForwardBytes, v.bytes);
         MemoryLayerBytes &l = byLayer[v.layer];
         l.layer = v.layer;
-        l.bytes += v.bytes;
+        l.bytes = addClamped(l.bytes, v.bytes);
         ++l.values;
     }
     for (auto &[name, l] : byLayer)
@@ -390,7 +399,7 @@ MemoryReport Tracker::report(std::string mode, size_t cut) const
             if (!b.baseline && !b.keepToEnd && !b.readOutsideLayer && b.allocAt >= 0 && b.allocAt < long(cut)
                 && b.freeAt() >= long(cut))
                 if (auto it = recompute.find(topLayer(b.desc.layer)); it != recompute.end())
-                    it->second.savesBytes += b.bytes;
+                    it->second.savesBytes = addClamped(it->second.savesBytes, b.bytes);
         for (auto &[name, rc] : recompute) {
             rc.layer = name;
             r.recompute.push_back(rc);

@@ -9,6 +9,7 @@
 #include "core/ir/region.h"
 
 #include <functional>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -71,7 +72,8 @@ bool numelEqualStrict(const Type &in, const Type &out)
         for (size_t i = 0; i < dims.size(); ++i) {
             if (dims[i] == -1 && (dims.size() == 1 || i != 0))
                 return false;
-            n *= dims[i];
+            if (__builtin_mul_overflow(n, dims[i], &n))
+                return false; // past int64: not a size to share a buffer by
         }
         return true;
     };
@@ -82,13 +84,16 @@ bool numelEqualStrict(const Type &in, const Type &out)
 
 bool numelEqualLoose(const Type &in, const Type &out)
 {
-    auto numel = [](const std::vector<int64_t> &dims) {
+    // nullopt past int64: never equal.
+    auto numel = [](const std::vector<int64_t> &dims) -> std::optional<int64_t> {
         int64_t n = 1;
         for (int64_t d : dims)
-            n *= d;
+            if (__builtin_mul_overflow(n, d, &n))
+                return std::nullopt;
         return n;
     };
-    return numel(in.dims()) == numel(out.dims());
+    const std::optional<int64_t> a = numel(in.dims());
+    return a && a == numel(out.dims());
 }
 
 /// Values the ops of `block` (nested ones included) read without defining them first in it:
