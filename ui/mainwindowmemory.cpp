@@ -52,13 +52,8 @@ MainWindowMemory::MainWindowMemory(MainWindow *window, DebugSession *session)
 
 long MainWindowMemory::indexOfLabel(const QString &label) const
 {
-    if (!m_report)
-        return -1;
-    const std::string wanted = label.toStdString();
-    for (size_t i = 0; i < m_report->timeline.size(); ++i)
-        if (m_report->timeline[i].op == wanted)
-            return long(i);
-    return -1;
+    auto it = m_indexOfLabel.find(label.toStdString());
+    return it == m_indexOfLabel.end() ? -1 : it->second;
 }
 
 const Operation *MainWindowMemory::opAt(long index) const
@@ -71,6 +66,7 @@ void MainWindowMemory::refresh()
     m_snapshot = m_window->snapshot();
     m_ops.clear();
     m_indexOf.clear();
+    m_indexOfLabel.clear();
     if (!m_snapshot || !m_snapshot->ok() || !m_snapshot->result.forward) {
         m_report.reset();
         m_panel->setReport(nullptr,
@@ -92,6 +88,8 @@ void MainWindowMemory::refresh()
     m_ops.resize(std::min(m_ops.size(), report->timeline.size()));
     for (size_t i = 0; i < m_ops.size(); ++i)
         m_indexOf[m_ops[i]] = long(i);
+    for (size_t i = 0; i < report->timeline.size(); ++i)
+        m_indexOfLabel.emplace(report->timeline[i].op, long(i));
     m_report = std::move(report);
     m_panel->setReport(m_report);
     followDebugger();

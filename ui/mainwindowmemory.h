@@ -2,6 +2,7 @@
 
 #include <QObject>
 #include <memory>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -54,6 +55,8 @@ private:
     std::shared_ptr<const PipelineSnapshot> m_snapshot;
     std::vector<const Operation *> m_ops;
     std::unordered_map<const Operation *, long> m_indexOf;
+    /// Timeline index by op label ("fwd:9"): the table's rows and the graph bars look ops up by it.
+    std::unordered_map<std::string, long> m_indexOfLabel;
 };
 
 } // namespace ps

@@ -165,7 +165,9 @@ void writeText(const std::string &path, const ps::MemoryReport &r)
         std::cout << r.measuredValues << " value(s) with dynamic dims sized by a CPU run\n";
     if (!r.unknown.empty()) {
         std::cout << r.unknown.size()
-                  << " value(s) have no static size and are not counted (dynamic dims: --shape NAME=DIMS or, "
+                  << " value(s) have no static size and are not counted (dynamic dims, or more elements than "
+                     "int64 counts; "
+                     "--shape NAME=DIMS or, "
                      "for a bundle, --from-run sizes them with a CPU run):\n";
         for (size_t i = 0; i < r.unknown.size() && i < 10; ++i)
             std::cout << "  " << describe(r.unknown[i]) << "\n";

@@ -145,11 +145,11 @@ public:
 
     /// Runs over the top-level ops of `program`, labelled "PREFIX:N". `forward`: uses are
     /// attributed to layers (for recomputation).
-    void walk(const Program &program, const std::string &prefix, bool forward,
+    /// `ids`: the printer's numbering of `program`.
+    void walk(const Program &program, const ValueNumbering &ids, const std::string &prefix, bool forward,
         const std::unordered_set<const Operation *> &inplace)
     {
         m_inplace = &inplace;
-        const ValueNumbering ids(program);
         const std::vector<Operation *> &ops = program.block().ops();
         for (size_t i = 0; i < ops.size(); ++i) {
             const Operation &op = *ops[i];
@@ -192,12 +192,12 @@ public:
     /// The backward program's keyword arguments before its first op: values of the forward
     /// (through the cut; a no-need-buffer one has no buffer) or allocated as the backward starts
     /// (the output gradients).
-    void enterBackward(const Program &backward, const std::vector<CrossingValue> &cut)
+    void enterBackward(
+        const Program &backward, const ValueNumbering &ids, const std::vector<CrossingValue> &cut)
     {
         std::unordered_map<const ValueImpl *, const CrossingValue *> crossing;
         for (const CrossingValue &c : cut)
             crossing[c.backward.impl()] = &c;
-        const ValueNumbering ids(backward);
         const long step = long(m_steps.size());
         for (const Value kwarg : backward.block().kwargs()) {
             auto it = crossing.find(kwarg.impl());
@@ -420,16 +420,17 @@ MemoryReport MemoryModel::train(const PipelineResult &pipeline, const Place &pla
     if (!pipeline.forward)
         return tracker.report("train", 0);
     const auto forwardInplace = inplaceOps(*pipeline.forward, place, noNeedBuffer);
-    tracker.walk(*pipeline.forward, "fwd", true, forwardInplace);
+    tracker.walk(*pipeline.forward, ValueNumbering(*pipeline.forward), "fwd", true, forwardInplace);
     for (const Value v : pipeline.attributeValues[SplitKey::Fo])
         if (v)
             tracker.keepToEnd(v);
     const size_t cut = size_t(pipeline.forward->block().size());
     if (!pipeline.backward || pipeline.backward->block().size() == 0)
         return tracker.report("train", cut);
-    tracker.enterBackward(*pipeline.backward, ForwardBackwardCut::of(pipeline));
+    const ValueNumbering backwardIds(*pipeline.backward);
+    tracker.enterBackward(*pipeline.backward, backwardIds, ForwardBackwardCut::of(pipeline));
     const auto backwardInplace = inplaceOps(*pipeline.backward, place, noNeedBuffer);
-    tracker.walk(*pipeline.backward, "bwd", false, backwardInplace);
+    tracker.walk(*pipeline.backward, backwardIds, "bwd", false, backwardInplace);
     pipeline.backward->block().walk([&](Operation *op) {
         if (ops::isShadowOutput(*op) && op->numOperands() == 1)
             tracker.keepToEnd(op->operand(0));
@@ -441,7 +442,7 @@ MemoryReport MemoryModel::infer(const Program &program, const Place &place, cons
 {
     Tracker tracker(measured);
     const auto inplace = inplaceOps(program, place, {});
-    tracker.walk(program, "0", false, inplace);
+    tracker.walk(program, ValueNumbering(program), "0", false, inplace);
     for (const Operation *op : program.block().ops())
         if ((ops::isShadowOutput(*op) || ops::isFetch(*op)) && op->numOperands() >= 1)
             tracker.keepToEnd(op->operand(0));
