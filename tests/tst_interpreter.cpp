@@ -2,6 +2,7 @@
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/runtime/allocator.h"
 #include "core/runtime/interpreter.h"
 #include "core/runtime/tensorstack.h"
 #include "interpretertestbackend.h"
@@ -761,6 +762,49 @@ private slots:
         QCOMPARE(in.continueRun().reason, StopReason::Error); // retrying fails the same way
     }
 
+    /// Eager deletion: each value goes after its last read (a loop's values when the loop ends),
+    /// a freeAfter variable at its last read instead of the segment's end (a no_need_buffer one
+    /// keeps an unbacked meta), and the allocator's bytes follow: 24 bytes per 2x3 float value.
+    void eagerDeletionFreesAfterTheLastRead()
+    {
+        auto program = parse(kLogProgram);
+        QVERIFY(program);
+        Scope scope;
+        scope.set("x", RuntimeValue(filled({ 2, 3 }, -2.0)));
+        Interpreter::Options options;
+        options.eagerDeletion = true;
+        Interpreter in(
+            { { "program", program, { { "x", FreeReason::NoNeedBuffer } }, {} } }, m_backend, scope, options);
+        QCOMPARE(in.startLiveBytes(), int64_t(24));
+        QCOMPARE(in.runToCursor(at("0:4")).reason, StopReason::Cursor);
+        const Operation *scale = in.opAt(at("0:2"));
+        QVERIFY(!in.valueOf(scale->result(0))); // read by the log only
+        QVERIFY(in.valueOf(in.opAt(at("0:3"))->result(0)));
+        QVERIFY(!scope.isFreed("x")); // the add still reads it
+        // data 24, full 4, scale 24 (with the full gone after it), log 24 (the scale gone after it).
+        QCOMPARE(in.records()[1].liveBytes, int64_t(28));
+        QCOMPARE(in.records()[2].liveBytes, int64_t(52));
+        QCOMPARE(in.records()[3].liveBytes, int64_t(72));
+        QCOMPARE(in.step().reason, StopReason::Step);
+        QVERIFY(scope.isFreed("x"));
+        const RuntimeValue *meta = scope.find("x");
+        QVERIFY(meta && meta->isTensor());
+        QCOMPARE(meta->tensor().shape(), std::vector<int64_t>({ 2, 3 }));
+        QCOMPARE(&meta->tensor().storage()->allocator(), &unbackedAllocator());
+        QCOMPARE(in.continueRun().reason, StopReason::Finished);
+        QCOMPARE(float(firstOf(scope.find("out"))), float(std::log(2.0) - 2.0)); // x read before it went
+        QCOMPARE(in.liveBytes(), int64_t(24)); // the output; x holds no memory now
+        QVERIFY(in.peakLiveBytes() >= int64_t(72));
+
+        // Loops and branches: the values inside go when their op ends, the results are right.
+        auto f = make(kControlFlowProgram, 1.0, options);
+        QVERIFY(f);
+        QCOMPARE(f->interpreter->continueRun().reason, StopReason::Finished);
+        QCOMPARE(firstOf(f->scope.find("y")), 16.0);
+        QCOMPARE(firstOf(f->scope.find("i")), 3.0);
+        QVERIFY(!f->interpreter->valueOf(f->interpreter->opAt(at("0:4"))->result(0)));
+    }
+
     void scopeFreesAndPoisons()
     {
         Scope scope;
@@ -771,11 +815,11 @@ private slots:
         QVERIFY(scope.free("a", FreeReason::NotNeededLater));
         QVERIFY(!scope.contains("a"));
         QVERIFY(scope.isFreed("a"));
-        QVERIFY(scope.free("b", FreeReason::NoNeedBuffer, true, true));
+        QVERIFY(scope.free("b", FreeReason::NoNeedBuffer, FreedMeta::Poisoned));
         QVERIFY(scope.contains("b"));
         QCOMPARE(scope.find("b")->tensor().shape(), std::vector<int64_t>({ 3 }));
         QVERIFY(std::isnan(firstOf(scope.find("b"))));
-        QVERIFY(scope.free("c", FreeReason::NoNeedBuffer, true, false));
+        QVERIFY(scope.free("c", FreeReason::NoNeedBuffer, FreedMeta::Same));
         QCOMPARE(firstOf(scope.find("c")), 1.0);
         QCOMPARE(scope.freed().size(), size_t(3));
         QCOMPARE(scope.freedInfo("b")->description, std::string("float32[3]"));

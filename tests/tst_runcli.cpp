@@ -82,7 +82,30 @@ private slots:
         QCOMPARE(o["input_grads"].toArray().size(), 2);
         QVERIFY(o["input_grads"].toArray()[1].toObject()["tensor"].isNull()); // the int label
         QCOMPARE(o["param_grads"].toArray().size(), 4);
+        // Freed as Paddle's executor frees them: the forward's 2 no_need_buffer and 3 unread
+        // variables, and in the backward the 4 middles and the output gradient after their last read.
+        const QJsonArray freed = o["freed"].toArray();
+        QCOMPARE(freed.size(), 9);
+        QCOMPARE(freed[4].toObject()["name"].toString(), QString("output_grad_0"));
+        QVERIFY(o["eager_deletion"].toBool());
+        // What the run's allocator held: the inputs and parameters, then the peak of the step.
+        QCOMPARE(o["start_bytes"].toInt(), 300);
+        QVERIFY(o["peak_bytes"].toInt() > o["start_bytes"].toInt());
+        QVERIFY(o["kept_after_forward_bytes"].toInt() > 0);
+    }
+
+    /// With a breakpoint the values stay for the stop to show: nothing is freed early.
+    void runWithABreakpointKeepsValues()
+    {
+        if (!QFileInfo::exists(bundle("mlp_ce")))
+            QSKIP("golden bundle missing");
+        const CliRun r = runCli({ "run", bundle("mlp_ce"), "--json", "--break", "1:3" });
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["status"].toString(), QString("stopped"));
+        QVERIFY(!o["eager_deletion"].toBool());
         QCOMPARE(o["freed"].toArray().size(), 5);
+        const CliRun text = runCli({ "run", bundle("mlp_ce"), "--break", "1:3" });
+        QVERIFY2(text.out.contains("values kept for --break"), text.out.constData());
     }
 
     void runDumpsOutputsAndGradients()

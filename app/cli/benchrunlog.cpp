@@ -58,8 +58,8 @@ int runBenchRunLog(const std::vector<std::string> &args)
         return cliError("--records: " + (error.empty() ? std::string("at least 1") : error));
 
     // One record per op result of an MLP (8 ops a layer) with as many result-making ops as records.
-    ps::SyntheticProgram::Model model = ps::SyntheticProgram::ofSize(
-        ps::SyntheticProgram::Kind::Mlp, size_t(*records) * 3 / 2);
+    ps::SyntheticProgram::Model model
+        = ps::SyntheticProgram::ofSize(ps::SyntheticProgram::Kind::Mlp, size_t(*records) * 3 / 2);
     const std::string text = syntheticLog(*model.program, size_t(*records));
     const auto file = ps::MappedFile::fromString(text, "bench.log");
 

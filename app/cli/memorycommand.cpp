@@ -6,21 +6,33 @@
 #include "core/session/valuebytesrecorder.h"
 #include "core/transform/pipelineresult.h"
 #include "runsource.h"
+#include "sourceoptions.h"
 #include "trainmode.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 
 namespace {
 
-const char *const kUsage = "usage: pirscope-cli memory FILE|BUNDLE [--mode train|infer] [--output ID]... "
-                           "[--shape NAME=DIMS]... [--from-run] [--seed N] [--json]";
+const char *const kUsage
+    = "usage: pirscope-cli memory FILE|BUNDLE [--mode train|infer] [--output ID]... "
+      "[--shape NAME=DIMS]... [--from-run] [--measure] [--inputs SRC] [--params SRC] [--seed N] [--json]";
+
+/// One CPU run of the target: the sizes of its values and, freed as Paddle frees them, what its
+/// allocator held.
+struct MeasuredRun
+{
+    std::unique_ptr<ps::Backend> cpu;
+    std::unique_ptr<ps::ProgramRunner> runner;
+    ps::MemoryModel::Measured sizes;
+};
 
 /// Runs the target once on the CPU (its inputs: the bundle's, else random of the --shape given)
-/// and records the bytes of every value. False with `error`.
-bool measure(
-    const RunSource &source, const CliArguments &cli, ps::MemoryModel::Measured &out, std::string &error)
+/// with eager deletion and records the bytes of every value. False with `error`.
+bool measure(const RunSource &source, const CliArguments &cli, MeasuredRun &out, std::string &error)
 {
     uint64_t seed = 0;
     if (!cli.unsignedOption("seed", 0, UINT64_MAX, seed, error))
@@ -28,23 +40,30 @@ bool measure(
     ps::DebugSources sources;
     ps::ProgramRunner::Options options;
     std::vector<ps::InputShape> shapes;
-    if (!source.sources(seed, cli.options("shape"), sources, error)
+    if (!source.sources(seed, cli.options("shape"), sources, error))
+        return false;
+    SourceOptions given;
+    if (!given.parse(cli, seed, error) || (given.inputs && !sources.setSource(false, *given.inputs, error))
+        || (given.params && !sources.setSource(true, *given.params, error))
         || !source.runOptions(sources, options, shapes, error))
         return false;
-    auto cpu = ps::createCpuBackend();
-    auto runner = source.makeRunner(*cpu);
-    if (!runner->prepare(options, error))
+    options.interpreter.eagerDeletion = true;
+    options.runInplace = ps::MemoryModel::executorInplaceOps(source.target);
+    out.cpu = ps::createCpuBackend();
+    out.runner = source.makeRunner(*out.cpu);
+    if (!out.runner->prepare(options, error))
         return false;
-    ps::ValueBytesRecorder recorder(runner->interpreter());
-    runner->interpreter().addObserver(&recorder);
-    const ps::StopInfo stop = runner->run();
-    runner->interpreter().removeObserver(&recorder);
+    ps::Interpreter &interpreter = out.runner->interpreter();
+    ps::ValueBytesRecorder recorder(interpreter);
+    interpreter.addObserver(&recorder);
+    const ps::StopInfo stop = out.runner->run();
+    interpreter.removeObserver(&recorder);
     if (stop.reason != ps::StopReason::Finished) {
-        error = runner->interpreter().error() ? runner->interpreter().error()->toString()
-                                              : "the run to size the values stopped: " + stop.message;
+        error = interpreter.error() ? interpreter.error()->toString()
+                                    : "the run to size the values stopped: " + stop.message;
         return false;
     }
-    out = recorder.bytes();
+    out.sizes = recorder.bytes();
     return true;
 }
 
@@ -99,9 +118,29 @@ void writeJson(const std::string &path, const ps::MemoryReport &r)
     json.key("peak_op").value(r.peakOp).key("peak_op_name").value(r.peakOpName);
     json.key("cut").value(uint64_t(r.cut));
     json.key("measured_values").value(uint64_t(r.measuredValues));
+    const bool measured = r.measuredPeakBytes >= 0;
+    if (measured) {
+        json.key("measured").beginObject();
+        json.key("peak_bytes").value(r.measuredPeakBytes);
+        json.key("kept_after_forward_bytes");
+        if (r.measuredKeptAfterForwardBytes >= 0)
+            json.value(r.measuredKeptAfterForwardBytes);
+        else
+            json.null();
+        json.endObject();
+    }
     json.key("timeline").beginArray();
-    for (const ps::MemoryTimelinePoint &p : r.timeline)
-        json.beginObject().key("op").value(p.op).key("live_bytes").value(p.liveBytes).endObject();
+    for (const ps::MemoryTimelinePoint &p : r.timeline) {
+        json.beginObject().key("op").value(p.op).key("live_bytes").value(p.liveBytes);
+        if (measured) {
+            json.key("measured_bytes");
+            if (p.measuredBytes >= 0)
+                json.value(p.measuredBytes);
+            else
+                json.null();
+        }
+        json.endObject();
+    }
     json.endArray();
     writeValues(json, "kept", r.kept);
     json.key("kept_by_layer").beginArray();
@@ -132,6 +171,37 @@ void writeJson(const std::string &path, const ps::MemoryReport &r)
     json.finish();
 }
 
+/// The run's figures beside the prediction, and the ops where the two differ most.
+void writeMeasuredText(const ps::MemoryReport &r)
+{
+    auto ratio = [](int64_t measured, int64_t predicted) {
+        std::ostringstream out;
+        out << std::fixed << std::setprecision(2)
+            << (predicted > 0 ? double(measured) / double(predicted) : 0.0) << "x";
+        return out.str();
+    };
+    std::cout << "measured in a CPU run: peak " << megabytes(r.measuredPeakBytes) << " ("
+              << ratio(r.measuredPeakBytes, r.peakBytes) << " the prediction; kernels' temporaries included)";
+    if (r.measuredKeptAfterForwardBytes >= 0)
+        std::cout << ", kept after the forward " << megabytes(r.measuredKeptAfterForwardBytes) << " ("
+                  << ratio(r.measuredKeptAfterForwardBytes, r.keptAfterForwardBytes) << ")";
+    std::cout << "\n";
+    std::vector<const ps::MemoryTimelinePoint *> differing;
+    for (const ps::MemoryTimelinePoint &p : r.timeline)
+        if (p.measuredBytes >= 0 && p.measuredBytes != p.liveBytes)
+            differing.push_back(&p);
+    std::sort(differing.begin(), differing.end(), [](const auto *a, const auto *b) {
+        return std::llabs(a->measuredBytes - a->liveBytes) > std::llabs(b->measuredBytes - b->liveBytes);
+    });
+    if (differing.empty())
+        return;
+    std::cout << "largest differences (measured - predicted, live after the op):\n";
+    for (size_t i = 0; i < differing.size() && i < 5; ++i)
+        std::cout << "  " << std::setw(12) << std::showpos
+                  << differing[i]->measuredBytes - differing[i]->liveBytes << std::noshowpos << " B  "
+                  << differing[i]->op << " " << differing[i]->opName << "\n";
+}
+
 void writeText(const std::string &path, const ps::MemoryReport &r)
 {
     std::cout << path << ": " << (r.mode == "train" ? "train step" : "inference run") << ", "
@@ -144,6 +214,8 @@ void writeText(const std::string &path, const ps::MemoryReport &r)
                   << r.kept.size() << " buffers\n";
     std::cout << "after the step: " << megabytes(r.afterStepBytes)
               << (r.mode == "train" ? " (outputs and gradients)\n" : " (outputs)\n");
+    if (r.measuredPeakBytes >= 0)
+        writeMeasuredText(r);
     if (!r.keptByLayer.empty()) {
         std::cout << "kept by layer:\n";
         for (const ps::MemoryLayerBytes &l : r.keptByLayer)
@@ -180,7 +252,8 @@ int runMemory(const std::vector<std::string> &args)
 {
     CliArguments cli;
     std::string error;
-    if (!cli.parse(args, { "json", "from-run" }, { "mode", "output", "shape", "seed" }, error))
+    if (!cli.parse(args, { "json", "from-run", "measure" },
+            { "mode", "output", "shape", "seed", "inputs", "params", "image-norm" }, error))
         return cliError(error);
     if (cli.positional().size() != 1)
         return cliError(kUsage);
@@ -197,12 +270,15 @@ int runMemory(const std::vector<std::string> &args)
     if (!source.target.valid())
         return cliError("nothing to model in " + cli.positional()[0]);
     // Dynamic dims take their sizes from a CPU run with the input shapes given.
-    ps::MemoryModel::Measured measured;
-    const bool run = cli.flag("from-run") || !cli.options("shape").empty();
+    // --measure puts the run's own allocator figures beside the prediction.
+    MeasuredRun measured;
+    const bool run = cli.flag("from-run") || cli.flag("measure") || !cli.options("shape").empty();
     if (run && !measure(source, cli, measured, error))
         return cliError("sizing the values with a CPU run: " + error);
-    const ps::MemoryReport report
-        = ps::MemoryModel::forTarget(source.target, ps::MemoryModel::kCpu, run ? &measured : nullptr);
+    ps::MemoryReport report
+        = ps::MemoryModel::forTarget(source.target, ps::MemoryModel::kCpu, run ? &measured.sizes : nullptr);
+    if (cli.flag("measure"))
+        ps::MemoryModel::attachMeasured(report, measured.runner->interpreter());
     if (cli.flag("json"))
         writeJson(cli.positional()[0], report);
     else

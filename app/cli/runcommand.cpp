@@ -5,6 +5,7 @@
 #include "core/io/numbertext.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/ir/shapesize.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/npyio.h"
 #include "core/runtime/opreference.h"
@@ -246,6 +247,9 @@ bool prepareRun(const CliArguments &cli, RunReport &report, std::string &error)
     ps::Interpreter::Options interpreterOptions;
     interpreterOptions.checkNanInf = cli.flag("check-nan");
     interpreterOptions.cpuFallback = !cli.flag("no-fallback");
+    // Freed after their last use as Paddle's executor frees them, so peak_bytes is the peak of a
+    // Paddle run; a stop at a breakpoint shows the op's values, so they are kept then.
+    interpreterOptions.eagerDeletion = cli.options("break").empty();
     error = report.engine.build(report.source.target, *device, sources, false, 0, interpreterOptions);
     if (!error.empty())
         return false;
@@ -282,6 +286,19 @@ void execute(RunReport &report)
     }
 }
 
+/// What the run held: its allocator's bytes for the scope and the values, measured.
+void writeMemoryJson(ps::JsonEmitter &json, const ps::Interpreter &in)
+{
+    json.key("eager_deletion").value(in.options().eagerDeletion);
+    json.key("start_bytes").value(in.startLiveBytes());
+    json.key("peak_bytes").value(in.peakLiveBytes());
+    json.key("kept_after_forward_bytes");
+    if (in.segments().size() > 1 && !in.segmentEndLiveBytes().empty())
+        json.value(in.segmentEndLiveBytes().front() - in.startLiveBytes());
+    else
+        json.null();
+}
+
 void printRunJson(RunReport &report)
 {
     ps::ProgramRunner &runner = report.runner();
@@ -315,6 +332,7 @@ void printRunJson(RunReport &report)
     json.key("ops_executed").value(in.records().size());
     json.key("seconds").value(report.seconds);
     json.key("op_seconds").value(in.opSeconds());
+    writeMemoryJson(json, in);
     writeFallbackJson(json, in.fallbackOps());
     for (const Group &g : report.groups) {
         json.key(g.key).beginArray();
@@ -351,6 +369,17 @@ void printRunText(RunReport &report)
         std::cout << "shapes: " << text << "\n";
     std::cout << report.status() << ": " << in.records().size() << " ops executed in " << report.seconds * 1e3
               << " ms (ops " << in.opSeconds() * 1e3 << " ms)\n";
+    std::cout << "memory: peak "
+              << ps::ShapeSize::formatBytes(uint64_t(std::max<int64_t>(in.peakLiveBytes(), 0)))
+              << " (inputs and parameters "
+              << ps::ShapeSize::formatBytes(uint64_t(std::max<int64_t>(in.startLiveBytes(), 0))) << ")";
+    if (in.segments().size() > 1 && !in.segmentEndLiveBytes().empty())
+        std::cout << ", kept after the forward "
+                  << ps::ShapeSize::formatBytes(uint64_t(
+                         std::max<int64_t>(in.segmentEndLiveBytes().front() - in.startLiveBytes(), 0)));
+    std::cout << (in.options().eagerDeletion ? ""
+                                             : "; values kept for --break, not freed after their last use")
+              << "\n";
     printFallback(std::cout, in.fallbackOps());
     if (!report.finished) {
         std::cout << ps::stopReasonText(stop.reason);
@@ -378,8 +407,9 @@ void printRunText(RunReport &report)
     for (const ps::FreedVariable &f : runner.scope().freed())
         ++(f.reason == ps::FreeReason::NoNeedBuffer ? noNeed : later);
     if (noNeed + later)
-        std::cout << "freed after forward: " << noNeed << " no_need_buffer (meta kept), " << later
-                  << " not needed by the backward\n";
+        std::cout << "freed: " << noNeed << " no_need_buffer (meta kept), " << later
+                  << (in.options().eagerDeletion ? " after their last read\n"
+                                                 : " not needed by the backward\n");
 }
 
 /// The failed op on stderr, with how to step past it when it only lacks a kernel.

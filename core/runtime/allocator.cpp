@@ -4,9 +4,11 @@
 #include "core/ir/shapesize.h"
 #include "core/runtime/runtimeerror.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <new>
+#include <sys/mman.h>
 
 namespace ps {
 namespace {
@@ -26,7 +28,9 @@ public:
             MemoryBudget::release(bytes);
             throw OutOfMemory("host out of memory allocating " + ShapeSize::formatBytes(bytes), bytes);
         }
-        m_inUse += bytes;
+        const size_t now = m_inUse += bytes;
+        size_t peak = m_peak.load(std::memory_order_relaxed);
+        while (now > peak && !m_peak.compare_exchange_weak(peak, now, std::memory_order_relaxed)) { }
         return p;
     }
     void deallocate(void *ptr, size_t bytes) override
@@ -36,10 +40,29 @@ public:
         m_inUse -= bytes;
     }
     size_t bytesInUse() const override { return m_inUse; }
+    size_t peakBytesInUse() const override { return m_peak; }
+    void resetPeakBytesInUse() override { m_peak = m_inUse.load(); }
 
 private:
     static constexpr size_t kAlignment = 64;
     std::atomic<size_t> m_inUse { 0 };
+    std::atomic<size_t> m_peak { 0 };
+};
+
+class UnbackedAllocator final : public Allocator
+{
+public:
+    Device device() const override { return Device::cpu(); }
+    void *allocate(size_t bytes) override
+    {
+        void *p = ::mmap(nullptr, std::max<size_t>(bytes, 1), PROT_READ,
+            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            throw OutOfMemory("cannot map " + ShapeSize::formatBytes(bytes) + " of address space", bytes);
+        return p;
+    }
+    void deallocate(void *ptr, size_t bytes) override { ::munmap(ptr, std::max<size_t>(bytes, 1)); }
+    size_t bytesInUse() const override { return 0; }
 };
 
 } // namespace
@@ -47,6 +70,12 @@ private:
 Allocator &cpuAllocator()
 {
     static CpuAllocator allocator;
+    return allocator;
+}
+
+Allocator &unbackedAllocator()
+{
+    static UnbackedAllocator allocator;
     return allocator;
 }
 

@@ -17,7 +17,18 @@ public:
     virtual void deallocate(void *ptr, size_t bytes) = 0;
     /// Bytes handed out and not yet returned.
     virtual size_t bytesInUse() const = 0;
+    /// The most bytesInUse() reached since the last resetPeakBytesInUse(). An allocator that does
+    /// not track it reports its current use.
+    virtual size_t peakBytesInUse() const { return bytesInUse(); }
+    /// Starts a new peak at the current use.
+    virtual void resetPeakBytesInUse() { }
 };
+
+/// Read-only zero pages that cost no memory (an anonymous mapping nobody writes): the buffer of
+/// a tensor that keeps only its meta, as a freed no_need_buffer variable does under eager
+/// deletion. Its shape and dtype stay readable, its data reads as zeros and a write faults. Not
+/// reserved in the MemoryBudget and not counted in bytesInUse(): it holds no memory.
+Allocator &unbackedAllocator();
 
 /// Host memory, 64-byte aligned (one cache line, the widest SIMD load), zero-size requests return
 /// a non-null pointer. Every request is reserved in the MemoryBudget first: one past the limit

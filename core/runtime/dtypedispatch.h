@@ -5,8 +5,8 @@
 #include "core/runtime/runtimeerror.h"
 
 #include <cstdint>
-#include <string>
 #include <limits>
+#include <string>
 #include <type_traits>
 #include <utility>
 

@@ -56,8 +56,10 @@ Interpreter::Interpreter(std::vector<Segment> segments, Backend &backend, Scope 
         m_programSegments[m_segments[i].program.get()] = i;
         m_numberings.push_back(std::make_unique<ValueNumbering>(*m_segments[i].program));
     }
+    m_releasePlans.resize(m_segments.size());
     snapshotScope();
     m_state = State::Ready;
+    beginMeasuring();
     startSegment(0);
     m_lastStop.position = position();
 }
@@ -117,6 +119,7 @@ void Interpreter::restart()
         }
     }
     m_state = State::Ready;
+    beginMeasuring();
     startSegment(0);
     m_lastStop = StopInfo {};
     m_lastStop.position = position();
@@ -220,6 +223,8 @@ void Interpreter::startSegment(size_t segment)
         } catch (const std::exception &) {
             // A prologue must not throw; what it failed to put in shows as missing kwargs.
         }
+        m_freedEarly.assign(
+            m_segments[m_segment].freeAfter.size() + m_segments[m_segment].collectable.size(), false);
         const Block &block = m_segments[m_segment].program->block();
         for (Value kw : block.kwargs()) {
             m_values.erase(kw.impl());
@@ -250,11 +255,10 @@ void Interpreter::startSegment(size_t segment)
 
 void Interpreter::finishSegment()
 {
-    const Segment &s = m_segments[m_segment];
-    for (const auto &[name, reason] : s.freeAfter) {
-        const bool keepMeta = reason == FreeReason::NoNeedBuffer;
-        m_scope.free(name, reason, keepMeta, keepMeta && m_options.poisonFreedBuffers, &m_backend);
-    }
+    for (size_t i = 0; i < m_segments[m_segment].freeAfter.size(); ++i)
+        if (!m_freedEarly[i])
+            freeScopeVariable(i);
+    m_segmentEndLiveBytes.push_back(liveBytes());
     for (InterpreterObserver *o : m_observers)
         o->segmentFinished(m_segment);
 }

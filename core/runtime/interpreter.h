@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -63,6 +64,14 @@ public:
         /// Scope variables freed after the segment's last op (run_program's garbage collection).
         /// NoNeedBuffer ones keep their meta (the backward reads their shape).
         std::vector<std::pair<std::string, FreeReason>> freeAfter;
+        /// Scope variables Paddle's garbage collector frees after their last read in this segment
+        /// (the forward's middles and the output gradients in the backward). Only eager deletion
+        /// frees them; otherwise they stay.
+        std::vector<std::string> collectable;
+        /// Ops run in their `_` form, as run_program's inplace_pass makes Paddle's executor run
+        /// them: each result takes the buffer of its inplace input (OpRegistry::inplaceInfo of the
+        /// `_` name), which dies at the op. Only under eager deletion (the input's values are gone).
+        std::unordered_set<const Operation *> runInplace;
         /// Called when the segment starts, before its kwargs are read from the scope (e.g. to put
         /// the output gradients in). Must not throw.
         std::function<void(Scope &)> prologue;
@@ -88,6 +97,14 @@ public:
         /// records() keeps at most this many records; the older half is dropped when it is full
         /// (long loops), so StopInfo::record indexes stay valid only until the next run call.
         size_t recordLimit = 1000000;
+        /// Paddle's eager deletion (PirInterpreter's garbage collection): a value is dropped after
+        /// its last use in its segment (an op nested in a region uses what it reads for its
+        /// top-level op; a region's own values go when the region op ends), and a variable of the
+        /// segment's freeAfter list is freed then instead of at the segment's end, a no_need_buffer
+        /// one keeping an unbacked meta (FreedMeta::Unbacked). valueOf() is nullptr for a dropped
+        /// value, so a debugger that shows values keeps this off. Cost: one walk of a segment's
+        /// ops when it first starts.
+        bool eagerDeletion = false;
     };
 
     enum class State : unsigned char {
@@ -192,6 +209,17 @@ public:
     /// Sum of the records' deviceSeconds (kernel and builtin ops; control-flow ops excluded).
     double opSeconds() const;
 
+    /// Bytes the backend's allocator holds for this run now: its bytes in use less those that were
+    /// not the scope's when the run (re)started (restart()'s snapshot, other sessions' tensors).
+    /// The CPU allocator serves the whole process, so other threads' allocations meanwhile count.
+    int64_t liveBytes() const;
+    /// The most liveBytes() reached since the run (re)started, kernels' temporaries included.
+    int64_t peakLiveBytes() const;
+    /// liveBytes() when the run (re)started: the scope's inputs and parameters.
+    int64_t startLiveBytes() const { return m_startLiveBytes; }
+    /// liveBytes() once each finished segment's variables were freed (index: segment).
+    const std::vector<int64_t> &segmentEndLiveBytes() const { return m_segmentEndLiveBytes; }
+
     /// Ops the interpreter runs itself (not control flow): data, parameter, shadow_output, ...
     static bool isBuiltinOp(std::string_view name);
 
@@ -213,6 +241,13 @@ private:
     bool microStep();
     void startSegment(size_t segment);
     void finishSegment();
+    /// Frees a variable of the current segment's freeAfter list, or past its end, of its
+    /// collectable list (Release::scopeVariables).
+    void freeScopeVariable(size_t index);
+    /// Starts liveBytes() and the peak from the scope as it is now.
+    void beginMeasuring();
+    /// Eager deletion after the top-level op `op` of the current segment.
+    void releaseAfter(const Operation &op);
     /// Moves past the current op; at the end of a segment frees its variables and starts the next.
     void advance();
     bool executeOp(const Operation &op);
@@ -223,8 +258,15 @@ private:
     /// The CPU backend fallbacks run on (nullptr when the backend is the CPU or fallback is off).
     Backend *fallbackBackend();
     /// Inplace ops (`batch_norm_`, `relu_`): a result the kernel wrote to a new buffer is copied
-    /// into its input's buffer (host tensors of the same shape), as Paddle shares them.
-    void shareInplaceOutputs(const Operation &op, std::vector<RuntimeValue> &results);
+    /// into its input's buffer (host tensors of the same shape), as Paddle shares them; the pairs
+    /// are `inplaceName`'s. `onlyDying`: only an input that eager deletion drops after `op` and
+    /// that a kernel of the segment computed (not a parameter, an input or a keyword argument)
+    /// gives its buffer.
+    void shareInplaceOutputs(const Operation &op, std::string_view inplaceName,
+        std::vector<RuntimeValue> &results, bool onlyDying = false);
+    /// Whether `value`, computed by a kernel of the current segment, is dropped after its
+    /// top-level op `op` (eager deletion's plan).
+    bool diesAt(const Operation &op, Value value);
     void compareWithReference(const std::vector<RuntimeValue> &results,
         const std::vector<RuntimeValue> &reference, OpRecord &record);
     void runBuiltin(const Operation &op, std::vector<RuntimeValue> &results);
@@ -275,6 +317,25 @@ private:
     std::vector<std::pair<std::string, RuntimeValue>> m_scopeSnapshot;
     std::vector<std::unique_ptr<ValueNumbering>> m_numberings;
     std::unordered_map<const Program *, size_t> m_programSegments;
+
+    /// What eager deletion drops after one top-level op.
+    struct Release
+    {
+        /// Read for their meta alone from now on: their buffers go, an unbacked meta stays.
+        std::vector<const ValueImpl *> demoted;
+        std::vector<const ValueImpl *> values;
+        /// Indexes into Segment::freeAfter, then past its end into Segment::collectable.
+        std::vector<size_t> scopeVariables;
+    };
+    using ReleasePlan = std::unordered_map<const Operation *, Release>;
+    static ReleasePlan planReleases(const Segment &segment);
+    /// Per segment, built when it first runs under eager deletion.
+    std::vector<std::optional<ReleasePlan>> m_releasePlans;
+    /// The current segment's freeAfter and collectable entries eager deletion already freed.
+    std::vector<bool> m_freedEarly;
+    size_t m_otherBytes = 0;
+    int64_t m_startLiveBytes = 0;
+    std::vector<int64_t> m_segmentEndLiveBytes;
 };
 
 } // namespace ps

@@ -199,12 +199,15 @@ void Interpreter::commitRecord(OpRecord record)
         record.outputShapes.push_back(tensor ? v->tensor().shape() : std::vector<int64_t> {});
         record.outputDtypes.push_back(tensor ? v->tensor().dtype() : DataType::Undefined);
     }
+    record.liveBytes = liveBytes();
     if (m_records.size() >= std::max<size_t>(m_options.recordLimit, 2))
         m_records.erase(m_records.begin(), m_records.begin() + long(m_records.size() / 2));
     checkOutputs(record, m_records.size());
     m_records.push_back(std::move(record));
     for (InterpreterObserver *o : m_observers)
         o->opExecuted(m_records.back());
+    if (m_options.eagerDeletion && m_frames.size() == 1)
+        releaseAfter(op);
 }
 
 void Interpreter::checkOutputs(OpRecord &record, size_t index)

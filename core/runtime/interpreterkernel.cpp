@@ -65,7 +65,11 @@ void Interpreter::runKernel(
     record.deviceSeconds = m_options.synchronizeEachOp ? seconds(t0, t2) : record.hostSeconds;
     results = context.takeOutputs();
     if (!op.name().empty() && op.name().back() == '_')
-        shareInplaceOutputs(op, results);
+        shareInplaceOutputs(op, op.name(), results);
+    else if (m_options.eagerDeletion && m_segments[m_segment].runInplace.count(&op))
+        shareInplaceOutputs(op, std::string(op.name()) + "_", results);
+    else if (m_options.eagerDeletion && m_frames.size() == 1)
+        shareInplaceOutputs(op, op.name(), results, true);
     if (reference)
         compareWithReference(results, *reference, record);
 }
@@ -120,27 +124,36 @@ void Interpreter::runFallback(
                     t = m_backend.toDevice(t);
     }
     if (!op.name().empty() && op.name().back() == '_')
-        shareInplaceOutputs(op, results);
+        shareInplaceOutputs(op, op.name(), results);
+    else if (m_options.eagerDeletion && m_segments[m_segment].runInplace.count(&op))
+        shareInplaceOutputs(op, std::string(op.name()) + "_", results);
+    else if (m_options.eagerDeletion && m_frames.size() == 1)
+        shareInplaceOutputs(op, op.name(), results, true);
     if (m_options.synchronizeEachOp)
         m_backend.synchronize();
     record.hostSeconds = record.deviceSeconds = seconds(t0, Clock::now());
 }
 
-void Interpreter::shareInplaceOutputs(const Operation &op, std::vector<RuntimeValue> &results)
+void Interpreter::shareInplaceOutputs(
+    const Operation &op, std::string_view inplaceName, std::vector<RuntimeValue> &results, bool onlyDying)
 {
-    for (const OpIndexPair &pair : OpRegistry::instance().inplaceInfo(op.name())) {
+    for (const OpIndexPair &pair : OpRegistry::instance().inplaceInfo(inplaceName)) {
         if (pair.output < 0 || size_t(pair.output) >= results.size()
             || unsigned(pair.input) >= op.numOperands() || op.operand(unsigned(pair.input)).isNull())
+            continue;
+        if (onlyDying && !diesAt(op, op.operand(unsigned(pair.input))))
             continue;
         RuntimeValue &out = results[size_t(pair.output)];
         auto it = m_values.find(op.operand(unsigned(pair.input)).impl());
         if (it == m_values.end() || !out.isTensor() || !it->second.isTensor())
             continue;
-        Tensor &in = it->second.tensor();
         const Tensor &result = out.tensor();
-        if (!in.defined() || !result.defined() || in.storage() == result.storage()
-            || in.shape() != result.shape() || in.dtype() != result.dtype())
+        const Tensor &input = it->second.tensor();
+        if (!input.defined() || !result.defined() || input.storage() == result.storage()
+            || input.numElements() != result.numElements() || input.dtype() != result.dtype())
             continue;
+        // reshape_grad and the like give the buffer to a result of another shape: a view of it.
+        Tensor in = input.shape() == result.shape() ? input : input.reshaped(result.shape());
         // The input's storage takes the result (on the device too), so every alias of it sees
         // the inplace write as in Paddle. A device result is not written into a host input.
         if (in.device() != result.device() && !(result.device().isCpu() && in.device() == m_backend.device()))

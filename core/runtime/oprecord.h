@@ -37,6 +37,9 @@ struct OpRecord
     /// Wall time until Backend::synchronize() returned after it (== hostSeconds on the CPU or
     /// when per-op synchronisation is off).
     double deviceSeconds = 0;
+    /// Interpreter::liveBytes() right after the op: its results allocated, nothing released yet
+    /// (MemoryModel's timeline point).
+    int64_t liveBytes = 0;
     /// One entry per result; empty shape and Undefined dtype for non-tensor results.
     std::vector<std::vector<int64_t>> outputShapes;
     std::vector<DataType> outputDtypes;

@@ -182,10 +182,19 @@ bool ProgramRunner::prepare(const Options &options, std::string &error)
         }
         forward.freeAfter = m_forwardFrees;
     }
+    forward.runInplace = options.runInplace;
     segments.push_back(std::move(forward));
     if (m_backward) {
         Interpreter::Segment backward { "backward", m_backward, {}, {} };
         backward.prologue = [this](Scope &scope) { putOutputGrads(scope); };
+        // What the caller keeps: parameters, inputs and outputs; every other kwarg is collectable.
+        std::set<std::string> callers(m_paramNames.begin(), m_paramNames.end());
+        callers.insert(m_inputNames.begin(), m_inputNames.end());
+        callers.insert(m_outputNames.begin(), m_outputNames.end());
+        for (Value kw : m_backward->block().kwargs())
+            if (!callers.count(kw.keyword()))
+                backward.collectable.push_back(kw.keyword());
+        backward.runInplace = options.runInplace;
         segments.push_back(std::move(backward));
     }
     m_interpreter

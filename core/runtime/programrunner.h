@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace ps {
@@ -45,6 +46,8 @@ public:
         /// never relies on it (it resolves every dynamic input or asks for a shape).
         int64_t dynamicDim = 1;
         Interpreter::Options interpreter;
+        /// Ops to run in their `_` form under eager deletion (Interpreter::Segment::runInplace).
+        std::unordered_set<const Operation *> runInplace;
     };
 
     /// One named result: the Paddle name (input, parameter or output) and the scope variable it

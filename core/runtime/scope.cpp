@@ -1,6 +1,7 @@
 #include "core/runtime/scope.h"
 
 #include "core/ir/datatypekind.h"
+#include "core/runtime/allocator.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/runtimeerror.h"
 #include "core/runtime/storage.h"
@@ -79,7 +80,7 @@ bool Scope::erase(std::string_view name)
     return true;
 }
 
-bool Scope::free(const std::string &name, FreeReason reason, bool keepMeta, bool poison, Backend *device)
+bool Scope::free(const std::string &name, FreeReason reason, FreedMeta meta, Backend *device)
 {
     auto it = m_vars.find(name);
     if (it == m_vars.end())
@@ -90,10 +91,15 @@ bool Scope::free(const std::string &name, FreeReason reason, bool keepMeta, bool
         record.description = value.tensor().describe();
         record.bytes = value.tensor().byteSize();
     }
-    if (!keepMeta)
+    const bool tensor = value.isTensor() && value.tensor().defined();
+    if (meta == FreedMeta::Unbacked && tensor && !value.tensor().device().isCpu())
+        meta = FreedMeta::Poisoned;
+    if (meta == FreedMeta::None)
         m_vars.erase(it);
-    else if (poison && value.isTensor() && value.tensor().defined())
+    else if (meta == FreedMeta::Poisoned && tensor)
         value = RuntimeValue(poisoned(value.tensor(), device));
+    else if (meta == FreedMeta::Unbacked && tensor)
+        value = RuntimeValue(Tensor(value.tensor().shape(), value.tensor().dtype(), unbackedAllocator()));
     std::erase_if(m_freed, [&name](const FreedVariable &f) { return f.name == name; });
     m_freed.push_back(std::move(record));
     return true;
@@ -126,7 +132,8 @@ size_t Scope::bytes() const
     std::set<const Storage *> seen;
     size_t total = 0;
     auto add = [&](const Tensor &t) {
-        if (t.defined() && seen.insert(t.storage().get()).second)
+        if (t.defined() && &t.storage()->allocator() != &unbackedAllocator()
+            && seen.insert(t.storage().get()).second)
             total += t.storage()->bytes();
     };
     for (const auto &[name, value] : m_vars) {

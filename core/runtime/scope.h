@@ -22,6 +22,18 @@ enum class FreeReason : unsigned char {
     Explicit,
 };
 
+/// What a freed variable keeps (Scope::free).
+enum class FreedMeta : unsigned char {
+    None, ///< nothing: the variable disappears
+    Same, ///< the tensor as it was (its meta and its buffer)
+    /// a fresh buffer of the same shape and dtype filled so a read is recognisable: NaN for floats,
+    /// 0x5A bytes otherwise (a device tensor is filled by the `device` backend, floats with 0xFF)
+    Poisoned,
+    /// the shape and dtype over read-only zero pages that hold no memory (unbackedAllocator());
+    /// a device tensor is Poisoned instead
+    Unbacked,
+};
+
 /// "no_need_buffer", "not needed later", "explicit".
 std::string_view freeReasonText(FreeReason reason);
 
@@ -39,11 +51,10 @@ struct FreedVariable
 /// the backward program (forward `builtin.shadow_output` names are backward kwarg names). It also
 /// records which variables were freed and why, so a debugger can show "freed" instead of a value.
 ///
-/// A freed variable either disappears (find() → nullptr) or, with `keepMeta`, keeps a tensor of
-/// the same shape and dtype: the backward kernels of a no_need_buffer value read its meta only.
-/// With `poison` that tensor is a fresh NaN-filled (float) or 0x5A-filled (other) buffer, so a
-/// kernel that wrongly reads the data shows it instead of reading the old values; a device
-/// tensor's buffer is filled by the `device` backend passed to free().
+/// A freed variable either disappears (find() → nullptr) or keeps a tensor of the same shape and
+/// dtype (FreedMeta): the backward kernels of a no_need_buffer value read its meta only. A
+/// poisoned buffer makes a kernel that wrongly reads the data show it instead of reading the
+/// old values; an unbacked one holds no memory, as Paddle's executor keeps no buffer.
 ///
 /// Not thread-safe: a debugger reads it only while the interpreter is paused.
 class Scope
@@ -59,7 +70,7 @@ public:
     bool erase(std::string_view name);
 
     /// Marks a variable freed (see the class comment). False when it is absent.
-    bool free(const std::string &name, FreeReason reason, bool keepMeta = false, bool poison = false,
+    bool free(const std::string &name, FreeReason reason, FreedMeta meta = FreedMeta::None,
         Backend *device = nullptr);
     bool isFreed(std::string_view name) const;
     /// The freed record of a name, or nullptr.
@@ -69,7 +80,7 @@ public:
     /// Sorted names of the variables that hold a value (freed-with-meta ones included).
     std::vector<std::string> names() const;
     size_t size() const { return m_vars.size(); }
-    /// Bytes of the distinct tensor storages the scope references.
+    /// Bytes of the distinct tensor storages the scope references (unbacked meta holds none).
     size_t bytes() const;
     void clear();
 

@@ -80,6 +80,9 @@ std::string DebugEngine::build(const DebugTarget &target, Device device, const D
     std::unique_ptr<ProgramRunner> runner = target.makeRunner(*backend);
     ProgramRunner::Options options;
     options.interpreter = interpreterOptions;
+    if (interpreterOptions.eagerDeletion)
+        options.runInplace = MemoryModel::executorInplaceOps(
+            target, device.isCuda() ? Place { Place::AllocType::Gpu, 0, {} } : MemoryModel::kCpu);
     std::string error;
     if (!sources.applyTo(target, m_decoder, options, error))
         return error;

@@ -11,6 +11,7 @@
 #include "core/ir/program.h"
 #include "core/ir/region.h"
 #include "core/ir/valuenumbering.h"
+#include "core/runtime/interpreter.h"
 #include "core/session/debugtarget.h"
 #include "core/transform/forwardbackwardcut.h"
 #include "core/transform/inplacepass.h"
@@ -456,6 +457,43 @@ MemoryReport MemoryModel::forTarget(const DebugTarget &target, const Place &plac
     if (target.pipeline && target.pipeline->forward)
         return infer(*target.pipeline->forward, place, measured);
     return target.program ? infer(*target.program, place, measured) : MemoryReport {};
+}
+
+void MemoryModel::attachMeasured(MemoryReport &report, const Interpreter &interpreter)
+{
+    for (MemoryTimelinePoint &p : report.timeline)
+        p.measuredBytes = -1;
+    for (const OpRecord &record : interpreter.records()) {
+        if (record.position.path.empty())
+            continue;
+        const size_t step = (record.position.segment == 0 ? 0 : report.cut) + record.position.path.front();
+        if (record.position.segment > 1 || step >= report.timeline.size())
+            continue;
+        int64_t &m = report.timeline[step].measuredBytes;
+        m = std::max(m, record.liveBytes);
+    }
+    report.measuredPeakBytes = interpreter.peakLiveBytes();
+    const std::vector<int64_t> &ends = interpreter.segmentEndLiveBytes();
+    report.measuredKeptAfterForwardBytes = interpreter.segments().size() > 1 && !ends.empty()
+        ? ends.front() - interpreter.startLiveBytes()
+        : -1;
+}
+
+std::unordered_set<const Operation *> MemoryModel::executorInplaceOps(
+    const DebugTarget &target, const Place &place)
+{
+    const PipelineResult *pipeline = target.pipeline.get();
+    if (pipeline && pipeline->training && pipeline->forward) {
+        const std::vector<std::string> &names = pipeline->attributeNames[SplitKey::NoNeedBuffers];
+        const std::set<std::string> noNeedBuffer(names.begin(), names.end());
+        std::unordered_set<const Operation *> out = inplaceOps(*pipeline->forward, place, noNeedBuffer);
+        if (pipeline->backward)
+            out.merge(inplaceOps(*pipeline->backward, place, noNeedBuffer));
+        return out;
+    }
+    if (pipeline && pipeline->forward)
+        return inplaceOps(*pipeline->forward, place, {});
+    return target.program ? inplaceOps(*target.program, place, {}) : std::unordered_set<const Operation *> {};
 }
 
 std::string MemoryModel::budgetProblem(const DebugTarget &target)

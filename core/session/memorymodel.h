@@ -5,10 +5,13 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace ps {
 
+class Interpreter;
+class Operation;
 class Program;
 class ValueImpl;
 struct DebugTarget;
@@ -33,6 +36,9 @@ struct MemoryTimelinePoint
     std::string opName;
     /// Bytes allocated while the op runs: the baseline, everything alive before it and its results.
     int64_t liveBytes = 0;
+    /// What a run measured there (OpRecord::liveBytes; inside a region the most of its ops), or
+    /// -1 where none was attached (MemoryModel::attachMeasured) or the op did not run.
+    int64_t measuredBytes = -1;
 };
 
 /// Bytes kept across the forward/backward cut by one layer (struct_name).
@@ -81,6 +87,10 @@ struct MemoryReport
     std::vector<MemoryValue> unknown;
     /// Values with a dynamic declared size that a run sized (MemoryModel's `measured`).
     size_t measuredValues = 0;
+    /// A run's allocator figures beside the prediction (MemoryModel::attachMeasured), -1 without:
+    /// its peak (kernels' temporaries included) and what its forward left for the backward.
+    int64_t measuredPeakBytes = -1;
+    int64_t measuredKeptAfterForwardBytes = -1;
 };
 
 /// Predicts the host or device bytes a run allocates, following Paddle's executor (PirInterpreter
@@ -119,6 +129,15 @@ public:
     /// why not, naming the op of the peak: a run refused before anything is allocated. The
     /// prediction leaves out values of unknown size, so it is a lower bound.
     static std::string budgetProblem(const DebugTarget &target);
+    /// Puts what `interpreter` measured (its records' liveBytes, its peak, its bytes after the
+    /// forward) beside the prediction `report` made for the interpreter's target. The run should
+    /// free values as Paddle does (Interpreter::Options::eagerDeletion) for the two to agree.
+    static void attachMeasured(MemoryReport &report, const Interpreter &interpreter);
+    /// The ops of the target's programs that Paddle's executor runs in their `_` form on `place`
+    /// (run_program's inplace_pass, decided on copies): what the model reuses buffers for and
+    /// what a run with eager deletion runs in place (ProgramRunner::Options::runInplace).
+    static std::unordered_set<const Operation *> executorInplaceOps(
+        const DebugTarget &target, const Place &place = kCpu);
 
     static inline const Place kCpu { Place::AllocType::Cpu, 0, {} };
 };
