@@ -135,6 +135,68 @@ private slots:
         QVERIFY(!chart->grab().isNull());
     }
 
+    /// A debug run of the MLP's train step (6.3 MB at its peak; random inputs: the fixture keeps
+    /// no tensors) is measured beside the prediction: freeing as Paddle, the bytes after every
+    /// op are the predicted ones (within 8 KB); keeping the values for the inspector, they are
+    /// more, and the summary says why.
+    void debugRunIsMeasuredBesideThePrediction()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(openAndWaitForPipeline(w, QStringLiteral(PIRSCOPE_FIXTURES_DIR "/memory/mlp")));
+        MainWindowMemory *memory = w.memory();
+        memory->dock()->show();
+        QTRY_VERIFY(memory->report());
+        MemoryChart *chart = memory->panel()->chart();
+        QVERIFY(chart->measured().empty());
+        w.showTab(MainWindow::Tab::Split);
+        DebugSession *session = w.debugger()->session();
+        DebugSources sources = session->sources();
+        std::string error;
+        QVERIFY(sources.setFromText(false, "random", error));
+        QVERIFY(sources.setFromText(true, "random", error));
+        session->setSources(sources);
+        memory->panel()->freeAsPaddle()->setChecked(true);
+        QVERIFY(session->freeAsPaddle());
+        QVERIFY(QSettings().value(QStringLiteral("memory/freeAsPaddle")).toBool());
+        session->continueRun();
+        QVERIFY(waitUntilIdle(*session));
+        QCOMPARE(session->state(), DebugSession::State::Finished);
+        const std::shared_ptr<const MemoryReport> report = memory->report();
+        QVERIFY(report->peakBytes > 6'000'000);
+        const std::vector<MemoryTimelinePoint> &timeline = report->timeline;
+        if (!(chart->measured().size() == timeline.size() && chart->measured().back() >= 0))
+            qWarning("records %zu state %d measured %zu, timeline %zu, report %p vs %p, first op %p", session->records().size(), int(session->state()), chart->measured().size(),
+                timeline.size(), (void *)report.get(), (void *)chart->report().get(),
+                (void *)session->opAt(ProgramPosition { 0, { 0 } }));
+        QTRY_VERIFY(chart->measured().size() == timeline.size() && chart->measured().back() >= 0);
+        for (size_t i = 0; i < timeline.size(); ++i) {
+            QVERIFY2(chart->measured()[i] >= 0, timeline[i].op.c_str());
+            QVERIFY2(
+                std::llabs(chart->measured()[i] - timeline[i].liveBytes) <= 8192, timeline[i].op.c_str());
+        }
+        QVERIFY2(memory->panel()->summary()->text().contains(QStringLiteral("measured so far")),
+            qPrintable(memory->panel()->summary()->text()));
+        session->stop();
+        QVERIFY(waitUntilIdle(*session));
+
+        // Keeping every value: never less than predicted, more at the end of the forward.
+        memory->panel()->freeAsPaddle()->setChecked(false);
+        session->continueRun();
+        QVERIFY(waitUntilIdle(*session));
+        QTRY_VERIFY(chart->measured().size() == timeline.size() && chart->measured().back() >= 0);
+        int64_t kept = 0, predicted = 0;
+        for (size_t i = 0; i < timeline.size(); ++i) {
+            kept = std::max(kept, chart->measured()[i]);
+            predicted = std::max(predicted, timeline[i].liveBytes);
+        }
+        QVERIFY(kept > predicted);
+        QVERIFY(memory->panel()->summary()->text().contains(QStringLiteral("values kept")));
+        session->stop();
+        QVERIFY(waitUntilIdle(*session));
+    }
+
     /// Inference mode: one program, no cut; the debugger's position is marked and follows steps.
     void debuggerPositionIsMarked()
     {

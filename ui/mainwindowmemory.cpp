@@ -15,6 +15,7 @@
 
 #include <QCheckBox>
 #include <QDockWidget>
+#include <algorithm>
 
 namespace ps {
 
@@ -46,7 +47,14 @@ MainWindowMemory::MainWindowMemory(MainWindow *window, DebugSession *session)
             m_window->selection()->selectOp(op);
     });
     connect(m_panel, &MemoryPanel::showOnGraphChanged, this, &MainWindowMemory::showOnGraph);
-    connect(session, &DebugSession::stateChanged, this, &MainWindowMemory::followDebugger);
+    session->setFreeAsPaddle(m_panel->freeAsPaddle()->isChecked());
+    connect(m_panel, &MemoryPanel::freeAsPaddleChanged, session, &DebugSession::setFreeAsPaddle);
+    connect(session, &DebugSession::recordsAppended, this, [this](int first, int) { measure(first); });
+    connect(session, &DebugSession::recordsReset, this, [this] { measure(0); });
+    connect(session, &DebugSession::stateChanged, this, [this] {
+        measure(0);
+        followDebugger();
+    });
     connect(session, &DebugSession::stoppedAt, this, &MainWindowMemory::followDebugger);
 }
 
@@ -92,6 +100,7 @@ void MainWindowMemory::refresh()
         m_indexOfLabel.emplace(report->timeline[i].op, long(i));
     m_report = std::move(report);
     m_panel->setReport(m_report);
+    measure(0);
     followDebugger();
     showOnGraph();
 }
@@ -104,6 +113,28 @@ void MainWindowMemory::showOnGraph()
             if (const Operation *op = opAt(indexOfLabel(QString::fromStdString(v.op))))
                 kept[op] += v.bytes;
     m_window->splitView()->forwardView()->graphScene()->setOpKeptBytes(kept);
+}
+
+void MainWindowMemory::measure(int first)
+{
+    if (!m_report)
+        return;
+    const std::vector<OpRecord> &records = m_session->records();
+    const size_t cut = m_report->cut;
+    if (first == 0 || m_measured.size() != m_report->timeline.size())
+        m_measured.assign(m_report->timeline.size(), -1);
+    // The records' positions are the session's programs': the snapshot's forward, then backward.
+    const bool same = !m_ops.empty() && m_session->opAt(ProgramPosition { 0, { 0 } }) == m_ops.front();
+    for (size_t i = size_t(std::max(first, 0)); same && i < records.size(); ++i) {
+        const OpRecord &r = records[i];
+        if (r.position.path.empty() || r.position.segment > 1)
+            continue;
+        const size_t index = (r.position.segment == 0 ? 0 : cut) + r.position.path.front();
+        if (index < m_measured.size())
+            m_measured[index] = std::max(m_measured[index], r.liveBytes);
+    }
+    const bool any = std::any_of(m_measured.begin(), m_measured.end(), [](int64_t b) { return b >= 0; });
+    m_panel->setMeasured(any ? m_measured : std::vector<int64_t> {}, m_session->freeAsPaddle());
 }
 
 void MainWindowMemory::followDebugger()

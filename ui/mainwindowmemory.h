@@ -21,8 +21,8 @@ struct PipelineSnapshot;
 /// dock (View menu) charts the live bytes of a train step (the pipeline's forward then backward)
 /// or of an inference run (its forward), op by op: the pipeline snapshot's model
 /// (PipelineSnapshot::memory, computed with it on the pipeline's worker thread), shown when the
-/// dock is and for every new snapshot while it is. Clicking the chart selects the op; while debugging, the
-/// chart marks the op the session is at.
+/// dock is and for every new snapshot while it is. Clicking the chart selects the op; while
+/// debugging, the chart marks the op the session is at and draws what the run has measured.
 class MainWindowMemory : public QObject
 {
     Q_OBJECT
@@ -43,6 +43,8 @@ public:
 
 private:
     void followDebugger();
+    /// Folds the debugger's records from `first` into the measured bytes (all after a reset).
+    void measure(int first);
     /// Puts the kept bytes on the forward graph (or takes them off).
     void showOnGraph();
 
@@ -57,6 +59,8 @@ private:
     std::unordered_map<const Operation *, long> m_indexOf;
     /// Timeline index by op label ("fwd:9"): the table's rows and the graph bars look ops up by it.
     std::unordered_map<std::string, long> m_indexOfLabel;
+    /// The debugger's live bytes per timeline point (-1: not run yet).
+    std::vector<int64_t> m_measured;
 };
 
 } // namespace ps

@@ -41,6 +41,16 @@ void MemoryChart::setReport(std::shared_ptr<const MemoryReport> report)
     update();
 }
 
+void MemoryChart::setMeasured(std::vector<int64_t> bytes, bool asPaddle)
+{
+    m_measured = std::move(bytes);
+    m_measuredAsPaddle = asPaddle;
+    m_measuredMax = 0;
+    for (int64_t b : m_measured)
+        m_measuredMax = std::max(m_measuredMax, b);
+    update();
+}
+
 void MemoryChart::setCurrent(long index)
 {
     if (index == m_current)
@@ -69,7 +79,8 @@ QRectF MemoryChart::plotRect() const
 
 double MemoryChart::yMax() const
 {
-    return m_report && m_report->peakBytes > 0 ? double(m_report->peakBytes) * 1.08 : 1.0;
+    const int64_t top = std::max(m_report ? m_report->peakBytes : 0, m_measuredMax);
+    return top > 0 ? double(top) * 1.08 : 1.0;
 }
 
 double MemoryChart::yOf(double bytes) const
@@ -132,6 +143,35 @@ void MemoryChart::paintEvent(QPaintEvent *)
     p.setPen(QPen(palette().color(QPalette::Highlight), 1.2));
     p.drawPath(area);
 
+    // What the run measured, per column as the prediction, where it has run.
+    const QColor measuredColour = palette().color(QPalette::Link);
+    if (m_measured.size() == n) {
+        QPainterPath line;
+        bool drawing = false;
+        for (long c = 0; c < columns; ++c) {
+            const size_t begin = size_t(c) * n / size_t(columns);
+            const size_t end = std::max(begin + 1, size_t(c + 1) * n / size_t(columns));
+            int64_t most = -1;
+            for (size_t i = begin; i < end && i < n; ++i)
+                most = std::max(most, m_measured[i]);
+            if (most < 0) {
+                drawing = false;
+                continue;
+            }
+            const double x0 = plot.left() + double(c) / double(columns) * plot.width();
+            const double x1 = plot.left() + double(c + 1) / double(columns) * plot.width();
+            if (drawing)
+                line.lineTo(x0, yOf(double(most)));
+            else
+                line.moveTo(x0, yOf(double(most)));
+            line.lineTo(x1, yOf(double(most)));
+            drawing = true;
+        }
+        p.setPen(QPen(measuredColour, 1.8));
+        p.setBrush(Qt::NoBrush);
+        p.drawPath(line);
+    }
+
     // Axis: 0, the baseline, the peak.
     const QFontMetrics fm = fontMetrics();
     p.setPen(palette().color(QPalette::Text));
@@ -177,6 +217,27 @@ void MemoryChart::paintEvent(QPaintEvent *)
         p.drawText(QPointF(x, plot.top() - 4), label);
     }
 
+    // The legend, when there is a measurement to tell from the prediction.
+    if (m_measured.size() == n) {
+        const QString predicted = tr("predicted");
+        const QString measured
+            = m_measuredAsPaddle ? tr("measured") : tr("measured (values kept for the inspector)");
+        const double swatch = fm.height();
+        double x = plot.right() - 8 - fm.horizontalAdvance(measured) - fm.horizontalAdvance(predicted)
+            - 2 * (swatch + 6) - 12;
+        const double y = plot.top() + 4 + fm.height() / 2.0;
+        auto entry = [&](const QColor &colour, const QString &text) {
+            p.setPen(QPen(colour, 2.5));
+            p.drawLine(QPointF(x, y), QPointF(x + swatch, y));
+            x += swatch + 6;
+            p.setPen(palette().color(QPalette::Text));
+            p.drawText(QPointF(x, y + fm.ascent() / 2.0 - 1), text);
+            x += fm.horizontalAdvance(text) + 12;
+        };
+        entry(palette().color(QPalette::Highlight), predicted);
+        entry(measuredColour, measured);
+    }
+
     // Where the debugger is.
     if (m_current >= 0 && size_t(m_current) < n) {
         const double x = xOf(m_current);
@@ -200,12 +261,13 @@ void MemoryChart::mouseMoveEvent(QMouseEvent *event)
         return;
     }
     const MemoryTimelinePoint &point = m_report->timeline[size_t(index)];
-    QToolTip::showText(event->globalPosition().toPoint(),
-        tr("%1 %2\n%3 allocated while it runs (%4 above the baseline)")
-            .arg(QString::fromStdString(point.op), QString::fromStdString(point.opName),
-                bytesText(double(point.liveBytes)),
-                bytesText(double(point.liveBytes - m_report->baselineBytes))),
-        this);
+    QString text = tr("%1 %2\n%3 allocated while it runs (%4 above the baseline)")
+                       .arg(QString::fromStdString(point.op), QString::fromStdString(point.opName),
+                           bytesText(double(point.liveBytes)),
+                           bytesText(double(point.liveBytes - m_report->baselineBytes)));
+    if (size_t(index) < m_measured.size() && m_measured[size_t(index)] >= 0)
+        text += tr("\nmeasured: %1").arg(bytesText(double(m_measured[size_t(index)])));
+    QToolTip::showText(event->globalPosition().toPoint(), text, this);
 }
 
 } // namespace ps

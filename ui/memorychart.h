@@ -1,7 +1,9 @@
 #pragma once
 
 #include <QWidget>
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace ps {
 
@@ -9,9 +11,9 @@ struct MemoryReport;
 
 /// The live bytes of a run op by op (MemoryReport::timeline) as a step plot: the baseline
 /// (parameters and inputs) dashed, the cut between forward and backward, the peak marked and
-/// labelled, and the op the debugger is at. Many more ops than pixels are drawn as each pixel
-/// column's maximum. Hovering shows the op and its bytes; a click reports the op's timeline index
-/// (pointActivated).
+/// labelled, the op the debugger is at and what its run measured so far. Many more ops than pixels are drawn
+/// as each pixel column's maximum. Hovering shows the op and its bytes; a click reports the op's timeline
+/// index (pointActivated).
 class MemoryChart : public QWidget
 {
     Q_OBJECT
@@ -22,6 +24,11 @@ public:
     /// Null clears the chart.
     void setReport(std::shared_ptr<const MemoryReport> report);
     std::shared_ptr<const MemoryReport> report() const { return m_report; }
+    /// What a run measured at each timeline point (MemoryTimelinePoint::measuredBytes: -1 where
+    /// it has not run), drawn over the prediction; empty hides it. `asPaddle`: the run freed
+    /// values as Paddle does (else it kept them for the inspector, and says so in the legend).
+    void setMeasured(std::vector<int64_t> bytes, bool asPaddle);
+    const std::vector<int64_t> &measured() const { return m_measured; }
     /// The timeline index the debugger is at; -1 hides the marker.
     void setCurrent(long index);
     long current() const { return m_current; }
@@ -50,6 +57,9 @@ private:
     double yMax() const;
 
     std::shared_ptr<const MemoryReport> m_report;
+    std::vector<int64_t> m_measured;
+    int64_t m_measuredMax = 0;
+    bool m_measuredAsPaddle = true;
     long m_current = -1;
     long m_peakIndex = -1;
 };

@@ -33,6 +33,7 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     , m_chart(new MemoryChart(this))
     , m_list(new QComboBox(this))
     , m_onGraph(new QCheckBox(tr("Show on the graph"), this))
+    , m_freeAsPaddle(new QCheckBox(tr("Debug runs free as Paddle"), this))
     , m_values(new MemoryValuesModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_table(new QTableView(this))
@@ -63,6 +64,7 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     row->addWidget(m_onGraph);
     sideLayout->addLayout(row);
     sideLayout->addWidget(m_table, 1);
+    sideLayout->addWidget(m_freeAsPaddle);
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_chart);
     split->addWidget(side);
@@ -83,6 +85,16 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     connect(m_onGraph, &QCheckBox::toggled, this, [this](bool on) {
         QSettings().setValue(QStringLiteral("memory/showOnGraph"), on);
         emit showOnGraphChanged(on);
+    });
+    m_freeAsPaddle->setObjectName(QStringLiteral("memoryFreeAsPaddle"));
+    m_freeAsPaddle->setToolTip(
+        tr("The debugger frees each value after its last read and runs inplace_pass's ops in place, "
+           "as Paddle's executor does, so the bytes it measures (the line over the prediction) are "
+           "a Paddle run's. Freed values are gone from the inspector. Takes effect at the next start."));
+    m_freeAsPaddle->setChecked(QSettings().value(QStringLiteral("memory/freeAsPaddle"), false).toBool());
+    connect(m_freeAsPaddle, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue(QStringLiteral("memory/freeAsPaddle"), on);
+        emit freeAsPaddleChanged(on);
     });
     auto activated = [this](const QModelIndex &index) {
         if (index.isValid())
@@ -110,9 +122,28 @@ void MemoryPanel::showList(List list)
     m_table->resizeColumnsToContents();
 }
 
+void MemoryPanel::setMeasured(std::vector<int64_t> bytes, bool asPaddle)
+{
+    int64_t most = -1;
+    for (int64_t b : bytes)
+        most = std::max(most, b);
+    m_chart->setMeasured(std::move(bytes), asPaddle);
+    if (!m_report)
+        return;
+    QString text = m_summaryText;
+    if (most >= 0)
+        text += (asPaddle ? tr(" \u00b7 measured so far %1 (%2\u00d7)")
+                          : tr(" \u00b7 measured so far %1 (%2\u00d7, values kept)"))
+                    .arg(bytesText(most))
+                    .arg(m_report->peakBytes > 0 ? double(most) / double(m_report->peakBytes) : 0.0, 0, 'f',
+                        2);
+    m_summary->setText(text);
+}
+
 void MemoryPanel::setReport(std::shared_ptr<const MemoryReport> report, const QString &why)
 {
     m_chart->setReport(report);
+    m_chart->setMeasured({}, true);
     m_report = report;
     // A train step lists what the forward keeps; an inference run what is alive at its peak.
     showList(report && report->mode != "train" ? List::TopAtPeak : List(m_list->currentIndex()));
@@ -131,6 +162,7 @@ void MemoryPanel::setReport(std::shared_ptr<const MemoryReport> report, const QS
     text += tr(" \u00b7 after the step %1").arg(bytesText(r.afterStepBytes));
     if (!r.unknown.empty())
         text += tr(" \u00b7 %n value(s) of unknown size not counted", nullptr, int(r.unknown.size()));
+    m_summaryText = text;
     m_summary->setText(text);
     m_summary->setDescription(
         tr("As Paddle's executor allocates it on the CPU: each value freed after its last "

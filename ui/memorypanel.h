@@ -1,7 +1,9 @@
 #pragma once
 
 #include <QWidget>
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -41,17 +43,25 @@ public:
     QComboBox *listChooser() const { return m_list; }
     /// "Show on the graph": bars under the forward ops for the bytes they keep.
     QCheckBox *onGraph() const { return m_onGraph; }
+    /// "Debug runs free as Paddle" (DebugSession::setFreeAsPaddle), kept in the settings.
+    QCheckBox *freeAsPaddle() const { return m_freeAsPaddle; }
+    /// What the debugger's run measured per timeline point (-1: not run), drawn over the
+    /// prediction and summed up in the summary; empty clears it.
+    void setMeasured(std::vector<int64_t> bytes, bool asPaddle);
 
 signals:
     /// A row was clicked: the label of the op that allocates its buffer ("fwd:9").
     void valueActivated(const QString &opLabel);
     void showOnGraphChanged(bool on);
+    void freeAsPaddleChanged(bool on);
 
 private:
     ElidedLabel *m_summary;
     MemoryChart *m_chart;
     QComboBox *m_list;
     QCheckBox *m_onGraph;
+    QCheckBox *m_freeAsPaddle;
+    QString m_summaryText;
     MemoryValuesModel *m_values;
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;

@@ -28,9 +28,7 @@ public:
             MemoryBudget::release(bytes);
             throw OutOfMemory("host out of memory allocating " + ShapeSize::formatBytes(bytes), bytes);
         }
-        const size_t now = m_inUse += bytes;
-        size_t peak = m_peak.load(std::memory_order_relaxed);
-        while (now > peak && !m_peak.compare_exchange_weak(peak, now, std::memory_order_relaxed)) { }
+        m_inUse += bytes;
         return p;
     }
     void deallocate(void *ptr, size_t bytes) override
@@ -40,13 +38,10 @@ public:
         m_inUse -= bytes;
     }
     size_t bytesInUse() const override { return m_inUse; }
-    size_t peakBytesInUse() const override { return m_peak; }
-    void resetPeakBytesInUse() override { m_peak = m_inUse.load(); }
 
 private:
     static constexpr size_t kAlignment = 64;
     std::atomic<size_t> m_inUse { 0 };
-    std::atomic<size_t> m_peak { 0 };
 };
 
 class UnbackedAllocator final : public Allocator

@@ -17,11 +17,6 @@ public:
     virtual void deallocate(void *ptr, size_t bytes) = 0;
     /// Bytes handed out and not yet returned.
     virtual size_t bytesInUse() const = 0;
-    /// The most bytesInUse() reached since the last resetPeakBytesInUse(). An allocator that does
-    /// not track it reports its current use.
-    virtual size_t peakBytesInUse() const { return bytesInUse(); }
-    /// Starts a new peak at the current use.
-    virtual void resetPeakBytesInUse() { }
 };
 
 /// Read-only zero pages that cost no memory (an anonymous mapping nobody writes): the buffer of

@@ -8,6 +8,7 @@
 #include "core/ir/program.h"
 #include "core/ir/staticdims.h"
 #include "core/ir/valuenumbering.h"
+#include "core/runtime/allocationmeter.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/hostcopy.h"
 #include "core/runtime/tensorstack.h"
@@ -328,6 +329,7 @@ bool loadsAValue(const Operation *op)
 
 StopInfo Interpreter::run(Mode mode, const ProgramPosition *target)
 {
+    const AllocationMeter::Use metered(m_meter);
     m_stopRequested.store(false, std::memory_order_relaxed);
     m_pendingStop.reset();
     if (m_frames.empty())
@@ -439,6 +441,7 @@ bool Interpreter::provideOutputs(
     }
     m_provided[op] = std::move(values);
     if (currentOp() == op) {
+        const AllocationMeter::Use metered(m_meter);
         m_error.reset();
         m_pendingStop.reset();
         const bool ok = microStep();

@@ -26,6 +26,7 @@ namespace ps {
 
 class NamePattern;
 
+class AllocationMeter;
 class Backend;
 class Block;
 class Operation;
@@ -209,9 +210,9 @@ public:
     /// Sum of the records' deviceSeconds (kernel and builtin ops; control-flow ops excluded).
     double opSeconds() const;
 
-    /// Bytes the backend's allocator holds for this run now: its bytes in use less those that were
-    /// not the scope's when the run (re)started (restart()'s snapshot, other sessions' tensors).
-    /// The CPU allocator serves the whole process, so other threads' allocations meanwhile count.
+    /// Bytes this run holds now: the scope's when it (re)started, and every storage allocated
+    /// while it ran (AllocationMeter) and not freed yet, on any device. Other threads' tensors and
+    /// restart()'s snapshot do not count; a scope variable of the start that is freed still does.
     int64_t liveBytes() const;
     /// The most liveBytes() reached since the run (re)started, kernels' temporaries included.
     int64_t peakLiveBytes() const;
@@ -333,7 +334,7 @@ private:
     std::vector<std::optional<ReleasePlan>> m_releasePlans;
     /// The current segment's freeAfter and collectable entries eager deletion already freed.
     std::vector<bool> m_freedEarly;
-    size_t m_otherBytes = 0;
+    std::shared_ptr<AllocationMeter> m_meter;
     int64_t m_startLiveBytes = 0;
     std::vector<int64_t> m_segmentEndLiveBytes;
 };

@@ -7,6 +7,7 @@
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/ir/region.h"
+#include "core/runtime/allocationmeter.h"
 #include "core/runtime/allocator.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/interpreter.h"
@@ -187,23 +188,20 @@ void Interpreter::freeScopeVariable(size_t index)
 
 void Interpreter::beginMeasuring()
 {
-    Allocator &allocator = m_backend.allocator();
-    const size_t scope = m_scope.bytes();
-    const size_t inUse = allocator.bytesInUse();
-    m_otherBytes = inUse > scope ? inUse - scope : 0;
-    allocator.resetPeakBytesInUse();
+    // A new meter: storages of the previous run still count down the old one when they go.
+    m_meter = std::make_shared<AllocationMeter>();
     m_segmentEndLiveBytes.clear();
-    m_startLiveBytes = liveBytes();
+    m_startLiveBytes = int64_t(m_scope.bytes());
 }
 
 int64_t Interpreter::liveBytes() const
 {
-    return int64_t(m_backend.allocator().bytesInUse()) - int64_t(m_otherBytes);
+    return m_startLiveBytes + m_meter->liveBytes();
 }
 
 int64_t Interpreter::peakLiveBytes() const
 {
-    return int64_t(m_backend.allocator().peakBytesInUse()) - int64_t(m_otherBytes);
+    return m_startLiveBytes + m_meter->peakBytes();
 }
 
 } // namespace ps

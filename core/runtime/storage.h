@@ -3,13 +3,16 @@
 #include "core/runtime/device.h"
 
 #include <cstddef>
+#include <memory>
 
 namespace ps {
 
+class AllocationMeter;
 class Allocator;
 
 /// One allocation on one device; shared by the tensors that view it (reshape/flatten/squeeze
-/// share the storage of their input). Not copyable; owned through std::shared_ptr.
+/// share the storage of their input). Not copyable; owned through std::shared_ptr. Made while a
+/// thread has an AllocationMeter, it counts there until it is freed.
 class Storage
 {
 public:
@@ -28,6 +31,7 @@ private:
     Allocator &m_allocator;
     size_t m_bytes;
     void *m_data;
+    std::shared_ptr<AllocationMeter> m_meter;
 };
 
 } // namespace ps

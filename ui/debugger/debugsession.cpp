@@ -109,12 +109,14 @@ void DebugSession::command(DebugEngine::Command command, std::optional<ProgramPo
     const Device device = m_devices[size_t(m_device)].device;
     const DebugSources sources = m_sources;
     const bool compare = m_compareWithCpu;
+    Interpreter::Options options;
+    options.eagerDeletion = m_freeAsPaddle;
     // Starting with a step stops at the first op, like a debugger's "stop on entry".
     const bool run = !(starting || restarting) || command == DebugEngine::Command::Continue
         || command == DebugEngine::Command::RunToCursor;
     queue([=](DebugEngine &engine, bool &ran) {
         if (starting) {
-            const std::string error = engine.build(target, device, sources, compare, epoch);
+            const std::string error = engine.build(target, device, sources, compare, epoch, options);
             if (!error.empty())
                 return QString::fromStdString(error);
         } else if (restarting) {

@@ -112,6 +112,11 @@ public:
     /// Differential mode: every kernel also runs on the CPU and the run stops where they differ.
     void setCompareWithCpu(bool on);
     bool compareWithCpu() const { return m_compareWithCpu; }
+    /// Frees each value after its last read and runs inplace_pass's ops in place, as Paddle's
+    /// executor does (Interpreter::Options::eagerDeletion), so the records' live bytes are a Paddle
+    /// run's; freed values are gone from the inspector. Takes effect at the next start.
+    void setFreeAsPaddle(bool on) { m_freeAsPaddle = on; }
+    bool freeAsPaddle() const { return m_freeAsPaddle; }
 
     // --- Breakpoints (may be edited while running) -----------------------------------------------
 
@@ -244,6 +249,7 @@ private:
     bool m_sourcesChosen = false;
     QString m_startError;
     QString m_configWarning;
+    bool m_freeAsPaddle = false;
     bool m_compareWithCpu = false;
 
     std::vector<DebugBreakpoint> m_breakpoints;

@@ -182,12 +182,6 @@ size_t CudaCachingAllocator::peakBytesInUse() const
     return m_peak;
 }
 
-void CudaCachingAllocator::resetPeakBytesInUse()
-{
-    std::lock_guard lock(m_mutex);
-    m_peak = m_inUse;
-}
-
 void CudaCachingAllocator::releaseCache()
 {
     std::lock_guard lock(m_mutex);

@@ -36,8 +36,8 @@ public:
 
     /// Bytes held in free lists (allocated from the driver, not in use).
     size_t bytesCached() const;
-    size_t peakBytesInUse() const override;
-    void resetPeakBytesInUse() override;
+    /// Largest bytesInUse() seen.
+    size_t peakBytesInUse() const;
     /// Returns every cached block to the driver.
     void releaseCache();
 
