@@ -32,6 +32,7 @@ def build(name, x):
         "trunc_divide_": lambda: ops.trunc_divide_(x, x),
         "random_": lambda: ops.random_(x, 0, 10),
         "rint_grad_": lambda: ops.rint_grad_(x),
+        "random_grad_": lambda: ops.random_grad_(x, 0, 10),
     }
     calls[name]()
 
