@@ -180,9 +180,9 @@ class ElementwiseChain(paddle.nn.Layer):
 
 
 class SiluDropout(paddle.nn.Layer):
-    """silu and dropout whose inputs die at them: Paddle 3.3.1's inplace_pass makes them silu_ and
-    dropout_ (ops the saved op YAML has no inplace map for). The dropout is kept in the inference
-    program by training=True."""
+    """silu, dropout and a truncating divide whose inputs die at them: Paddle 3.3.1's inplace_pass
+    makes them silu_, dropout_ and trunc_divide_ (ops the saved op YAML has no inplace map for).
+    The dropout is kept in the inference program by training=True."""
 
     def __init__(self):
         super().__init__()
@@ -191,7 +191,8 @@ class SiluDropout(paddle.nn.Layer):
     def forward(self, x):
         a = paddle.nn.functional.silu(self.fc(x))
         b = paddle.nn.functional.dropout(a * 2.0, p=0.5, training=True)
-        return paddle.nn.functional.silu(b + 1.0)
+        c = paddle.divide(b, paddle.abs(x) + 1.0, rounding_mode="trunc")
+        return paddle.nn.functional.silu(c + 1.0)
 
 
 PREDICTOR_CASES = {
