@@ -52,7 +52,7 @@ private slots:
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o["numerics_baseline_error"].toString(), QString());
         const QJsonArray passes = o["passes"].toArray();
-        QCOMPARE(passes.size(), 12);
+        QCOMPARE(passes.size(), 11); // on a CPU, without params_sync_among_devices_pass
         // Listed, marked, not run, not checked.
         const QJsonObject lowering = entry(passes, "pd_op_to_kernel_pass");
         QVERIFY(!lowering["implemented"].toBool());
@@ -133,10 +133,52 @@ private slots:
             order << p.toObject()["pass"].toString();
         QCOMPARE(order, QStringList({ "constant_folding_pass", "dead_code_elimination_pass" }));
         QCOMPARE(runCli({ "passes", model, "--pipeline", "inference-tpu" }).exitCode, 1);
+        // --disable of a pass the pipeline does not hold says so, and what it holds.
+        r = runCli({ "passes", model, "--enable", "fold", "--disable", "dce" });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("pass dead_code_elimination_pass is not in this pipeline; the pipeline has: "
+                                "constant_folding_pass (fold)"),
+            r.err.constData());
+        QVERIFY(!r.err.contains("unknown pass"));
+        r = runCli({ "passes", model, "--pipeline", "inference-cpu", "--disable", "map_op" });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("pass map_op_to_another_pass is not in this pipeline"), r.err.constData());
+        r = runCli({ "passes", model, "--disable", "no_such_pass" });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("unknown pass 'no_such_pass'"), r.err.constData());
+        QCOMPARE(runCli({ "passes", model, "--place", "tpu" }).exitCode, 1);
         QCOMPARE(runCli({ "passes", model, "--enable", "no_such_pass" }).exitCode, 1);
         r = runCli({ "passes", "--list" });
         QVERIFY(r.out.contains("inference-gpu-fp16"));
         QVERIFY(r.out.contains("pd_op_to_kernel_pass*"));
+    }
+
+    void placeAsPaddle()
+    {
+        // tests/fixtures/passes/ppocr_like: Paddle 3.3.1 on a CPU left the program as it was to
+        // map_op_to_another_pass (manifest.json: changed false); a GPU place maps its
+        // depthwise_conv2d to conv2d. The inference-cpu list on a GPU
+        // place holds params_sync_among_devices_pass again.
+        const QString model = QStringLiteral(PIRSCOPE_FIXTURES_DIR "/passes/ppocr_like/before.json");
+        auto depthwise = [](const CliRun &r) {
+            const QJsonObject map = entry(
+                QJsonDocument::fromJson(r.out).object()["passes"].toArray(), "map_op_to_another_pass");
+            return map["removed_ops"].toArray().size();
+        };
+        CliRun r = runCli({ "passes", model, "--enable", "map_op", "--place", "cpu", "--json", "--all" });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(depthwise(r), 0);
+        r = runCli({ "passes", model, "--enable", "map_op", "--place", "gpu", "--json", "--all" });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(depthwise(r), 1);
+        QVERIFY(r.out.contains("pd_op.depthwise_conv2d"));
+        r = runCli({ "passes", model, "--pipeline", "inference-gpu", "--place", "cpu", "--json" });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(depthwise(r), 0);
+        QVERIFY(!r.out.contains("params_sync_among_devices_pass"));
+        r = runCli({ "passes", model, "--pipeline", "inference-cpu", "--place", "gpu", "--json" });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains("params_sync_among_devices_pass"));
     }
 
     void traceBundleFolder()

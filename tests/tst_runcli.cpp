@@ -1,5 +1,7 @@
 #include "core/runtime/backend.h"
 #include "core/runtime/npyio.h"
+#include "core/runtime/scaledcomparison.h"
+#include "core/runtime/tensorcomparison.h"
 
 #include <QtTest>
 
@@ -355,6 +357,44 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains("MISMATCH"), r.out.constData());
         QVERIFY2(r.out.contains("numerics: FAILED"), r.out.constData());
+    }
+
+    void verifyJudgesEachValueAgainstItsScale()
+    {
+        // Paddle's float32 gradient, its element nearest zero moved by 90% of the tolerance the
+        // tensor's scale allows (atol + rtol rms): NumPy's rule (|e| alone) would call it a
+        // mismatch, `passes --check-numerics`' rule accepts it, and so does verify.
+        if (!QFileInfo::exists(bundle("mlp_ce")))
+            QSKIP("golden bundle missing");
+        QTemporaryDir dir;
+        const QString copy = dir.filePath("mlp_ce");
+        QVERIFY(copyTree(bundle("mlp_ce"), copy));
+        const std::string file = (copy + "/grads/params/linear_0.b_0.npy").toStdString();
+        std::string error;
+        const ps::Tensor paddle = ps::NpyIO::read(file, error);
+        QVERIFY(paddle.defined());
+        ps::Tensor moved = paddle.cloneHost();
+        float *v = moved.data<float>();
+        int64_t nearest = 0;
+        for (int64_t i = 1; i < moved.numElements(); ++i)
+            if (std::abs(v[i]) < std::abs(v[nearest]))
+                nearest = i;
+        const double rtol = 1e-4, atol = 1e-5;
+        v[nearest] += float(0.9 * (atol + rtol * ps::rootMeanSquare(paddle)));
+        QVERIFY(!ps::TensorComparison::compare(paddle, moved, rtol, atol).ok());
+        QVERIFY(ps::compareToScale(paddle, moved, rtol, atol).ok());
+        QVERIFY(ps::NpyIO::write(file, moved, error));
+        const CliRun r = runCli({ "verify", copy });
+        QVERIFY2(r.out.contains("numerics: ok"), r.out.constData());
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("rms(e)"), r.out.constData());
+
+        // Twice that is beyond it.
+        v[nearest] += float(1.2 * (atol + rtol * ps::rootMeanSquare(paddle)));
+        QVERIFY(ps::NpyIO::write(file, moved, error));
+        const CliRun beyond = runCli({ "verify", copy });
+        QCOMPARE(beyond.exitCode, 1);
+        QVERIFY2(beyond.out.contains("MISMATCH"), beyond.out.constData());
     }
 
     void verifyProgramNumerics()

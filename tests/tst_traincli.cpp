@@ -110,6 +110,47 @@ private slots:
         qInfo("%s: %d gradients equal to Paddle's, max abs error %g", qPrintable(model), compared, worst);
     }
 
+    void parametersSortedByNameAsPaddle_data()
+    {
+        QTest::addColumn<QString>("model");
+        for (const char *model : { "mlp_ce", "lenet", "conv_bn_relu", "transformer_encoder" })
+            QTest::newRow(model) << QString(model);
+    }
+
+    void parametersSortedByNameAsPaddle()
+    {
+        // dy2static lists a layer's parameters sorted by name (ParametersRecorder.pop), not in
+        // the order the program creates them: the split of the plain program names fp, bp and
+        // bp_g as Paddle 3.3.1 did when it traced the model (program_attributes.json).
+        QFETCH(QString, model);
+        const QString dir = bundle::dir(model.toLatin1().constData());
+        if (!QFileInfo::exists(dir + "/program.txt"))
+            QSKIP("golden bundle missing");
+        QFile text(dir + "/program.txt");
+        QVERIFY(text.open(QIODevice::ReadOnly));
+        QStringList programOrder;
+        const QRegularExpression name(QStringLiteral("parameter_name:\"([^\"]+)\""));
+        for (auto it = name.globalMatch(QString::fromUtf8(text.readAll())); it.hasNext();)
+            programOrder << it.next().captured(1);
+        QStringList sorted = programOrder;
+        sorted.sort();
+        QVERIFY2(programOrder != sorted, "the program creates its parameters in name order");
+
+        const CliRun r = runCli({ "split", dir + "/program.txt", "--mode", "train", "--json" });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject ours = QJsonDocument::fromJson(r.out).object()["attributes"].toObject();
+        QFile attributes(dir + "/program_attributes.json");
+        QVERIFY(attributes.open(QIODevice::ReadOnly));
+        const QJsonObject paddle = QJsonDocument::fromJson(attributes.readAll()).object();
+        auto compact = [](const QJsonValue &v) {
+            return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+        };
+        for (const char *key : { "fx", "fp", "bp", "bp_g", "bx_g" })
+            QVERIFY2(ours[key] == paddle[key],
+                qPrintable(QString("%1: %2, Paddle: %3").arg(key, compact(ours[key]), compact(paddle[key]))));
+        QCOMPARE(ours["fp"].toArray().size(), programOrder.size());
+    }
+
     void splitAndPassesInTrainMode()
     {
         const QString program = bundle::dir("mlp_ce") + "/program.txt";

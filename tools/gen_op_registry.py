@@ -14,6 +14,8 @@ The rules follow Paddle's own PIR generator (paddle/fluid/pir/dialect/op_generat
   is ignored.
 
 Hand-written ops (builtin.*, cf.*, the manual pd_op ops) are described in MANUAL_OPS below.
+tools/paddle_3_3_1_ops.yaml adds what Paddle 3.3.1 has beyond the saved YAML (inplace maps, a few
+ops), read off Paddle 3.3.1 itself.
 
 Usage:
   gen_op_registry.py [--yaml-dir DIR] [--out core/dialect/optable.def] [--check op_index.tsv]
@@ -44,6 +46,7 @@ YAML_FILES = [
     ("inconsistent__update_ops.yaml", "inconsistent/update_ops.yaml", False),
 ]
 COMPAT_FILE = "op_compat.yaml"
+SUPPLEMENT = os.path.join(HERE, "paddle_3_3_1_ops.yaml")
 
 # op_gen.py PD_MANUAL_OP_LIST: Paddle writes these pd_op classes by hand (same signature).
 PD_MANUAL_OP_LIST = {"add_n", "add_n_", "split_grad", "expand", "increment", "increment_", "assign_out_"}
@@ -266,12 +269,39 @@ def apply_compat(op_yaml, op_name, attrs, compat):
 # Building the table
 
 
+def merge_supplement(fname, items, is_backward, supplement):
+    """Applies the Paddle 3.3.1 entries of `supplement` that belong to `fname`: an inplace map for
+    an op the file defines, or a new op appended to ops.yaml / backward.yaml."""
+    key = "backward_op" if is_backward else "op"
+    by_name = {str(item.get(key, "")).strip(): item for item in items}
+    for entry in supplement:
+        name = entry.get(key)
+        if name is None:
+            continue
+        name = name.strip()
+        if "args" in entry:
+            if fname == ("backward.yaml" if is_backward else "ops.yaml"):
+                if name in by_name:
+                    raise ValueError(f"{SUPPLEMENT}: {name} is defined by {fname} already")
+                items.append(dict(entry, _source="paddle_3_3_1_ops.yaml"))
+        elif name in by_name:
+            by_name[name]["inplace"] = entry["inplace"]
+
+
+def load_supplement():
+    with open(SUPPLEMENT) as f:
+        supplement = yaml.safe_load(f) or []
+    return supplement
+
+
 def load_yaml_ops(yaml_dir):
     compat = Compat(os.path.join(yaml_dir, PREFIX + COMPAT_FILE))
+    supplement = load_supplement()
     ops = []
     for fname, label, is_backward in YAML_FILES:
         with open(os.path.join(yaml_dir, PREFIX + fname)) as f:
             items = yaml.safe_load(f) or []
+        merge_supplement(fname, items, is_backward, supplement)
         for item in items:
             name = item.get("backward_op") if is_backward else item.get("op")
             if name is None:
@@ -305,7 +335,7 @@ def load_yaml_ops(yaml_dir):
                     pir_names = [variant]
                 for pir_name in pir_names:
                     kind = "backward" if is_backward else "forward"
-                    op = Op("pd_op." + pir_name, kind, label)
+                    op = Op("pd_op." + pir_name, kind, item.get("_source", label))
                     op.inputs = [dict(i) for i in inputs]
                     op.attrs = [dict(a) for a in attrs]
                     op.outputs = [dict(o) for o in outputs]
@@ -594,6 +624,9 @@ def norm_list(s):
 
 def check(ops, tsv_path):
     by_name = {op.full_name: op for op in ops}
+    # The index lists the saved YAML's maps; Paddle 3.3.1's (the supplement) replace them.
+    newer_inplace = {e["op"].strip(): sorted(f"{i}->{o}" for o, i in parse_pairs(e["inplace"]))
+                     for e in load_supplement() if "op" in e and "args" not in e}
     mismatches = []
     rows = 0
     with open(tsv_path, newline="") as f:
@@ -623,6 +656,8 @@ def check(ops, tsv_path):
             carrier = op if name.endswith("_") else by_name.get("pd_op." + name + "_")
             for col in ("inplace", "view"):
                 expected = norm_list(row[col])
+                if col == "inplace" and name in newer_inplace:
+                    expected = newer_inplace[name]
                 yaml_pairs = sorted(f"{i}->{o}" for o, i in (op.inplace if col == "inplace" else op.view))
                 cmp(col, expected, yaml_pairs)
                 if expected:

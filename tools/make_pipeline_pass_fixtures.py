@@ -179,11 +179,28 @@ class ElementwiseChain(paddle.nn.Layer):
         return paddle.scale(e, 2.0, 1.0), y
 
 
+class SiluDropout(paddle.nn.Layer):
+    """silu, dropout and a truncating divide whose inputs die at them: Paddle 3.3.1's inplace_pass
+    makes them silu_, dropout_ and trunc_divide_ (ops the saved op YAML has no inplace map for).
+    The dropout is kept in the inference program by training=True."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = paddle.nn.Linear(6, 6)
+
+    def forward(self, x):
+        a = paddle.nn.functional.silu(self.fc(x))
+        b = paddle.nn.functional.dropout(a * 2.0, p=0.5, training=True)
+        c = paddle.divide(b, paddle.abs(x) + 1.0, rounding_mode="trunc")
+        return paddle.nn.functional.silu(c + 1.0)
+
+
 PREDICTOR_CASES = {
     "fold_linear": (FoldLinear, [("x", [2, 4], "float32")]),
     "conv_bn": (ConvBN, [("x", [1, 3, 8, 8], "float32")]),
     "transformer_block": (TransformerBlock, [("x", [2, 6, 16], "float32")]),
     "elementwise_chain": (ElementwiseChain, [("x", [4, 6], "float32"), ("y", [4, 6], "float32")]),
+    "silu_dropout": (SiluDropout, [("x", [4, 6], "float32")]),
 }
 
 

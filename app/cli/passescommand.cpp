@@ -31,8 +31,10 @@
 namespace {
 
 const char *kUsage
-    = "usage: pirscope-cli passes FILE|BUNDLE_DIR [--pipeline NAME] [--enable a,b] [--disable c] [--json] "
-      "[--all] [--print] [--print-ir] [--check-numerics] [--inputs SRC] [--params SRC] [--seed N] "
+    = "usage: pirscope-cli passes FILE|BUNDLE_DIR [--pipeline NAME] [--place cpu|gpu] [--enable a,b] "
+      "[--disable c] [--json] [--all] [--print] [--print-ir] [--check-numerics] [--inputs SRC] [--params "
+      "SRC] "
+      "[--seed N] "
       "[--shape NAME=DIMS]... [--mode train|infer [--output ID]...] | --list\n"
       "       pirscope-cli passes LOG|DUMP_DIR [passlog options]  (a Paddle pass log: see passlog)\n"
       "FILE is a program (PIR JSON or text); BUNDLE_DIR a trace bundle (folder or its manifest.json):\n"
@@ -86,15 +88,49 @@ void listPasses()
     }
 }
 
+/// `--place cpu|gpu`: nullopt when absent (the pipeline's own place), false with `error` when
+/// it names something else.
+bool placeOption(const CliArguments &cli, std::optional<ps::Place::AllocType> &place, std::string &error)
+{
+    const std::optional<std::string> text = cli.option("place");
+    if (!text)
+        return true;
+    if (*text == "cpu" || *text == "gpu") {
+        place = *text == "cpu" ? ps::Place::AllocType::Cpu : ps::Place::AllocType::Gpu;
+        return true;
+    }
+    error = "--place needs cpu or gpu, got '" + *text + "'";
+    return false;
+}
+
+/// Why `--disable name` cannot switch a pass off in `pm`.
+std::string notInPipeline(const std::string &name, const ps::PassManager &pm)
+{
+    const std::string canonical = ps::PassRegistry::canonicalName(name);
+    if (canonical.empty())
+        return "unknown pass '" + name + "'; passes in this pipeline: " + passList(pm);
+    return "--disable " + name + ": pass " + canonical
+        + " is not in this pipeline; the pipeline has: " + passList(pm);
+}
+
 /// The manager the options ask for: a named pipeline, then `--enable` (switches a pass of the
 /// list on, appends any other pass in the order given) and `--disable`. Without `--pipeline`,
 /// `--enable a,b` is the pipeline (exactly a then b); with neither, dy2static's default passes.
+/// `--place` sets the place of the pipeline and of every pass.
 std::optional<ps::PassManager> buildManager(
-    const CliArguments &cli, const ps::PassOptions &options, std::string &error)
+    const CliArguments &cli, ps::PassOptions options, std::string &error)
 {
+    std::optional<ps::Place::AllocType> place;
+    if (!placeOption(cli, place, error))
+        return std::nullopt;
+    const std::optional<std::string> pipeline = cli.option("pipeline");
+    if (pipeline)
+        place = place.value_or(ps::PassPipeline::defaultPlace(*pipeline));
+    if (place)
+        options.place = ps::Place { *place, 0, {} };
     std::optional<ps::PassManager> pm;
-    if (const auto pipeline = cli.option("pipeline"))
-        pm = ps::PassPipeline::build(*pipeline, options, error);
+    if (pipeline)
+        pm = ps::PassPipeline::build(*pipeline, options, error, place);
     else if (cli.option("enable"))
         pm.emplace();
     else
@@ -116,7 +152,7 @@ std::optional<ps::PassManager> buildManager(
     }
     for (const std::string &name : splitList(cli.option("disable").value_or(std::string()))) {
         if (!pm->setEnabled(name, false)) {
-            error = "unknown pass '" + name + "'; passes: " + passList(*pm);
+            error = notInPipeline(name, *pm);
             return std::nullopt;
         }
     }
@@ -362,8 +398,8 @@ int runPasses(const std::vector<std::string> &args)
     CliArguments cli;
     std::string error;
     if (!cli.parse(args, { "json", "all", "print", "print-ir", "list", "check-numerics" },
-            { "pipeline", "enable", "disable", "inputs", "image-norm", "params", "seed", "mode", "output",
-                "shape" },
+            { "pipeline", "place", "enable", "disable", "inputs", "image-norm", "params", "seed", "mode",
+                "output", "shape" },
             error))
         return cliError(error);
     if (cli.flag("list")) {

@@ -24,7 +24,9 @@ const std::vector<std::string> kPirCpuPasses { "add_shadow_output_after_dead_par
 
 // kPirMkldnnPasses as an x86 predictor runs them (checked against a FLAGS_print_ir log of
 // Paddle 3.3.1: the log names conv_activation_mkldnn_fuse_pass and
-// conv_concat_activation_mkldnn_fuse_pass where the list says onednn).
+// conv_concat_activation_mkldnn_fuse_pass where the list says onednn). self_attention_fuse_pass
+// is in the list of builds with AVX512F, MKLML and oneDNN and applies on AVX-512 CPUs only, so
+// the log of a build or CPU without them does not show it.
 const std::vector<std::string> kPirOnednnPasses { "add_shadow_output_after_dead_parameter_pass",
     "delete_quant_dequant_linear_op_pass", "delete_weight_dequant_linear_op_pass",
     "depthwise_conv_onednn_pass", "squeeze_transpose_onednn_fuse_pass", "conv2d_bn_onednn_fuse_pass",
@@ -35,9 +37,10 @@ const std::vector<std::string> kPirOnednnPasses { "add_shadow_output_after_dead_
     "reshape_transpose_matmul_fuse_pass", "matmul_transpose_reshape_fuse_pass", "matmul_add_act_fuse_pass",
     "matmul_reshape_add_fuse_pass", "fc_onednn_enable_pass", "matmul_elementwise_add_fuse_pass",
     "matmul_activation_fuse_pass", "matmul_add_act_fuse_pass", "fc_onednn_enable_pass",
-    "fc_activation_fuse_pass", "batch_norm_act_fuse_pass", "softplus_activation_fuse_pass",
-    "shuffle_channel_detect_pass", "elementwise_act_onednn_fuse_pass", "operator_scale_onednn_fuse_pass",
-    "operator_unsqueeze_onednn_fuse_pass", "operator_reshape_onednn_fuse_pass", "onednn_placement_pass" };
+    "fc_activation_fuse_pass", "self_attention_fuse_pass", "batch_norm_act_fuse_pass",
+    "softplus_activation_fuse_pass", "shuffle_channel_detect_pass", "elementwise_act_onednn_fuse_pass",
+    "operator_scale_onednn_fuse_pass", "operator_unsqueeze_onednn_fuse_pass",
+    "operator_reshape_onednn_fuse_pass", "onednn_placement_pass" };
 
 // OptimizeInferencePirProgram's basic_pass_pm (FLAGS_enable_auto_layout_pass_in_inference off)
 // and lowered_pm (FLAGS_pir_apply_inplace_pass on).
@@ -90,25 +93,35 @@ std::vector<PassPipeline::Info> PassPipeline::pipelines()
     return out;
 }
 
-std::optional<std::vector<std::string>> PassPipeline::passNames(std::string_view pipeline)
+Place::AllocType PassPipeline::defaultPlace(std::string_view pipeline)
 {
+    return pipeline == "inference-cpu" || pipeline == "inference-onednn" ? Place::AllocType::Cpu
+                                                                         : Place::AllocType::Gpu;
+}
+
+std::optional<std::vector<std::string>> PassPipeline::passNames(
+    std::string_view pipeline, std::optional<Place::AllocType> place)
+{
+    std::optional<std::vector<std::string>> names;
     if (pipeline == "inference-gpu")
-        return concat(kPirGpuPasses, kBasicPasses);
-    if (pipeline == "inference-gpu-fp16" || pipeline == "inference-gpu-bf16")
-        return mixed(kPirGpuPasses);
-    if (pipeline == "inference-cpu")
-        return concat(kPirCpuPasses, kBasicPasses);
-    if (pipeline == "inference-onednn")
-        return concat(kPirOnednnPasses, kBasicPasses);
-    if (pipeline == "dy2static")
-        return kDy2static;
-    return std::nullopt;
+        names = concat(kPirGpuPasses, kBasicPasses);
+    else if (pipeline == "inference-gpu-fp16" || pipeline == "inference-gpu-bf16")
+        names = mixed(kPirGpuPasses);
+    else if (pipeline == "inference-cpu")
+        names = concat(kPirCpuPasses, kBasicPasses);
+    else if (pipeline == "inference-onednn")
+        names = concat(kPirOnednnPasses, kBasicPasses);
+    else if (pipeline == "dy2static")
+        names = kDy2static;
+    if (names && place.value_or(defaultPlace(pipeline)) == Place::AllocType::Cpu)
+        std::erase(*names, std::string("params_sync_among_devices_pass"));
+    return names;
 }
 
 std::optional<PassManager> PassPipeline::build(
-    std::string_view pipeline, PassOptions options, std::string &error)
+    std::string_view pipeline, PassOptions options, std::string &error, std::optional<Place::AllocType> place)
 {
-    const std::optional<std::vector<std::string>> names = passNames(pipeline);
+    const std::optional<std::vector<std::string>> names = passNames(pipeline, place);
     if (!names) {
         error = "unknown pipeline '" + std::string(pipeline) + "'; pipelines:";
         for (const Named &p : kPipelines)
@@ -119,8 +132,7 @@ std::optional<PassManager> PassPipeline::build(
         options.mixedPrecision = DataType::BFloat16;
     else if (pipeline.ends_with("-fp16"))
         options.mixedPrecision = DataType::Float16;
-    if (pipeline.starts_with("inference-cpu") || pipeline.starts_with("inference-onednn"))
-        options.place = Place { Place::AllocType::Cpu, 0, {} };
+    options.place = Place { place.value_or(defaultPlace(pipeline)), 0, {} };
     PassManager pm;
     for (const std::string &name : *names)
         pm.addPass(PassRegistry::create(name, options));
@@ -143,6 +155,8 @@ std::string PassPipeline::unimplementedReason(std::string_view name)
         return "works on the lowered (kernel dialect) program";
     if (name == "params_sync_among_devices_pass")
         return "copies parameter tensors to the device; it does not change the program";
+    if (name == "self_attention_fuse_pass")
+        return "a oneDNN pass (Paddle builds with AVX512F, MKLML and oneDNN run it on AVX-512 CPUs)";
     if (std::find(kPirOnednnPasses.begin(), kPirOnednnPasses.end(), name) != kPirOnednnPasses.end()
         && (name.find("onednn") != std::string_view::npos || name.find("mkldnn") != std::string_view::npos
             || std::find(kPirGpuPasses.begin(), kPirGpuPasses.end(), name) == kPirGpuPasses.end()))

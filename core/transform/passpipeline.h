@@ -25,6 +25,12 @@ namespace ps {
 ///   and inplace_pass.
 ///
 /// Passes PIRScope does not implement stay in the list as UnimplementedPass (shown, not run).
+///
+/// The place (Paddle's kPlaceAttr) is each pipeline's own (a CPU for `inference-cpu` and
+/// `inference-onednn`, a GPU for the others) unless the caller gives one. It changes the list:
+/// params_sync_among_devices_pass never applies on a CPU (its CanApplyOn), so a CPU list leaves
+/// it out; and the passes: map_op_to_another_pass maps depthwise_conv2d to conv2d only off the CPU
+/// (the pattern exists in Paddle's CUDA build alone).
 class PassPipeline
 {
 public:
@@ -34,12 +40,17 @@ public:
         std::string description;
     };
     static std::vector<Info> pipelines();
-    /// The pass names of a pipeline in order; nullopt for an unknown name.
-    static std::optional<std::vector<std::string>> passNames(std::string_view pipeline);
-    /// A manager with the pipeline's passes, all enabled; `options.mixedPrecision` is set by the
+    /// The place a pipeline is written for: Cpu or Gpu (Gpu for an unknown name).
+    static Place::AllocType defaultPlace(std::string_view pipeline);
+    /// The pass names of a pipeline in order on `place` (default: the pipeline's own); nullopt
+    /// for an unknown name.
+    static std::optional<std::vector<std::string>> passNames(
+        std::string_view pipeline, std::optional<Place::AllocType> place = std::nullopt);
+    /// A manager with the pipeline's passes on `place` (default: the pipeline's own, which
+    /// replaces `options.place`), all enabled; `options.mixedPrecision` is set by the
     /// `-fp16`/`-bf16` variants. nullopt with `error` listing the pipelines for an unknown name.
-    static std::optional<PassManager> build(
-        std::string_view pipeline, PassOptions options, std::string &error);
+    static std::optional<PassManager> build(std::string_view pipeline, PassOptions options,
+        std::string &error, std::optional<Place::AllocType> place = std::nullopt);
 
     /// Whether `name` is a pass of one of the pipelines (implemented or not).
     static bool isPaddlePass(std::string_view name);

@@ -93,6 +93,12 @@ ProgramRoles ProgramRoles::ofProgram(const Program &program, OutputFallback fall
             outputs.push_back(op->operand(0));
         }
     }
+    // dy2static's ParametersRecorder.pop sorts the layer's parameters by name (a stable sort:
+    // a parameter op without `parameter_name` keeps its place among the unnamed).
+    std::stable_sort(roles.parameters.begin(), roles.parameters.end(), [](const Value &a, const Value &b) {
+        return a.definingOp()->stringAttribute("parameter_name")
+            < b.definingOp()->stringAttribute("parameter_name");
+    });
     roles.trainLayout = roles.lastSeed.has_value();
     if (roles.trainLayout)
         roles.notes.push_back("the program holds its backward already (grad_input_/grad_output_ shadow "
@@ -161,10 +167,6 @@ RunnableProgram ProgramRoles::runnable(std::unique_ptr<Program> program, Pipelin
         return RunnableProgram::fromValues(
             std::move(program), inputs, params, outputs, {}, {}, {}, std::nullopt, std::nullopt, flavour);
     }
-    std::stable_sort(params.begin(), params.end(), [](const Value &a, const Value &b) {
-        return a.definingOp()->stringAttribute("parameter_name")
-            < b.definingOp()->stringAttribute("parameter_name");
-    });
     std::vector<Value> xGrads, pGrads;
     size_t next = 0;
     auto match = [&roles, &next](const std::vector<Value> &values, std::vector<Value> &out) {

@@ -17,11 +17,12 @@ class Program;
 
 /// What each value of a program is to the dy2static pipeline (DESIGN.md, "Trace bundle"). For
 /// a plain program: inputs are its `pd_op.data` results, parameters its `builtin.parameter`
-/// results (program order), outputs the operands of `builtin.shadow_output` / `pd_op.fetch`. A
-/// program already in the train layout of `_append_backward` (`grad_input_<k>` /
-/// `grad_output_<k>` shadow outputs) also gets its seeds, gradients and forward end; its outputs
-/// are the shadow outputs before the first seed. A trace bundle fills the same fields from its
-/// manifest (BundlePrograms::roles), with a nested output structure.
+/// results sorted by `parameter_name` (as dy2static's ParametersRecorder lists them), outputs
+/// the operands of `builtin.shadow_output` / `pd_op.fetch`. A program already in the train
+/// layout of `_append_backward` (`grad_input_<k>` / `grad_output_<k>` shadow outputs) also gets
+/// its seeds, gradients and forward end; its outputs are the shadow outputs before the first
+/// seed. A trace bundle fills the same fields from its manifest (BundlePrograms::roles), with a
+/// nested output structure.
 struct ProgramRoles
 {
     /// Where a plain program without `shadow_output` / `fetch` ops finds its outputs.
@@ -63,7 +64,7 @@ struct ProgramRoles
 
     /// What `pirscope-cli split` runs on for a plain program: with the train layout, the program
     /// with its ranges and with the gradients matched in order to the inputs, then to the
-    /// parameters sorted by name (dy2static's order), skipping values with `stop_gradient:[true]`
+    /// parameters (sorted by name, dy2static's order), skipping values with `stop_gradient:[true]`
     /// and values of another type; otherwise the forward program with `output_<k>` shadow outputs
     /// appended for unnamed outputs, as PartialProgramLayer adds them. `train` tells which.
     static RunnableProgram runnable(
