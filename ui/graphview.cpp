@@ -136,6 +136,11 @@ void GraphView::setGraphStyle(const GraphStyle &style)
 
 void GraphView::showGraph(std::shared_ptr<const GraphModel> model)
 {
+    showGraph(std::move(model), {});
+}
+
+void GraphView::showGraph(std::shared_ptr<const GraphModel> model, const std::vector<int> &open)
+{
     m_timer.start();
     if (!model) {
         clearGraph();
@@ -146,6 +151,22 @@ void GraphView::showGraph(std::shared_ptr<const GraphModel> model)
         const GroupExpansion carried = GroupExpansion::fromPaths(*model, m_expansion.expandedPaths(*m_model));
         if (!carried.expandedPaths(*model).empty())
             expansion = carried;
+    }
+    m_keepOpened = false;
+    // O(groups + nodes) per node that opens a layer (the budget check); one that would not fit
+    // is left closed and the next ones are tried.
+    for (int node : open) {
+        if (node < 0 || size_t(node) >= model->nodes.size())
+            continue;
+        const GraphNode &n = model->nodes[size_t(node)];
+        GroupExpansion opened = expansion;
+        opened.reveal(*model, n.ghost && n.attachedTo >= 0 ? n.attachedTo : node);
+        if (opened == expansion)
+            continue;
+        if (opened.visibleItemCount(*model) > std::min(kRevealBudget, m_maxShownItems))
+            continue;
+        expansion = std::move(opened);
+        m_keepOpened = true;
     }
     m_model = std::move(model);
     m_expansion = expansion;
@@ -199,7 +220,9 @@ void GraphView::onLayoutFinished(quint64, std::shared_ptr<const GraphLayout> lay
             ? QSizeF(viewport()->size())
             : QSizeF(1200, 760);
         const double fit = FirstView::fitZoom(layout->bounds, area);
-        if (fit < FirstView::kUsableZoom && FirstView::closeTowardsLegible(*m_model, m_expansion, fit)) {
+        // Layers opened on purpose (showGraph's `open`) stay open: the view starts zoomed in.
+        if (fit < FirstView::kUsableZoom && !m_keepOpened
+            && FirstView::closeTowardsLegible(*m_model, m_expansion, fit)) {
             requestLayout({});
             return;
         }

@@ -46,6 +46,10 @@ public:
     /// Layers open as they were when the previous model had the same layers (a pass toggled),
     /// else by GroupExpansion::defaults.
     void showGraph(std::shared_ptr<const GraphModel> model);
+    /// As showGraph(model), also opening the layers around `open` (in that order) while the
+    /// picture stays within kRevealBudget boxes: a pass diff opens the layers it changed.
+    void showGraph(std::shared_ptr<const GraphModel> model, const std::vector<int> &open);
+    static constexpr size_t kRevealBudget = 1500;
     void clearGraph();
     bool isLayoutRunning() const;
     void cancelLayout();
@@ -143,6 +147,7 @@ private:
     GraphvizLayout *m_layout;
     std::shared_ptr<const GraphModel> m_model; ///< the model being shown or laid out
     GroupExpansion m_expansion;
+    bool m_keepOpened = false; ///< the first layout keeps the layers showGraph opened
     size_t m_maxShownItems = kMaxShownItems;
     QString m_notice;
     Anchor m_anchor;

@@ -102,6 +102,9 @@ PassView::PassView(QWidget *parent)
     m_tabs->setObjectName(QStringLiteral("passDiffTabs"));
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_graphDiff, tr("Graph diff"));
+    // F8 / Shift+F8 step through the changes from anywhere in the tab (the table has the focus).
+    addAction(m_graphDiff->nextChangeAction());
+    addAction(m_graphDiff->previousChangeAction());
     m_tabs->addTab(m_textDiff, tr("Text diff"));
 
     auto *top = new QWidget(this);
