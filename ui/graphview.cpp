@@ -130,7 +130,7 @@ void GraphView::setGraphStyle(const GraphStyle &style)
     m_scene->setStyle(style);
     m_layout->setStyle(style);
     if (m_model && resized)
-        requestLayout({ Anchor::Group, -1, {} });
+        requestLayout({ Anchor::Group, -1, {}, {} });
     m_minimap->refresh();
 }
 
@@ -259,7 +259,15 @@ void GraphView::applyAnchor()
         if (QGraphicsItem *item = m_scene->visibleItemForNode(m_anchor.id)) {
             if (m_anchor.readable && zoom() < kReadableZoom)
                 zoomBy(kReadableZoom / zoom());
-            centerOn(item);
+            QRectF all = item->sceneBoundingRect();
+            for (int other : m_anchor.more)
+                if (QGraphicsItem *o = m_scene->visibleItemForNode(other))
+                    all |= o->sceneBoundingRect();
+            const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+            if (all.width() <= visible.width() && all.height() <= visible.height())
+                centerOn(all.center());
+            else
+                centerOn(item);
             if (m_anchor.select)
                 m_scene->selectNode(m_anchor.id);
         }
@@ -354,6 +362,94 @@ void GraphView::revealNode(int node, bool readable, bool select)
 void GraphView::centerOnOp(const Operation *op)
 {
     revealNode(m_scene->nodeOfOp(op), true, false);
+}
+
+void GraphView::bringOpsIntoView(const std::vector<const Operation *> &ops)
+{
+    std::vector<int> nodes;
+    if (m_model)
+        for (const Operation *op : ops) {
+            int node = op ? m_model->nodeOf(op) : -1;
+            if (node < 0 && op)
+                if (auto it = m_model->ghostsOfOp.find(op); it != m_model->ghostsOfOp.end())
+                    node = it->second;
+            if (node >= 0)
+                nodes.push_back(node);
+        }
+    bringIntoView(nodes);
+}
+
+void GraphView::bringValueIntoView(Value value)
+{
+    if (!m_model || !value)
+        return;
+    if (const Operation *op = value.definingOp()) {
+        bringOpsIntoView({ op });
+        return;
+    }
+    int found = -1;
+    for (const GraphNode &n : m_model->nodes)
+        if (n.value == value && (found < 0 || !n.ghost)) {
+            found = n.id;
+            if (!n.ghost)
+                break;
+        }
+    if (found >= 0)
+        bringIntoView({ found });
+}
+
+void GraphView::bringIntoView(const std::vector<int> &nodes)
+{
+    if (!m_model || nodes.empty())
+        return;
+    const auto target = [this](int node) {
+        const GraphNode &n = m_model->nodes[size_t(node)];
+        return n.ghost && n.attachedTo >= 0 ? n.attachedTo : node;
+    };
+    Anchor anchor;
+    anchor.kind = Anchor::Node;
+    anchor.readable = true;
+    GroupExpansion expansion = m_expansion;
+    for (int node : nodes) {
+        if (node < 0 || size_t(node) >= m_model->nodes.size())
+            continue;
+        GroupExpansion opened = expansion;
+        opened.reveal(*m_model, target(node));
+        if (anchor.id >= 0 && !(opened == expansion) && opened.visibleItemCount(*m_model) > m_maxShownItems)
+            continue; // the first one is opened; the others only while the view admits them
+        expansion = std::move(opened);
+        if (anchor.id < 0)
+            anchor.id = node;
+        else
+            anchor.more.push_back(node);
+    }
+    if (anchor.id < 0)
+        return;
+    const GraphLayout *shown = m_scene->graphLayout();
+    const bool drawn = shown && m_scene->sharedModel() == m_model && expansion == m_expansion;
+    if (drawn && shown->shows(target(anchor.id))) {
+        if (zoom() >= kReadableZoom * 0.999) {
+            const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+            bool inView = true;
+            for (int node : nodes)
+                if (const QGraphicsItem *item = m_scene->visibleItemForNode(node))
+                    inView = inView && visible.contains(item->sceneBoundingRect());
+            if (inView)
+                return;
+        }
+        m_anchor = anchor;
+        applyAnchor();
+        return;
+    }
+    if (expansion == m_expansion && m_layout->isBusy()) {
+        m_anchor = anchor; // the layout on its way shows them
+        return;
+    }
+    if (!admits(expansion))
+        return;
+    m_timer.start();
+    m_expansion = expansion;
+    requestLayout(anchor);
 }
 
 QString GraphView::summary() const

@@ -190,6 +190,7 @@ private:
     DiagnosticList m_loadDiagnostics;
     ProgramSide m_activeSide = ProgramSide::Origin;
     SelectionModel *m_selection;
+    bool m_pickedInGraph = false; ///< the selection being shown was picked in a graph
     QStackedWidget *m_central;
     StartPage *m_startPage;
     QTabWidget *m_tabs;
