@@ -679,6 +679,11 @@ void GraphView::resizeEvent(QResizeEvent *event)
 {
     QGraphicsView::resizeEvent(event);
     placeOverlays();
+    // The minimap is a share of the pane: rendered again when that changes its size.
+    const QSize limit = m_minimap->maxSize();
+    if (event->oldSize().isValid() && limit != m_lastMinimapLimit)
+        m_minimap->refresh();
+    m_lastMinimapLimit = limit;
     m_minimap->place();
     m_minimap->updateFrame();
 }

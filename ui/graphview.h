@@ -169,6 +169,7 @@ private:
     QPushButton *m_cancelButton;
     QLabel *m_summary;
     GraphMinimap *m_minimap;
+    QSize m_lastMinimapLimit;
     GraphFinder *m_finder;
 };
 

@@ -107,6 +107,8 @@ PassDiffView::PassDiffView(QWidget *parent)
     }
     bar->addSpacing(8);
     m_summary->setObjectName(QStringLiteral("diffSummary"));
+    // Elided by the width it gets (the whole line in the tooltip), never widening the tab.
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     bar->addWidget(m_summary, 1);
 
     m_selection->setObjectName(QStringLiteral("diffSelection"));
@@ -183,6 +185,7 @@ void PassDiffView::setDiffGraph(std::shared_ptr<const DiffGraph> graph)
                        .arg(m_graph->shownOps)
                        .arg(m_graph->totalOps);
     m_summary->setText(summary);
+    m_summary->setToolTip(summary);
     m_changeNodes.clear();
     m_changeCursor = -1;
     std::unordered_set<const Operation *> chipOps;
