@@ -218,6 +218,12 @@ private slots:
             if (d->isVisible())
                 docks << d;
         QVERIFY(!docks.isEmpty());
+        QStringList docksBefore;
+        for (QDockWidget *d : docks)
+            docksBefore << d->objectName()
+                    + (d->visibleRegion().isEmpty() ? QString() : QStringLiteral(" front"));
+        docksBefore.sort();
+        QVERIFY(docksBefore.join(QLatin1Char(',')).contains(QStringLiteral("opsDock front")));
         w.focusMode()->action()->trigger();
         QTest::qWait(50);
         for (QDockWidget *d : docks)
@@ -229,8 +235,14 @@ private slots:
             qPrintable(QStringLiteral("%1x%2").arg(diff->width()).arg(diff->height())));
         w.focusMode()->action()->trigger();
         QTest::qWait(50);
-        for (QDockWidget *d : docks)
-            QVERIFY(d->isVisible());
+        // The same docks as before, the same ones in front (a tabbed group's tab kept).
+        QStringList after;
+        for (QDockWidget *d : w.findChildren<QDockWidget *>())
+            if (d->isVisible())
+                after << d->objectName()
+                        + (d->visibleRegion().isEmpty() ? QString() : QStringLiteral(" front"));
+        after.sort();
+        QCOMPARE(after, docksBefore);
         QVERIFY(view->isTimelineShown() && table->isVisible());
         QVERIFY(table->viewport()->height() >= PassView::kInitialRows * rowHeight);
     }

@@ -47,8 +47,10 @@ void FocusMode::apply(bool on, QDockWidget *keep)
     }
     if (on) {
         m_keep = keep;
+        m_state = m_window->saveState(); // which dock of a tabbed group was in front, sizes
+        // Every docked one, also those behind another's tab (which would come to the front).
         for (QDockWidget *dock : m_window->findChildren<QDockWidget *>())
-            if (dock->isVisible() && !dock->isFloating() && dock != keep)
+            if ((dock->isVisible() || !dock->isHidden()) && !dock->isFloating() && dock != keep)
                 m_hidden.append(dock);
         if (keep && m_window->centralWidget())
             m_hidden.append(m_window->centralWidget());
@@ -68,9 +70,17 @@ void FocusMode::apply(bool on, QDockWidget *keep)
     if (m_onToggled && !m_keep)
         m_onToggled(false);
     m_keep.clear();
+    // Docks opened meanwhile (a debug session's) stay open.
+    QList<QDockWidget *> opened;
+    for (QDockWidget *dock : m_window->findChildren<QDockWidget *>())
+        if (dock->isVisible() && !m_hidden.contains(dock))
+            opened.append(dock);
     for (const QPointer<QWidget> &w : std::as_const(m_hidden))
         if (w)
             w->show();
+    m_window->restoreState(m_state);
+    for (QDockWidget *dock : opened)
+        dock->show();
     m_hidden.clear();
     m_action->setChecked(false);
     emit left();

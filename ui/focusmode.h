@@ -14,7 +14,8 @@ namespace ps {
 
 /// Focus mode: the central widget takes the whole window. Entering hides the window's visible
 /// docks and toolbars (and whatever `onToggled` hides in the tab shown, e.g. the pass timeline's
-/// table); leaving shows exactly those again. The window's saved state never records it: the
+/// table); leaving shows exactly those again, as they were (the window's state restored, the
+/// docks opened meanwhile kept). The window's saved state never records it: the
 /// mode is left before the window closes.
 class FocusMode : public QObject
 {
@@ -49,6 +50,7 @@ private:
     QPointer<QDockWidget> m_keep;
     QAction *m_action;
     QList<QPointer<QWidget>> m_hidden;
+    QByteArray m_state; ///< the window's state on entering, restored on leaving
     std::function<void(bool)> m_onToggled;
 };
 
