@@ -32,10 +32,13 @@
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QSlider>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTreeView>
 #include <QtTest>
 
@@ -285,6 +288,22 @@ private slots:
         view.textDiff()->setChangesOnly(true);
         const QString text = view.textDiff()->text();
         QVERIFY2(text.contains(QStringLiteral("\u2192%")), qPrintable(text.left(2000)));
+        // With the text diff in front, F8 steps through its changed lines, the graph stays.
+        view.tabs()->setCurrentWidget(view.textDiff());
+        const int graphChange = diff.currentChange();
+        QPlainTextEdit *editor = view.textDiff()->editor();
+        editor->moveCursor(QTextCursor::Start);
+        QTest::keyClick(view.table(), Qt::Key_F8);
+        const QString first = editor->textCursor().block().text();
+        QVERIFY2(first.startsWith(QStringLiteral("- ")) || first.startsWith(QStringLiteral("+ "))
+                || first.startsWith(QStringLiteral("~-")),
+            qPrintable(first));
+        const int firstLine = editor->textCursor().blockNumber();
+        QTest::keyClick(view.table(), Qt::Key_F8);
+        QVERIFY(editor->textCursor().blockNumber() > firstLine);
+        QTest::keyClick(view.table(), Qt::Key_F8, Qt::ShiftModifier);
+        QCOMPARE(editor->textCursor().blockNumber(), firstLine);
+        QCOMPARE(diff.currentChange(), graphChange);
     }
 
     void stepWithoutProgramBefore()

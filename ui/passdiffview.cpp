@@ -98,8 +98,15 @@ PassDiffView::PassDiffView(QWidget *parent)
     m_nextChange->setObjectName(QStringLiteral("nextChange"));
     m_previousChange->setText(QStringLiteral("\u25b2"));
     m_nextChange->setText(QStringLiteral("\u25bc"));
-    connect(m_nextChange, &QAction::triggered, this, [this] { goToChange(1); });
-    connect(m_previousChange, &QAction::triggered, this, [this] { goToChange(-1); });
+    // The keys act on the tab shown: the pass view moves the text diff when that is in front.
+    connect(m_nextChange, &QAction::triggered, this, [this] {
+        if (isVisible())
+            goToChange(1);
+    });
+    connect(m_previousChange, &QAction::triggered, this, [this] {
+        if (isVisible())
+            goToChange(-1);
+    });
     for (QAction *a : { m_previousChange, m_nextChange }) {
         auto *b = new QToolButton(this);
         b->setDefaultAction(a);

@@ -7,6 +7,7 @@
 #include "ui/passtextdiffview.h"
 #include "ui/passtimelinemodel.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -107,6 +108,14 @@ PassView::PassView(QWidget *parent)
     // F8 / Shift+F8 step through the changes from anywhere in the tab (the table has the focus).
     addAction(m_graphDiff->nextChangeAction());
     addAction(m_graphDiff->previousChangeAction());
+    connect(m_graphDiff->nextChangeAction(), &QAction::triggered, this, [this] {
+        if (m_tabs->currentWidget() == m_textDiff)
+            m_textDiff->goToChange(1);
+    });
+    connect(m_graphDiff->previousChangeAction(), &QAction::triggered, this, [this] {
+        if (m_tabs->currentWidget() == m_textDiff)
+            m_textDiff->goToChange(-1);
+    });
     m_tabs->addTab(m_textDiff, tr("Text diff"));
 
     auto *top = new QWidget(this);
