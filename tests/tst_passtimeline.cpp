@@ -83,8 +83,8 @@ private slots:
         const OpDiff d = ProgramDiff::ops(*before, *after);
         QCOMPARE(d.removed, size_t(3));
         QCOMPARE(d.added, size_t(1));
-        QCOMPARE(d.changed, size_t(0));
-        QCOMPARE(d.kept, size_t(5)); // parameters, data, exp, fetch
+        QCOMPARE(d.changed, size_t(1)); // the fetch reads the fc now: rewired
+        QCOMPARE(d.kept, size_t(4)); // parameters, data, exp
         QCOMPARE(d.matchedByKey, size_t(0));
         const int fc = indexOfName(d.after, "pd_op.fc");
         QVERIFY(fc >= 0);
@@ -95,10 +95,64 @@ private slots:
         // The fetch now reads the fc: relu was replaced by it.
         const int relu = indexOfName(d.before, "pd_op.relu");
         QCOMPARE(d.replacedBy[size_t(relu)], std::vector<int32_t> { fc });
-        QCOMPARE(d.summary(), std::string("\u22123 +1"));
-        // The kept fetch's counterpart is the fetch.
+        QCOMPARE(d.summary(), std::string("\u22123 +1 ~1"));
+        // The fetch's counterpart is the fetch, changed because its operand was rewired.
         const int fetch = indexOfName(d.before, "pd_op.fetch");
         QCOMPARE(d.after[size_t(d.afterOf[size_t(fetch)])]->name(), std::string_view("pd_op.fetch"));
+        QCOMPARE(d.beforeChange[size_t(fetch)], OpChange::Changed);
+        QCOMPARE(d.beforeChange[size_t(indexOfName(d.before, "pd_op.exp"))], OpChange::Kept);
+    }
+
+    void rewiredOpsAreChanged()
+    {
+        // The same ops in the same order, but the second exp reads the data instead of the first
+        // exp: nothing was added or removed, yet the program computes something else.
+        auto before = parse(R"pir({
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[4],stop_gradient:[true]} : () -> tensor<4xf32>
+    (%1) = "pd_op.exp" (%0) {stop_gradient:[true]} : (tensor<4xf32>) -> tensor<4xf32>
+    (%2) = "pd_op.exp" (%1) {stop_gradient:[true]} : (tensor<4xf32>) -> tensor<4xf32>
+})pir");
+        auto after = parse(R"pir({
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[4],stop_gradient:[true]} : () -> tensor<4xf32>
+    (%1) = "pd_op.exp" (%0) {stop_gradient:[true]} : (tensor<4xf32>) -> tensor<4xf32>
+    (%2) = "pd_op.exp" (%0) {stop_gradient:[true]} : (tensor<4xf32>) -> tensor<4xf32>
+})pir");
+        const OpKeys keys { 1, 2, 3 };
+        const OpDiff d = ProgramDiff::ops(*before, *after, &keys, &keys);
+        QCOMPARE(d.matchedByKey, size_t(3));
+        QCOMPARE(d.kept, size_t(2));
+        QCOMPARE(d.changed, size_t(1));
+        QCOMPARE(d.afterChange[2], OpChange::Changed);
+        QVERIFY(!d.identical());
+        // The same program twice is identical (ids and block arguments pair).
+        const OpDiff same = ProgramDiff::ops(*before, *before->clone(), &keys, &keys);
+        QVERIFY(same.identical());
+        const std::vector<TextDiffLine> lines = ProgramTextDiff::build(*before, *after, d);
+        const std::string unified = ProgramTextDiff::unified(lines);
+        QVERIFY2(unified.find("~-(%2) = \"pd_op.exp\" (%1)") != std::string::npos, unified.c_str());
+        QVERIFY2(unified.find("~+(%2) = \"pd_op.exp\" (%0)") != std::string::npos, unified.c_str());
+    }
+
+    void textDiffNumbersEachSide()
+    {
+        // Removed lines in the before program's ids, kept ones in both where they differ, so a
+        // removed `(%4) = add` never sits beside a kept `(%4) = exp` as if they were one value.
+        QCOMPARE(ProgramTextDiff::bothIds("(%6) = \"pd_op.exp\" (%2)", "(%4) = \"pd_op.exp\" (%2)"),
+            std::string("(%6\u2192%4) = \"pd_op.exp\" (%2)"));
+        QCOMPARE(ProgramTextDiff::bothIds("(%arg_0) = f (%10, %2)", "(%arg_0) = f (%1, %2)"),
+            std::string("(%arg_0) = f (%10\u2192%1, %2)"));
+        // Not one op in two numberings: the after text alone.
+        QCOMPARE(ProgramTextDiff::bothIds("(%1) = a (%0)", "(%1) = b (%0)"), std::string("(%1) = b (%0)"));
+        auto before = parse(kUnfused);
+        auto after = parse(kFused);
+        const OpDiff d = ProgramDiff::ops(*before, *after);
+        const std::string unified = ProgramTextDiff::unified(ProgramTextDiff::build(*before, *after, d));
+        QVERIFY2(unified.find("- (%4) = \"pd_op.add\" (%3, %0)") != std::string::npos, unified.c_str());
+        QVERIFY2(unified.find("  (%6\u2192%4) = \"pd_op.exp\" (%2)") != std::string::npos, unified.c_str());
+        QVERIFY2(unified.find("~-(%7) = \"pd_op.fetch\" (%5)") != std::string::npos, unified.c_str());
+        QVERIFY2(unified.find("~+(%5) = \"pd_op.fetch\" (%3)") != std::string::npos, unified.c_str());
+        // Every kept line with the same ids on both sides prints them once.
+        QVERIFY2(unified.find("  (%2) = \"pd_op.data\"") != std::string::npos, unified.c_str());
     }
 
     void numericCheckPerStep()
@@ -262,7 +316,7 @@ private slots:
         const std::string unified = ProgramTextDiff::unified(lines);
         QVERIFY(unified.find("- ") != std::string::npos);
         QVERIFY(unified.find("+ ") != std::string::npos);
-        QVERIFY(unified.find("  (%4) = \"pd_op.exp\"") != std::string::npos);
+        QVERIFY(unified.find("  (%6\u2192%4) = \"pd_op.exp\"") != std::string::npos);
         // One op of context keeps the parameters out.
         const std::string context = ProgramTextDiff::unified(lines, 1);
         QVERIFY(context.find("builtin.parameter") == std::string::npos);

@@ -1,13 +1,17 @@
 #include "core/io/paddlepasslog.h"
 #include "core/io/pirtextreader.h"
+#include "core/io/programloader.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/transform/deadcodeelimination.h"
 #include "core/transform/passmanager.h"
+#include "core/transform/passpipeline.h"
 #include "core/transform/passtimeline.h"
+#include "core/transform/passtimelinerecorder.h"
 #include "passprograms.h"
 #include "ui/graphedgeitem.h"
+#include "ui/graphgroupitem.h"
 #include "ui/graphnodeitem.h"
 #include "ui/graphscene.h"
 #include "ui/graphview.h"
@@ -23,14 +27,18 @@
 #include "ui/pipelinerunner.h"
 #include "ui/programdocument.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QSlider>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTreeView>
 #include <QtTest>
 
@@ -193,6 +201,109 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("fused_conv2d_add_act")));
         view.textDiff()->setChangesOnly(false);
         QVERIFY(view.textDiff()->text().contains(QStringLiteral("builtin.parameter")));
+    }
+
+    void changedLayersOpenAndCount()
+    {
+        // PP-OCRv5 det through inference-gpu: conv2d_add_fuse_pass rewrites 43 conv2d + add
+        // deep in closed layers. The layers it changed open by themselves; a closed one carries
+        // the counts of what changed inside it; F8 / Shift+F8 step through the changes.
+        const QString path
+            = QStringLiteral(PIRSCOPE_SAMPLES_DIR "/json/PP-OCRv5_mobile_det_infer.inference.json");
+        if (!QFile::exists(path))
+            QSKIP("../shared/samples is absent");
+        LoadResult loaded = loadProgram(path.toStdString());
+        QVERIFY(loaded.ok());
+        std::string error;
+        std::optional<PassManager> pm = PassPipeline::build("inference-gpu", {}, error);
+        QVERIFY2(pm, error.c_str());
+        const std::shared_ptr<PassTimeline> timeline = PassTimelineRecorder::run(*pm, *loaded.program);
+        const int fuse = stepNamed(*timeline, "conv2d_add_fuse_pass");
+        QVERIFY(fuse >= 0);
+        PassView view;
+        view.resize(1000, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setTimeline(timeline, false);
+        QVERIFY(showStep(view, fuse));
+        PassDiffView &diff = *view.graphDiff();
+        GraphScene *scene = diff.graphView()->graphScene();
+        const std::vector<int> &changes = diff.changeNodes();
+        QVERIFY(changes.size() >= 86 + 43);
+        // Every change is drawn itself (its layers opened) or counted on the closed box around it.
+        int shown = 0;
+        int removedInside = 0, addedInside = 0;
+        for (int node : changes)
+            shown += scene->nodeItems()[size_t(node)] != nullptr;
+        for (GraphGroupItem *g : scene->groupItems()) {
+            if (!g || g->isExpanded())
+                continue;
+            removedInside += g->marks().removedInside;
+            addedInside += g->marks().addedInside;
+        }
+        QVERIFY2(shown > int(changes.size()) / 2, qPrintable(QString::number(shown)));
+        int drawnRemoved = 0, drawnAdded = 0;
+        for (GraphNodeItem *item : scene->nodeItems()) {
+            if (!item || item->isGhost())
+                continue;
+            drawnRemoved += item->marks().change == NodeMarks::Change::Removed;
+            drawnAdded += item->marks().change == NodeMarks::Change::Added;
+        }
+        QVERIFY(drawnRemoved > 0 && drawnAdded > 0);
+        QCOMPARE(drawnRemoved + removedInside, 86);
+        QCOMPARE(drawnAdded + addedInside, 43);
+        // The first picture is centred on the first change.
+        const QRectF visible
+            = diff.graphView()->mapToScene(diff.graphView()->viewport()->rect()).boundingRect();
+        QVERIFY(scene->visibleItemForNode(changes.front()));
+        QVERIFY(visible.intersects(scene->visibleItemForNode(changes.front())->sceneBoundingRect()));
+
+        // F8 from the table (where the focus is) selects the first change, readable and in view.
+        view.table()->setFocus();
+        QSignalSpy selected(&diff, &PassDiffView::opSelected);
+        QTest::keyClick(view.table(), Qt::Key_F8);
+        QCOMPARE(diff.currentChange(), 0);
+        QVERIFY(QTest::qWaitFor([&] { return !selected.isEmpty(); }, 30000));
+        const auto inView = [&](int node) {
+            GraphNodeItem *item = scene->nodeItems()[size_t(node)];
+            const QRectF seen
+                = diff.graphView()->mapToScene(diff.graphView()->viewport()->rect()).boundingRect();
+            return item && seen.contains(item->sceneBoundingRect().center());
+        };
+        QVERIFY(inView(changes[0]));
+        QVERIFY(diff.graphView()->zoom() >= GraphView::kReadableZoom - 1e-6);
+        QCOMPARE(scene->selectedOp(), scene->model()->nodes[size_t(changes[0])].op);
+        // The last change, far from the first: Shift+F8 wraps around to it.
+        QTest::keyClick(view.table(), Qt::Key_F8, Qt::ShiftModifier);
+        QCOMPARE(diff.currentChange(), int(changes.size()) - 1);
+        QVERIFY(QTest::qWaitFor(
+            [&] { return inView(changes.back()) && !diff.graphView()->isLayoutRunning(); }, 30000));
+        QCOMPARE(scene->selectedOp(), scene->model()->nodes[size_t(changes.back())].op);
+        QVERIFY(diff.selectionText().contains(QStringLiteral("removed"))
+            || diff.selectionText().contains(QStringLiteral("added"))
+            || diff.selectionText().contains(QStringLiteral("changed")));
+
+        // The text diff: kept lines in both numberings where they differ, removed ones in the
+        // before program's own.
+        view.textDiff()->setChangesOnly(true);
+        const QString text = view.textDiff()->text();
+        QVERIFY2(text.contains(QStringLiteral("\u2192%")), qPrintable(text.left(2000)));
+        // With the text diff in front, F8 steps through its changed lines, the graph stays.
+        view.tabs()->setCurrentWidget(view.textDiff());
+        const int graphChange = diff.currentChange();
+        QPlainTextEdit *editor = view.textDiff()->editor();
+        editor->moveCursor(QTextCursor::Start);
+        QTest::keyClick(view.table(), Qt::Key_F8);
+        const QString first = editor->textCursor().block().text();
+        QVERIFY2(first.startsWith(QStringLiteral("- ")) || first.startsWith(QStringLiteral("+ "))
+                || first.startsWith(QStringLiteral("~-")),
+            qPrintable(first));
+        const int firstLine = editor->textCursor().blockNumber();
+        QTest::keyClick(view.table(), Qt::Key_F8);
+        QVERIFY(editor->textCursor().blockNumber() > firstLine);
+        QTest::keyClick(view.table(), Qt::Key_F8, Qt::ShiftModifier);
+        QCOMPARE(editor->textCursor().blockNumber(), firstLine);
+        QCOMPARE(diff.currentChange(), graphChange);
     }
 
     void stepWithoutProgramBefore()

@@ -12,13 +12,19 @@
 #include "ui/inspector/tensorstatspanel.h"
 
 #include <QAbstractItemModelTester>
+#include <QAbstractScrollArea>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QMouseEvent>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QThread>
+#include <QToolButton>
+#include <QWheelEvent>
 #include <QtTest>
 #include <atomic>
 #include <cmath>
@@ -122,6 +128,7 @@ private slots:
     void heatmapDiverging();
     void heatmapDownsamplesKeepingNan();
     void heatmapHover();
+    void heatmapFitsZoomsAndPans();
     void histogramCounts();
     void statsPanelFields();
     void compareReportsFirstMismatch();
@@ -405,6 +412,62 @@ void TestTensorInspector::heatmapHover()
             }
         }
     QFAIL("element (2, 5) is not under any pixel");
+}
+
+void TestTensorInspector::heatmapFitsZoomsAndPans()
+{
+    // A 736x736 map in a 500x150 tab (the debugger dock at 1280x720): fitted whole by default,
+    // zoomed it scrolls and a drag pans it, Fit fits again; ⤢ asks to maximise the inspector.
+    TensorInspector inspector;
+    inspector.resize(900, 260);
+    inspector.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&inspector));
+    inspector.setCurrentTab(TensorInspector::Tab::Heatmap);
+    TensorHeatmap *heatmap = inspector.heatmap();
+    QSignalSpy rendered(heatmap, &TensorHeatmap::rendered);
+    std::vector<double> values(736 * 736);
+    std::iota(values.begin(), values.end(), 0.0);
+    inspector.setTensor(tensorOf({ 736, 736 }, values), QStringLiteral("%1"));
+    QTRY_VERIFY(rendered.count() >= 1 && !heatmap->isRendering());
+    auto *area = qobject_cast<QAbstractScrollArea *>(heatmap->parentWidget()->parentWidget());
+    QVERIFY(area);
+    QCOMPARE(heatmap->zoom(), 0.0);
+    QTRY_VERIFY(heatmap->height() <= area->viewport()->height() + 1);
+    QVERIFY(heatmap->scale() > 0 && heatmap->scale() < 1); // the whole map, shrunk
+    QVERIFY(!area->verticalScrollBar()->isVisible());
+
+    // Zoomed in: the picture outgrows the tab and scrolls.
+    auto *zoomIn = inspector.findChild<QToolButton *>(QStringLiteral("heatmapZoomIn"));
+    QVERIFY(zoomIn);
+    const double fitted = heatmap->scale();
+    for (int i = 0; i < 12; ++i)
+        zoomIn->click();
+    QVERIFY(heatmap->zoom() > fitted * 10);
+    QTRY_VERIFY(area->verticalScrollBar()->maximum() > 0 && area->horizontalScrollBar()->maximum() > 0);
+    QCOMPARE(area->verticalScrollBar()->value(), 0);
+    // A drag pans it: the view moves the other way.
+    const QPoint from = heatmap->mapFrom(area->viewport(), area->viewport()->rect().center());
+    QTest::mousePress(heatmap, Qt::LeftButton, {}, from);
+    QMouseEvent move(QEvent::MouseMove, QPointF(from - QPoint(40, 60)),
+        heatmap->mapToGlobal(QPointF(from - QPoint(40, 60))), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(heatmap, &move);
+    QTest::mouseRelease(heatmap, Qt::LeftButton, {}, from - QPoint(40, 60));
+    QCOMPARE(area->verticalScrollBar()->value(), 60);
+    QCOMPARE(area->horizontalScrollBar()->value(), 40);
+    // Ctrl+wheel zooms out; Fit fits again.
+    const double zoomed = heatmap->zoom();
+    QWheelEvent wheel(QPointF(10, 10), heatmap->mapToGlobal(QPointF(10, 10)), QPoint(), QPoint(0, -240),
+        Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(heatmap, &wheel);
+    QVERIFY(heatmap->zoom() < zoomed);
+    inspector.findChild<QToolButton *>(QStringLiteral("heatmapFit"))->click();
+    QCOMPARE(heatmap->zoom(), 0.0);
+    QTRY_VERIFY(area->verticalScrollBar()->maximum() == 0);
+
+    QSignalSpy maximize(&inspector, &TensorInspector::maximizeToggled);
+    inspector.maximizeButton()->click();
+    QCOMPARE(maximize.count(), 1);
+    QCOMPARE(maximize.first().first().toBool(), true);
 }
 
 void TestTensorInspector::histogramCounts()

@@ -3,16 +3,24 @@
 #include "core/ir/program.h"
 #include "ui/common/elidedlabel.h"
 #include "ui/common/themecolors.h"
+#include "ui/debugger/debuggerpanel.h"
 #include "ui/debugger/debuggertoolbar.h"
 #include "ui/debugger/debugsession.h"
+#include "ui/focusmode.h"
+#include "ui/graphminimap.h"
 #include "ui/graphscene.h"
 #include "ui/graphview.h"
 #include "ui/helpmenu.h"
+#include "ui/inspector/tensorinspector.h"
 #include "ui/mainwindow.h"
 #include "ui/mainwindowdebugger.h"
+#include "ui/mainwindowpasses.h"
 #include "ui/opfilterproxymodel.h"
 #include "ui/oplistmodel.h"
 #include "ui/oplistpanel.h"
+#include "ui/passdiffview.h"
+#include "ui/passtimelinemodel.h"
+#include "ui/passview.h"
 #include "ui/pipelinesnapshot.h"
 #include "ui/programdocument.h"
 #include "ui/propertiesmodel.h"
@@ -21,6 +29,7 @@
 #include "ui/startpage.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QHeaderView>
@@ -30,9 +39,11 @@
 #include <QMenuBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QSlider>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QToolBar>
@@ -165,6 +176,119 @@ private slots:
 
     /// Infer mode shows the forward graph alone (with the notice above); train mode gives each
     /// graph a width in proportion to it and the cut its columns' width.
+    /// At 1280x720 the pass timeline shows eight steps with every column and the numerics
+    /// switch; focus mode gives the diff the whole window and gives everything back.
+    void passesRoomAndFocusMode()
+    {
+        QSettings().remove(QStringLiteral("passView/timelineHeight"));
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(kExample));
+        w.showTab(MainWindow::Tab::Passes);
+        PassView *view = w.passes()->view();
+        QVERIFY(QTest::qWaitFor([&] { return view->model()->rowCount() > 0; }, 60000));
+        const int gpu = view->pipelineBox()->findData(QStringLiteral("inference-gpu"));
+        QVERIFY(gpu > 0);
+        view->pipelineBox()->setCurrentIndex(gpu);
+        emit view->pipelineBox()->activated(gpu);
+        QVERIFY(QTest::qWaitFor(
+            [&] { return view->model()->rowCount() >= 16 && view->shownStep() >= 0; }, 60000));
+        QTest::qWait(50);
+        QTableView *table = view->table();
+        const int rowHeight = table->verticalHeader()->defaultSectionSize();
+        QVERIFY2(table->viewport()->height() >= PassView::kInitialRows * rowHeight,
+            qPrintable(QString::number(table->viewport()->height())));
+        int columns = 0;
+        for (int c = 0; c < view->model()->columnCount(); ++c)
+            columns += table->horizontalHeader()->sectionSize(c);
+        QVERIFY2(columns <= table->viewport()->width(), qPrintable(QString::number(columns)));
+        QVERIFY(!view->numericsBox()->isHidden());
+        const QRect box(view->numericsBox()->mapTo(&w, QPoint(0, 0)), view->numericsBox()->size());
+        QVERIFY2(w.rect().contains(box), qPrintable(QStringLiteral("%1,%2").arg(box.right()).arg(w.width())));
+        // The diff keeps at least half of the tab.
+        QVERIFY(view->tabs()->height() >= view->height() / 3);
+
+        // Focus mode: docks and toolbars hidden, the timeline down to its slider; the diff grows.
+        GraphView *diff = view->graphDiff()->graphView();
+        const QSize before = diff->size();
+        QList<QDockWidget *> docks;
+        for (QDockWidget *d : w.findChildren<QDockWidget *>())
+            if (d->isVisible())
+                docks << d;
+        QVERIFY(!docks.isEmpty());
+        QStringList docksBefore;
+        for (QDockWidget *d : docks)
+            docksBefore << d->objectName()
+                    + (d->visibleRegion().isEmpty() ? QString() : QStringLiteral(" front"));
+        docksBefore.sort();
+        QVERIFY(docksBefore.join(QLatin1Char(',')).contains(QStringLiteral("opsDock front")));
+        w.focusMode()->action()->trigger();
+        QTest::qWait(50);
+        for (QDockWidget *d : docks)
+            QVERIFY(!d->isVisible());
+        for (QToolBar *b : w.findChildren<QToolBar *>())
+            QVERIFY(!b->isVisible());
+        QVERIFY(!view->isTimelineShown() && view->slider()->isVisible());
+        QVERIFY2(diff->width() > before.width() + 300 && diff->height() > before.height() + 150,
+            qPrintable(QStringLiteral("%1x%2").arg(diff->width()).arg(diff->height())));
+        w.focusMode()->action()->trigger();
+        QTest::qWait(50);
+        // The same docks as before, the same ones in front (a tabbed group's tab kept).
+        QStringList after;
+        for (QDockWidget *d : w.findChildren<QDockWidget *>())
+            if (d->isVisible())
+                after << d->objectName()
+                        + (d->visibleRegion().isEmpty() ? QString() : QStringLiteral(" front"));
+        after.sort();
+        QCOMPARE(after, docksBefore);
+        QVERIFY(view->isTimelineShown() && table->isVisible());
+        QVERIFY(table->viewport()->height() >= PassView::kInitialRows * rowHeight);
+    }
+
+    /// The minimap is a share of its pane: a narrow pane gets a narrow minimap.
+    void minimapScalesWithItsPane()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndLayOut(w, kExample));
+        GraphView *view = w.graphView();
+        view->zoomBy(GraphView::kReadableZoom * 2 / view->zoom());
+        QTRY_VERIFY(view->minimap()->isVisible());
+        QVERIFY(view->minimap()->width() <= view->viewport()->width() * GraphMinimap::kPaneShare + 3);
+        QVERIFY(view->minimap()->height() <= view->viewport()->height() * GraphMinimap::kPaneShare + 3);
+        const int tall = view->minimap()->height();
+        w.resize(1280, 480);
+        QTRY_VERIFY(view->minimap()->height() < tall);
+        QVERIFY(view->minimap()->height() <= view->viewport()->height() * GraphMinimap::kPaneShare + 3);
+    }
+
+    /// The inspector's ⤢ gives the debugger dock the whole window, and back.
+    void inspectorMaximises()
+    {
+        MainWindow w;
+        QVERIFY(openDebugging(w, QSize(1280, 720)));
+        QDockWidget *dock = w.debugger()->dock();
+        TensorInspector *inspector = w.debugger()->panel()->inspector();
+        const int before = inspector->height();
+        inspector->maximizeButton()->click();
+        QTest::qWait(50);
+        QVERIFY(dock->isVisible() && !w.centralWidget()->isVisible());
+        QVERIFY2(inspector->height() > w.height() * 3 / 4 && inspector->height() > before,
+            qPrintable(QString::number(inspector->height())));
+        inspector->maximizeButton()->click();
+        QTest::qWait(50);
+        QVERIFY(w.centralWidget()->isVisible() && dock->isVisible());
+        // Leaving focus mode from the View menu unchecks ⤢.
+        inspector->maximizeButton()->click();
+        w.focusMode()->setOn(false);
+        QVERIFY(!inspector->maximizeButton()->isChecked());
+        QVERIFY(w.centralWidget()->isVisible());
+    }
+
     void splitPanesFollowTheirGraphs()
     {
         MainWindow w;

@@ -27,7 +27,10 @@ GraphGroupItem::GraphGroupItem(
 
 QRectF GraphGroupItem::boundingRect() const
 {
-    return m_visual.rect.adjusted(-4, -4, 6, 6); // the box's stack shadow and a thick outline
+    const NodeMarks &m = m_visual.marks;
+    // The box's stack shadow and a thick outline; a pass diff's count pill rises above the top.
+    const qreal top = m.removedInside + m.addedInside + m.changedInside > 0 ? 36 : 4;
+    return m_visual.rect.adjusted(-4, -top, 6, 6);
 }
 
 QRectF GraphGroupItem::titleBar() const
@@ -63,6 +66,7 @@ void GraphGroupItem::setMatched(bool on)
 void GraphGroupItem::setMarks(const NodeMarks &marks)
 {
     if (!(m_visual.marks == marks)) {
+        prepareGeometryChange();
         m_visual.marks = marks;
         update();
     }

@@ -5,6 +5,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
+#include <algorithm>
 
 namespace ps {
 
@@ -32,8 +33,8 @@ void GraphMinimap::refresh()
         hide();
         return;
     }
-    const double longest = std::max(m_sceneRect.width(), m_sceneRect.height());
-    m_scale = kMaxSide / longest;
+    const QSize limit = maxSize();
+    m_scale = std::min(limit.width() / m_sceneRect.width(), limit.height() / m_sceneRect.height());
     const QSize size(
         std::max(24, int(m_sceneRect.width() * m_scale)), std::max(24, int(m_sceneRect.height() * m_scale)));
     const qreal ratio = devicePixelRatioF();
@@ -46,6 +47,21 @@ void GraphMinimap::refresh()
     setFixedSize(size + QSize(2 * kBorder, 2 * kBorder));
     place();
     updateFrame();
+}
+
+QSize GraphMinimap::maxSize() const
+{
+    // A quarter of the pane each way, so that a narrow pane (the split view's) keeps its graph.
+    const QSize pane = m_view->viewport()->size();
+    return QSize(std::clamp(int(pane.width() * kPaneShare), kMinSide, kMaxSide),
+        std::clamp(int(pane.height() * kPaneShare), kMinSide, kMaxSide));
+}
+
+void GraphMinimap::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && isVisible())
+        refresh(); // the picture has the scene's colours of its time
 }
 
 void GraphMinimap::place()

@@ -7,7 +7,8 @@ class QGraphicsView;
 
 namespace ps {
 
-/// A small picture of a whole graph in the bottom-right corner of its view, with the visible
+/// A small picture of a whole graph in the bottom-right corner of its view (a quarter of the
+/// view at most, re-rendered when the view is resized or the palette changes), with the visible
 /// part framed; clicking or dragging in it moves the view there. The picture is rendered once
 /// per layout (far out every node is one filled rectangle, so this is cheap even for tens of
 /// thousands of items); scrolling and zooming only move the frame.
@@ -27,10 +28,16 @@ public:
     /// Places itself in the view's corner (after a resize).
     void place();
 
+    /// The picture's size at most: kPaneShare of the view each way, within [kMinSide, kMaxSide].
+    QSize maxSize() const;
+
     static constexpr int kMaxSide = 180;
+    static constexpr int kMinSide = 40;
+    static constexpr double kPaneShare = 0.25;
 
 protected:
     void paintEvent(QPaintEvent *event) override;
+    void changeEvent(QEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
 

@@ -359,6 +359,9 @@ void GraphScene::applyOpMarks()
             m.accuracy = std::max(m.accuracy, marks.accuracy);
             m.keptBytes += marks.keptBytes;
             m.keptShare += marks.keptShare;
+            m.removedInside += marks.change == NodeMarks::Change::Removed ? 1 : 0;
+            m.addedInside += marks.change == NodeMarks::Change::Added ? 1 : 0;
+            m.changedInside += marks.change == NodeMarks::Change::Changed ? 1 : 0;
         }
     }
     for (auto &[group, marks] : inside) {

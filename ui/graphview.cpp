@@ -130,11 +130,16 @@ void GraphView::setGraphStyle(const GraphStyle &style)
     m_scene->setStyle(style);
     m_layout->setStyle(style);
     if (m_model && resized)
-        requestLayout({ Anchor::Group, -1, {} });
+        requestLayout({ Anchor::Group, -1, {}, {} });
     m_minimap->refresh();
 }
 
 void GraphView::showGraph(std::shared_ptr<const GraphModel> model)
+{
+    showGraph(std::move(model), {});
+}
+
+void GraphView::showGraph(std::shared_ptr<const GraphModel> model, const std::vector<int> &open)
 {
     m_timer.start();
     if (!model) {
@@ -146,6 +151,22 @@ void GraphView::showGraph(std::shared_ptr<const GraphModel> model)
         const GroupExpansion carried = GroupExpansion::fromPaths(*model, m_expansion.expandedPaths(*m_model));
         if (!carried.expandedPaths(*model).empty())
             expansion = carried;
+    }
+    m_keepOpened = false;
+    // O(groups + nodes) per node that opens a layer (the budget check); one that would not fit
+    // is left closed and the next ones are tried.
+    for (int node : open) {
+        if (node < 0 || size_t(node) >= model->nodes.size())
+            continue;
+        const GraphNode &n = model->nodes[size_t(node)];
+        GroupExpansion opened = expansion;
+        opened.reveal(*model, n.ghost && n.attachedTo >= 0 ? n.attachedTo : node);
+        if (opened == expansion)
+            continue;
+        if (opened.visibleItemCount(*model) > std::min(kRevealBudget, m_maxShownItems))
+            continue;
+        expansion = std::move(opened);
+        m_keepOpened = true;
     }
     m_model = std::move(model);
     m_expansion = expansion;
@@ -199,7 +220,9 @@ void GraphView::onLayoutFinished(quint64, std::shared_ptr<const GraphLayout> lay
             ? QSizeF(viewport()->size())
             : QSizeF(1200, 760);
         const double fit = FirstView::fitZoom(layout->bounds, area);
-        if (fit < FirstView::kUsableZoom && FirstView::closeTowardsLegible(*m_model, m_expansion, fit)) {
+        // Layers opened on purpose (showGraph's `open`) stay open: the view starts zoomed in.
+        if (fit < FirstView::kUsableZoom && !m_keepOpened
+            && FirstView::closeTowardsLegible(*m_model, m_expansion, fit)) {
             requestLayout({});
             return;
         }
@@ -236,7 +259,15 @@ void GraphView::applyAnchor()
         if (QGraphicsItem *item = m_scene->visibleItemForNode(m_anchor.id)) {
             if (m_anchor.readable && zoom() < kReadableZoom)
                 zoomBy(kReadableZoom / zoom());
-            centerOn(item);
+            QRectF all = item->sceneBoundingRect();
+            for (int other : m_anchor.more)
+                if (QGraphicsItem *o = m_scene->visibleItemForNode(other))
+                    all |= o->sceneBoundingRect();
+            const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+            if (all.width() <= visible.width() && all.height() <= visible.height())
+                centerOn(all.center());
+            else
+                centerOn(item);
             if (m_anchor.select)
                 m_scene->selectNode(m_anchor.id);
         }
@@ -331,6 +362,94 @@ void GraphView::revealNode(int node, bool readable, bool select)
 void GraphView::centerOnOp(const Operation *op)
 {
     revealNode(m_scene->nodeOfOp(op), true, false);
+}
+
+void GraphView::bringOpsIntoView(const std::vector<const Operation *> &ops)
+{
+    std::vector<int> nodes;
+    if (m_model)
+        for (const Operation *op : ops) {
+            int node = op ? m_model->nodeOf(op) : -1;
+            if (node < 0 && op)
+                if (auto it = m_model->ghostsOfOp.find(op); it != m_model->ghostsOfOp.end())
+                    node = it->second;
+            if (node >= 0)
+                nodes.push_back(node);
+        }
+    bringIntoView(nodes);
+}
+
+void GraphView::bringValueIntoView(Value value)
+{
+    if (!m_model || !value)
+        return;
+    if (const Operation *op = value.definingOp()) {
+        bringOpsIntoView({ op });
+        return;
+    }
+    int found = -1;
+    for (const GraphNode &n : m_model->nodes)
+        if (n.value == value && (found < 0 || !n.ghost)) {
+            found = n.id;
+            if (!n.ghost)
+                break;
+        }
+    if (found >= 0)
+        bringIntoView({ found });
+}
+
+void GraphView::bringIntoView(const std::vector<int> &nodes)
+{
+    if (!m_model || nodes.empty())
+        return;
+    const auto target = [this](int node) {
+        const GraphNode &n = m_model->nodes[size_t(node)];
+        return n.ghost && n.attachedTo >= 0 ? n.attachedTo : node;
+    };
+    Anchor anchor;
+    anchor.kind = Anchor::Node;
+    anchor.readable = true;
+    GroupExpansion expansion = m_expansion;
+    for (int node : nodes) {
+        if (node < 0 || size_t(node) >= m_model->nodes.size())
+            continue;
+        GroupExpansion opened = expansion;
+        opened.reveal(*m_model, target(node));
+        if (anchor.id >= 0 && !(opened == expansion) && opened.visibleItemCount(*m_model) > m_maxShownItems)
+            continue; // the first one is opened; the others only while the view admits them
+        expansion = std::move(opened);
+        if (anchor.id < 0)
+            anchor.id = node;
+        else
+            anchor.more.push_back(node);
+    }
+    if (anchor.id < 0)
+        return;
+    const GraphLayout *shown = m_scene->graphLayout();
+    const bool drawn = shown && m_scene->sharedModel() == m_model && expansion == m_expansion;
+    if (drawn && shown->shows(target(anchor.id))) {
+        if (zoom() >= kReadableZoom * 0.999) {
+            const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+            bool inView = true;
+            for (int node : nodes)
+                if (const QGraphicsItem *item = m_scene->visibleItemForNode(node))
+                    inView = inView && visible.contains(item->sceneBoundingRect());
+            if (inView)
+                return;
+        }
+        m_anchor = anchor;
+        applyAnchor();
+        return;
+    }
+    if (expansion == m_expansion && m_layout->isBusy()) {
+        m_anchor = anchor; // the layout on its way shows them
+        return;
+    }
+    if (!admits(expansion))
+        return;
+    m_timer.start();
+    m_expansion = expansion;
+    requestLayout(anchor);
 }
 
 QString GraphView::summary() const
@@ -560,6 +679,11 @@ void GraphView::resizeEvent(QResizeEvent *event)
 {
     QGraphicsView::resizeEvent(event);
     placeOverlays();
+    // The minimap is a share of the pane: rendered again when that changes its size.
+    const QSize limit = m_minimap->maxSize();
+    if (event->oldSize().isValid() && limit != m_lastMinimapLimit)
+        m_minimap->refresh();
+    m_lastMinimapLimit = limit;
     m_minimap->place();
     m_minimap->updateFrame();
 }

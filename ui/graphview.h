@@ -46,6 +46,10 @@ public:
     /// Layers open as they were when the previous model had the same layers (a pass toggled),
     /// else by GroupExpansion::defaults.
     void showGraph(std::shared_ptr<const GraphModel> model);
+    /// As showGraph(model), also opening the layers around `open` (in that order) while the
+    /// picture stays within kRevealBudget boxes: a pass diff opens the layers it changed.
+    void showGraph(std::shared_ptr<const GraphModel> model, const std::vector<int> &open);
+    static constexpr size_t kRevealBudget = 1500;
     void clearGraph();
     bool isLayoutRunning() const;
     void cancelLayout();
@@ -69,6 +73,15 @@ public:
     void revealNode(int node, bool readable, bool select);
     /// Centres `op`, opening the layers around it and zooming in to a readable size first.
     void centerOnOp(const Operation *op);
+    /// What a selection made in another panel does: opens the layers around `nodes` (a chip:
+    /// its consumer; all of them while within maxShownItems(), else the first), zooms in to
+    /// kReadableZoom when farther out and centres them, all together when they fit the view at
+    /// that zoom, else the first. Nothing moves when they are drawn, in view and readable.
+    void bringIntoView(const std::vector<int> &nodes);
+    /// bringIntoView() of the nodes of `ops` (ops not in the graph are skipped).
+    void bringOpsIntoView(const std::vector<const Operation *> &ops);
+    /// bringIntoView() of `value`'s producer, or of its argument node (else its first chip).
+    void bringValueIntoView(Value value);
     /// "312 of 2,641 ops shown · 14 layers closed"; empty when everything is shown.
     QString summary() const;
     /// Why the last expansion was refused; empty after one that was laid out.
@@ -127,6 +140,7 @@ private:
     {
         enum Kind { Initial, Group, Node } kind = Initial;
         int id = -1;
+        std::vector<int> more; ///< Node: shown with `id` when they fit the view together
         QPointF screen; ///< where the group's top-left was (Group)
         bool readable = false; ///< Node: zoom in to kReadableZoom
         bool select = false; ///< Node: select it as a click would
@@ -143,6 +157,7 @@ private:
     GraphvizLayout *m_layout;
     std::shared_ptr<const GraphModel> m_model; ///< the model being shown or laid out
     GroupExpansion m_expansion;
+    bool m_keepOpened = false; ///< the first layout keeps the layers showGraph opened
     size_t m_maxShownItems = kMaxShownItems;
     QString m_notice;
     Anchor m_anchor;
@@ -154,6 +169,7 @@ private:
     QPushButton *m_cancelButton;
     QLabel *m_summary;
     GraphMinimap *m_minimap;
+    QSize m_lastMinimapLimit;
     GraphFinder *m_finder;
 };
 

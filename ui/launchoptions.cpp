@@ -70,6 +70,10 @@ std::optional<LaunchOptions> LaunchOptions::parse(const QStringList &arguments, 
         QStringLiteral("With --screenshot and --steps: show a value (%12 or a value name) in the tensor "
                        "inspector first."),
         QStringLiteral("value"));
+    QCommandLineOption inspectTab(QStringLiteral("inspect-tab"),
+        QStringLiteral("With --inspect: the inspector's tab to show: table, heatmap (fitted), histogram or "
+                       "compare; add ,max to maximise the inspector (e.g. heatmap,max)."),
+        QStringLiteral("tab"));
     QCommandLineOption shape(QStringLiteral("shape"),
         QStringLiteral(
             "Shape of an input with dynamic dims, e.g. x=1x3x640x640 (repeatable); the default comes "
@@ -94,8 +98,8 @@ std::optional<LaunchOptions> LaunchOptions::parse(const QStringList &arguments, 
     QCommandLineOption memory(QStringLiteral("memory"),
         QStringLiteral("Show the Memory dock: the live bytes of a train step or inference run, op by op, as "
                        "Paddle's executor allocates them."));
-    parser.addOptions({ screenshot, size, debugSteps, select, inspect, view, mode, shape, dark, maxMemory,
-        passStep, pipeline, paddleLog, memory });
+    parser.addOptions({ screenshot, size, debugSteps, select, inspect, inspectTab, view, mode, shape, dark,
+        maxMemory, passStep, pipeline, paddleLog, memory });
     parser.process(arguments);
 
     LaunchOptions options;
@@ -137,6 +141,21 @@ std::optional<LaunchOptions> LaunchOptions::parse(const QStringList &arguments, 
             error = QStringLiteral("--") + option->names().first() + QStringLiteral(" needs --screenshot");
             return std::nullopt;
         }
+    if (parser.isSet(inspectTab)) {
+        QStringList parts = parser.value(inspectTab).split(QLatin1Char(','));
+        options.inspectorMaximized = parts.removeAll(QStringLiteral("max")) > 0;
+        const QStringList tabs = { QStringLiteral("table"), QStringLiteral("heatmap"),
+            QStringLiteral("histogram"), QStringLiteral("compare") };
+        const int tab = parts.size() == 1 ? int(tabs.indexOf(parts.first())) : parts.isEmpty() ? 0 : -1;
+        if (tab < 0 || !parser.isSet(inspect)) {
+            error = !parser.isSet(inspect)
+                ? QStringLiteral("--inspect-tab: needs --inspect")
+                : QStringLiteral("--inspect-tab: one of table, heatmap, histogram, "
+                                 "compare, with ,max to maximise");
+            return std::nullopt;
+        }
+        options.inspectTab = tab;
+    }
     if (parser.isSet(inspect) && options.steps == 0) {
         error = QStringLiteral("--inspect: needs a debug session (--steps N)");
         return std::nullopt;

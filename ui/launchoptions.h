@@ -26,6 +26,8 @@ struct LaunchOptions
     uint64_t steps = 0;
     QString select; ///< `--select`: an op reference (SceneSetup::selectOp)
     QString inspect; ///< `--inspect`: a value reference (SceneSetup::inspectValue)
+    int inspectTab = 0; ///< `--inspect-tab`: TensorInspector::Tab's value
+    bool inspectorMaximized = false; ///< `--inspect-tab ...,max`
     /// `--view`; a pass log, a dump folder or `--pipeline` show the passes.
     MainWindow::Tab tab = MainWindow::Tab::Program;
     /// `--step`, from 0: the pass step the Passes tab shows.

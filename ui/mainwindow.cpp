@@ -6,6 +6,7 @@
 #include "ui/common/elidedlabel.h"
 #include "ui/diagnosticsmodel.h"
 #include "ui/fileloader.h"
+#include "ui/focusmode.h"
 #include "ui/graphfinder.h"
 #include "ui/graphminimap.h"
 #include "ui/graphnodeitem.h"
@@ -164,6 +165,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_layoutStatus->setObjectName(QStringLiteral("layoutStatus"));
 
     createDocks();
+    m_focusMode = new FocusMode(this); // before the menus and the debugger (its inspector maximises)
     createActions();
     // The pipeline's summary in the status bar, not the toolbar: a text that grows there would
     // push the debugger's controls into the toolbar's overflow menu on a small screen.
@@ -311,6 +313,8 @@ void MainWindow::createActions()
             v->minimap()->updateFrame();
         }
     });
+    m_focusMode->setOnToggled([this](bool on) { m_passes->view()->setTimelineShown(!on); });
+    view->addAction(m_focusMode->action());
     view->addSeparator();
     view->addAction(tr("&Program"), this, [this] { showTab(Tab::Program); })
         ->setShortcut(Qt::CTRL | Qt::Key_1);

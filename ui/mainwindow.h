@@ -32,6 +32,7 @@ class Operation;
 class PassPanel;
 class PipelineRunner;
 class ProgramAttributesModel;
+class FocusMode;
 class ProgramDocument;
 class ProgramPickerPanel;
 class PropertiesModel;
@@ -130,6 +131,7 @@ public:
     MainWindowDebugger *debugger() const { return m_debugger; }
     /// The Passes tab: the pass timeline and its diffs.
     MainWindowPasses *passes() const { return m_passes; }
+    FocusMode *focusMode() const { return m_focusMode; }
     /// Paddle run logs: the "Paddle run log" dock, the graphs' colours, Run to first divergence.
     MainWindowRunLog *runLog() const { return m_runLog; }
     MainWindowMemory *memory() const { return m_memory; }
@@ -189,7 +191,9 @@ private:
     std::shared_ptr<const PipelineSnapshot> m_snapshot;
     DiagnosticList m_loadDiagnostics;
     ProgramSide m_activeSide = ProgramSide::Origin;
+    FocusMode *m_focusMode = nullptr;
     SelectionModel *m_selection;
+    bool m_pickedInGraph = false; ///< the selection being shown was picked in a graph
     QStackedWidget *m_central;
     StartPage *m_startPage;
     QTabWidget *m_tabs;

@@ -11,8 +11,10 @@
 #include "ui/debugger/graphmarks.h"
 #include "ui/debugger/valuesummary.h"
 #include "ui/diagnosticsmodel.h"
+#include "ui/focusmode.h"
 #include "ui/graphscene.h"
 #include "ui/graphview.h"
+#include "ui/inspector/tensorinspector.h"
 #include "ui/mainwindow.h"
 #include "ui/pipelinesnapshot.h"
 #include "ui/programdocument.h"
@@ -24,6 +26,7 @@
 #include <QMenuBar>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QToolButton>
 
 namespace ps {
 
@@ -66,6 +69,13 @@ MainWindowDebugger::MainWindowDebugger(MainWindow *window, const WindowParts &pa
         });
     connect(m_panel, &DebuggerPanel::valueActivated, this,
         [selection](Value value, const Operation *op) { selection->selectValue(value, op); });
+    // The inspector maximised: the debugger dock takes the whole window (FocusMode).
+    if (auto *focus = window->findChild<FocusMode *>()) {
+        connect(m_panel, &DebuggerPanel::inspectorMaximized, focus,
+            [this, focus](bool on) { focus->maximizeDock(m_dock, on); });
+        connect(focus, &FocusMode::left, this,
+            [this] { m_panel->inspector()->maximizeButton()->setChecked(false); });
+    }
     connect(m_actions, &DebuggerActions::message, this,
         [this](const QString &text) { m_window->statusBar()->showMessage(text, 4000); });
     // A failed op or start (memory budget, malformed .npy or .pdiparams...) goes to the Problems

@@ -21,6 +21,7 @@
 #include "ui/valuenamemapmodel.h"
 
 #include <QItemSelectionModel>
+#include <QScopedValueRollback>
 #include <QTableView>
 #include <QTreeView>
 
@@ -34,17 +35,34 @@ void MainWindow::connectSelection()
         [this](const Operation *op, Value value) { return op ? sideOf(op) : sideOf(value); });
     connect(m_selection, &SelectionModel::changed, this, &MainWindow::showSelection);
 
+    // A pick in a graph leaves that graph where it is; one anywhere else brings it into view.
     GraphScene *scene = m_graphView->graphScene();
-    connect(scene, &GraphScene::opSelected, this,
-        [this](Operation *op) { m_selection->selectOp(ProgramSide::Origin, op); });
-    connect(scene, &GraphScene::valueSelected, this,
-        [this](Value v) { m_selection->selectValue(ProgramSide::Origin, v); });
-    connect(m_splitView, &SplitView::opSelected, this,
-        [this](ProgramSide side, Operation *op) { m_selection->selectOp(side, op); });
-    connect(m_splitView, &SplitView::valueSelected, this,
-        [this](ProgramSide side, Value v) { m_selection->selectValue(side, v); });
+    connect(scene, &GraphScene::opSelected, this, [this](Operation *op) {
+        const QScopedValueRollback picking(m_pickedInGraph, true);
+        m_selection->selectOp(ProgramSide::Origin, op);
+    });
+    connect(scene, &GraphScene::valueSelected, this, [this](Value v) {
+        const QScopedValueRollback picking(m_pickedInGraph, true);
+        m_selection->selectValue(ProgramSide::Origin, v);
+    });
+    connect(m_splitView, &SplitView::opSelected, this, [this](ProgramSide side, Operation *op) {
+        const QScopedValueRollback picking(m_pickedInGraph, true);
+        m_selection->selectOp(side, op);
+    });
+    connect(m_splitView, &SplitView::valueSelected, this, [this](ProgramSide side, Value v) {
+        const QScopedValueRollback picking(m_pickedInGraph, true);
+        m_selection->selectValue(side, v);
+    });
     connect(m_opList, &OpListPanel::opSelected, this,
         [this](Operation *op) { m_selection->selectOp(m_activeSide, op); });
+    // Enter (or a double click) on an Ops row drills in: the op in its graph, which takes the keys.
+    connect(m_opList, &OpListPanel::opActivated, this, [this](Operation *op) {
+        m_selection->selectOp(m_activeSide, op);
+        if (GraphView *view = viewOf(m_activeSide)) {
+            view->bringOpsIntoView({ op });
+            view->setFocus(Qt::OtherFocusReason);
+        }
+    });
     connect(m_propertiesView, &QTreeView::activated, this,
         [this](const QModelIndex &index) { onNavigate(index, m_activeSide); });
     connect(m_nameMapView, &QTableView::activated, this,
@@ -108,14 +126,21 @@ void MainWindow::showSelection(const SelectionModel::Selection &s)
             scene->highlight({}, { s.value });
         else
             scene->clearHighlight();
-        m_graphView->reveal(s.value && !s.op ? scene->itemForValue(s.value) : scene->itemForOp(s.op));
+        if (m_pickedInGraph)
+            m_graphView->reveal(s.value && !s.op ? scene->itemForValue(s.value) : scene->itemForOp(s.op));
+        else if (s.op)
+            m_graphView->bringOpsIntoView({ s.op });
+        else
+            m_graphView->bringValueIntoView(s.value);
     } else {
         if (currentTab() != Tab::Split)
             showTab(Tab::Split);
+        const SplitView::Reveal reveal
+            = m_pickedInGraph ? SplitView::Reveal::Keep : SplitView::Reveal::Readable;
         if (s.value)
-            m_splitView->selectValue(s.side, s.value, s.op);
+            m_splitView->selectValue(s.side, s.value, s.op, reveal);
         else
-            m_splitView->selectOp(s.side, s.op);
+            m_splitView->selectOp(s.side, s.op, reveal);
     }
     m_opList->selectOp(s.op);
     if (s.value)

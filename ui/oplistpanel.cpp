@@ -77,6 +77,10 @@ OpListPanel::OpListPanel(QWidget *parent)
     connect(m_search, &QLineEdit::returnPressed, this, &OpListPanel::selectFirstMatch);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex &current) { onCurrentChanged(current); });
+    connect(m_view, &QTableView::activated, this, [this](const QModelIndex &index) {
+        if (Operation *op = index.isValid() ? opFromIndex(index) : nullptr)
+            emit opActivated(op);
+    });
 }
 
 bool OpListPanel::eventFilter(QObject *watched, QEvent *event)

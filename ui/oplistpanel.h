@@ -19,7 +19,8 @@ class ProgramDocument;
 /// The op list with its search field (op name, value name, or `%id`), a switch that hides the
 /// builtin.parameter ops (remembered; hidden by default: a real model has hundreds of them, all
 /// first) and a hint when nothing matches. Reports the op the user selects (mouse or arrow
-/// keys); selectOp() follows a selection made elsewhere without reporting it back.
+/// keys) and the op activated (Enter, double click); selectOp() follows a selection made elsewhere without
+/// reporting it back.
 class OpListPanel : public QWidget
 {
     Q_OBJECT
@@ -46,6 +47,8 @@ public:
 
 signals:
     void opSelected(ps::Operation *op);
+    /// Enter or a double click on a row: drill into the op (its graph shows it and takes the keys).
+    void opActivated(ps::Operation *op);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;

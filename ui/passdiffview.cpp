@@ -7,11 +7,14 @@
 #include "ui/graphscene.h"
 #include "ui/graphview.h"
 
+#include <QAction>
 #include <QButtonGroup>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <unordered_set>
+#include <utility>
 
 namespace ps {
 
@@ -54,6 +57,8 @@ PassDiffView::PassDiffView(QWidget *parent)
     , m_summary(new QLabel(this))
     , m_selection(new QLabel(this))
     , m_message(new QLabel(this))
+    , m_nextChange(new QAction(tr("Next Change"), this))
+    , m_previousChange(new QAction(tr("Previous Change"), this))
 {
     setObjectName(QStringLiteral("passDiffView"));
     auto *bar = new QHBoxLayout;
@@ -81,7 +86,36 @@ PassDiffView::PassDiffView(QWidget *parent)
     bar->addWidget(legendChip(tr("added"), NodeMarks::Change::Added, this));
     bar->addWidget(legendChip(tr("changed"), NodeMarks::Change::Changed, this));
     bar->addSpacing(8);
+    m_previousChange->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F8));
+    m_nextChange->setShortcut(QKeySequence(Qt::Key_F8));
+    for (QAction *a : { m_previousChange, m_nextChange }) {
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        a->setToolTip(
+            QStringLiteral("%1 (%2)").arg(a->text(), a->shortcut().toString(QKeySequence::NativeText)));
+        addAction(a);
+    }
+    m_previousChange->setObjectName(QStringLiteral("previousChange"));
+    m_nextChange->setObjectName(QStringLiteral("nextChange"));
+    m_previousChange->setText(QStringLiteral("\u25b2"));
+    m_nextChange->setText(QStringLiteral("\u25bc"));
+    // The keys act on the tab shown: the pass view moves the text diff when that is in front.
+    connect(m_nextChange, &QAction::triggered, this, [this] {
+        if (isVisible())
+            goToChange(1);
+    });
+    connect(m_previousChange, &QAction::triggered, this, [this] {
+        if (isVisible())
+            goToChange(-1);
+    });
+    for (QAction *a : { m_previousChange, m_nextChange }) {
+        auto *b = new QToolButton(this);
+        b->setDefaultAction(a);
+        bar->addWidget(b);
+    }
+    bar->addSpacing(8);
     m_summary->setObjectName(QStringLiteral("diffSummary"));
+    // Elided by the width it gets (the whole line in the tooltip), never widening the tab.
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     bar->addWidget(m_summary, 1);
 
     m_selection->setObjectName(QStringLiteral("diffSelection"));
@@ -102,12 +136,29 @@ PassDiffView::PassDiffView(QWidget *parent)
     layout->addWidget(m_selection);
 
     connect(m_view->graphScene(), &GraphScene::opSelected, this, [this](Operation *op) { onOpSelected(op); });
-    connect(m_view, &GraphView::layoutFinished, this, [this] { fadeEdges(); });
+    connect(m_view, &GraphView::layoutFinished, this, [this] {
+        fadeEdges();
+        if (std::exchange(m_firstView, false) && !m_changeNodes.empty())
+            if (QGraphicsItem *item = m_view->graphScene()->visibleItemForNode(m_changeNodes.front()))
+                m_view->centerOn(item);
+    });
+}
+
+int PassDiffView::goToChange(int step)
+{
+    if (m_changeNodes.empty())
+        return m_changeCursor = -1;
+    const int n = int(m_changeNodes.size());
+    m_changeCursor = m_changeCursor < 0 ? (step > 0 ? 0 : n - 1) : ((m_changeCursor + step) % n + n) % n;
+    m_view->revealNode(m_changeNodes[size_t(m_changeCursor)], true, true);
+    return m_changeCursor;
 }
 
 void PassDiffView::showMessage(const QString &message)
 {
     m_graph.reset();
+    m_changeNodes.clear();
+    m_changeCursor = -1;
     m_marks.clear();
     m_view->clearGraph();
     m_view->hide();
@@ -141,8 +192,21 @@ void PassDiffView::setDiffGraph(std::shared_ptr<const DiffGraph> graph)
                        .arg(m_graph->shownOps)
                        .arg(m_graph->totalOps);
     m_summary->setText(summary);
+    m_summary->setToolTip(summary);
+    m_changeNodes.clear();
+    m_changeCursor = -1;
+    std::unordered_set<const Operation *> chipOps;
+    for (const GraphNode &n : m_graph->graph.nodes) {
+        // An op drawn only as chips (a parameter) counts once, at its first chip.
+        if (!n.op || (n.ghost && (m_graph->graph.nodeOf(n.op) >= 0 || !chipOps.insert(n.op).second)))
+            continue;
+        auto it = m_graph->change.find(n.op);
+        if (it != m_graph->change.end() && it->second != OpChange::Kept)
+            m_changeNodes.push_back(n.id);
+    }
+    m_firstView = true;
     applyMarks();
-    m_view->showGraph(std::shared_ptr<const GraphModel>(m_graph, &m_graph->graph));
+    m_view->showGraph(std::shared_ptr<const GraphModel>(m_graph, &m_graph->graph), m_changeNodes);
 }
 
 void PassDiffView::setMode(Mode mode)

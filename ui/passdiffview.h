@@ -5,7 +5,9 @@
 
 #include <QWidget>
 #include <memory>
+#include <vector>
 
+class QAction;
 class QLabel;
 class QToolButton;
 
@@ -46,6 +48,18 @@ public:
     /// Selects an op of the DiffGraph's program, as a click would.
     void selectOp(const Operation *op);
 
+    /// The graph's nodes of removed, added and changed ops, in program order. Their layers open
+    /// by themselves (GraphView::kRevealBudget boxes at most); a layer left closed shows its
+    /// counts, and the first picture is centred on the first change.
+    const std::vector<int> &changeNodes() const { return m_changeNodes; }
+    /// Opens, centres at a readable zoom and selects the next (`step` 1) or previous (-1)
+    /// change, wrapping around; F8 / Shift+F8. The index in changeNodes(), -1 when none.
+    int goToChange(int step);
+    int currentChange() const { return m_changeCursor; }
+    /// F8 and Shift+F8 (WidgetWithChildrenShortcut): the pass view adds them to itself too.
+    QAction *nextChangeAction() const { return m_nextChange; }
+    QAction *previousChangeAction() const { return m_previousChange; }
+
 signals:
     void opSelected(const ps::Operation *op);
 
@@ -55,6 +69,9 @@ private:
     void onOpSelected(const Operation *op);
 
     std::shared_ptr<const DiffGraph> m_graph;
+    std::vector<int> m_changeNodes;
+    int m_changeCursor = -1;
+    bool m_firstView = false; ///< centre the next finished layout on the first change
     Mode m_mode = Mode::Diff;
     OpMarks m_marks;
     GraphView *m_view;
@@ -62,6 +79,8 @@ private:
     QLabel *m_selection;
     QLabel *m_message;
     QToolButton *m_modeButtons[3];
+    QAction *m_nextChange;
+    QAction *m_previousChange;
 };
 
 } // namespace ps

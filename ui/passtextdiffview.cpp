@@ -4,6 +4,9 @@
 #include <QFontDatabase>
 #include <QPlainTextEdit>
 #include <QSyntaxHighlighter>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextDocument>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -88,6 +91,29 @@ bool PassTextDiffView::changesOnly() const
 QString PassTextDiffView::text() const
 {
     return m_editor->toPlainText();
+}
+
+int PassTextDiffView::goToChange(int step)
+{
+    QTextDocument *doc = m_editor->document();
+    const int n = doc->blockCount();
+    const auto changed = [doc](int line) {
+        const QString text = doc->findBlockByNumber(line).text();
+        return text.startsWith(QLatin1String("- ")) || text.startsWith(QLatin1String("+ "))
+            || text.startsWith(QLatin1String("~-"));
+    };
+    const int from = m_editor->textCursor().blockNumber();
+    // One stop per op: a changed op's two lines (~- then ~+) count once, at the first.
+    for (int k = 1; k <= n; ++k) {
+        const int line = ((from + step * k) % n + n) % n;
+        if (!changed(line))
+            continue;
+        QTextCursor cursor(doc->findBlockByNumber(line));
+        m_editor->setTextCursor(cursor);
+        m_editor->centerCursor();
+        return line;
+    }
+    return -1;
 }
 
 void PassTextDiffView::refresh()

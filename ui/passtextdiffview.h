@@ -28,6 +28,10 @@ public:
     QPlainTextEdit *editor() const { return m_editor; }
     /// The text shown.
     QString text() const;
+    /// Moves the cursor to the next (`step` 1) or previous (-1) changed line (removed, added or
+    /// changed), wrapping around, and shows it; F8 / Shift+F8 in the pass view. Its line number,
+    /// -1 when nothing changed.
+    int goToChange(int step);
 
 private:
     void refresh();

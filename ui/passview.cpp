@@ -7,6 +7,7 @@
 #include "ui/passtextdiffview.h"
 #include "ui/passtimelinemodel.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -14,6 +15,7 @@
 #include <QLabel>
 #include <QPointer>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSplitter>
@@ -22,6 +24,7 @@
 #include <QThreadPool>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <utility>
 
 namespace ps {
 
@@ -102,6 +105,17 @@ PassView::PassView(QWidget *parent)
     m_tabs->setObjectName(QStringLiteral("passDiffTabs"));
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_graphDiff, tr("Graph diff"));
+    // F8 / Shift+F8 step through the changes from anywhere in the tab (the table has the focus).
+    addAction(m_graphDiff->nextChangeAction());
+    addAction(m_graphDiff->previousChangeAction());
+    connect(m_graphDiff->nextChangeAction(), &QAction::triggered, this, [this] {
+        if (m_tabs->currentWidget() == m_textDiff)
+            m_textDiff->goToChange(1);
+    });
+    connect(m_graphDiff->previousChangeAction(), &QAction::triggered, this, [this] {
+        if (m_tabs->currentWidget() == m_textDiff)
+            m_textDiff->goToChange(-1);
+    });
     m_tabs->addTab(m_textDiff, tr("Text diff"));
 
     auto *top = new QWidget(this);
@@ -137,16 +151,20 @@ PassView::PassView(QWidget *parent)
         return area;
     };
     const int line = fontMetrics().height();
-    auto *splitter = new QSplitter(Qt::Vertical, this);
-    splitter->setObjectName(QStringLiteral("passSplitter"));
-    splitter->addWidget(scrolled(top, 4 * line));
-    splitter->addWidget(scrolled(bottom, 6 * line));
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 3);
-    splitter->setChildrenCollapsible(false);
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter->setObjectName(QStringLiteral("passSplitter"));
+    m_splitter->addWidget(scrolled(top, 4 * line));
+    m_splitter->addWidget(scrolled(bottom, 6 * line));
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setChildrenCollapsible(false);
+    connect(m_splitter, &QSplitter::splitterMoved, this, [this] {
+        if (isTimelineShown())
+            QSettings().setValue(QStringLiteral("passView/timelineHeight"), m_splitter->sizes().value(0));
+    });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(splitter);
+    layout->addWidget(m_splitter);
 
     connect(m_model, &PassTimelineModel::passToggled, this, &PassView::passToggled);
     connect(m_pipeline, &QComboBox::activated, this,
@@ -162,6 +180,48 @@ PassView::PassView(QWidget *parent)
                 setCurrentStep(current.row());
         });
     m_graphDiff->showMessage(tr("No pass pipeline yet"));
+}
+
+int PassView::timelineHeight(int rows) const
+{
+    const int sourceRow = qMax(m_pipeline->sizeHint().height(), m_numerics->sizeHint().height());
+    const int sliderRow = qMax(m_prev->sizeHint().height(), m_slider->sizeHint().height());
+    const int table = m_table->horizontalHeader()->sizeHint().height()
+        + rows * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth();
+    return sourceRow + table + sliderRow + 2 * 2 + 4;
+}
+
+void PassView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (std::exchange(m_sized, true))
+        return;
+    const int total = m_splitter->height();
+    const int wanted
+        = QSettings().value(QStringLiteral("passView/timelineHeight"), timelineHeight(kInitialRows)).toInt();
+    // The diff keeps at least half of the tab.
+    const int top = qBound(m_splitter->widget(0)->minimumHeight(), wanted, qMax(total / 2, 1));
+    m_splitter->setSizes({ top, qMax(1, total - top) });
+}
+
+void PassView::setTimelineShown(bool shown)
+{
+    if (shown == isTimelineShown())
+        return;
+    if (!shown)
+        m_sizesBeforeFocus = m_splitter->sizes();
+    for (QWidget *w : { static_cast<QWidget *>(m_table), static_cast<QWidget *>(m_source),
+             static_cast<QWidget *>(m_pipeline), static_cast<QWidget *>(m_numerics) })
+        w->setVisible(shown && ((w != m_pipeline && w != m_numerics) || m_pipelineControls));
+    if (shown && !m_sizesBeforeFocus.isEmpty())
+        m_splitter->setSizes(m_sizesBeforeFocus);
+    else if (!shown)
+        m_splitter->setSizes({ 0, m_splitter->height() }); // the top half down to its minimum
+}
+
+bool PassView::isTimelineShown() const
+{
+    return !m_table->isHidden();
 }
 
 PassView::~PassView()
@@ -323,8 +383,9 @@ void PassView::setPipelineControls(bool visible, const QString &pipeline, bool c
 {
     const QSignalBlocker blockPipeline(m_pipeline);
     const QSignalBlocker blockNumerics(m_numerics);
-    m_pipeline->setVisible(visible);
-    m_numerics->setVisible(visible);
+    m_pipelineControls = visible;
+    m_pipeline->setVisible(visible && isTimelineShown());
+    m_numerics->setVisible(visible && isTimelineShown());
     m_pipeline->setCurrentIndex(qMax(0, m_pipeline->findData(pipeline)));
     m_numerics->setChecked(checkNumerics);
 }

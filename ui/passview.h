@@ -12,6 +12,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSlider;
+class QSplitter;
 class QTabWidget;
 class QTableView;
 class QThreadPool;
@@ -63,6 +64,15 @@ public:
     QTabWidget *tabs() const { return m_tabs; }
     QComboBox *pipelineBox() const { return m_pipeline; }
     QCheckBox *numericsBox() const { return m_numerics; }
+    QSplitter *splitter() const { return m_splitter; }
+    /// The height of the timeline half showing `rows` steps with its controls: what it opens
+    /// with (kInitialRows), unless the user moved the splitter before (kept in QSettings).
+    int timelineHeight(int rows) const;
+    static constexpr int kInitialRows = 8;
+    /// Focus mode: the table and the pipeline controls hidden, the slider row left (Alt+←/→ and
+    /// the step line still work), the diff taking the rest.
+    void setTimelineShown(bool shown);
+    bool isTimelineShown() const;
 
 signals:
     /// The user switched the pass at `step` of the pipeline in the table (`name` is its Paddle
@@ -76,6 +86,9 @@ signals:
     void stepShown(int step);
     /// Every step's counts are known.
     void countsFinished();
+
+protected:
+    void showEvent(QShowEvent *event) override;
 
 private:
     struct Computed;
@@ -106,6 +119,10 @@ private:
     quint64 m_generation = 0;
     std::shared_ptr<std::atomic<bool>> m_stopCounting;
     bool m_busy = false;
+    QSplitter *m_splitter = nullptr;
+    QList<int> m_sizesBeforeFocus;
+    bool m_sized = false; ///< the splitter got its first sizes
+    bool m_pipelineControls = true; ///< setPipelineControls()'s `visible`
 };
 
 } // namespace ps

@@ -1,7 +1,10 @@
 #include "ui/screenshotrunner.h"
 
+#include "ui/debugger/debuggerpanel.h"
 #include "ui/debugger/debugsession.h"
 #include "ui/graphview.h"
+#include "ui/inspector/tensorheatmap.h"
+#include "ui/inspector/tensorinspector.h"
 #include "ui/launchoptions.h"
 #include "ui/mainwindow.h"
 #include "ui/mainwindowdebugger.h"
@@ -14,6 +17,7 @@
 #include "ui/splitview.h"
 
 #include <QTimer>
+#include <QToolButton>
 #include <chrono>
 #include <memory>
 
@@ -27,6 +31,8 @@ ScreenshotRunner::ScreenshotRunner(MainWindow &window, const LaunchOptions &opti
     , m_steps(options.steps)
     , m_select(options.select)
     , m_inspect(options.inspect)
+    , m_inspectTab(options.inspectTab)
+    , m_inspectorMaximized(options.inspectorMaximized)
     , m_stepsLeft(qint64(options.steps))
 {
     // A headless run always ends: a failed debug session or layout ends it with the reason, and a
@@ -110,7 +116,25 @@ void ScreenshotRunner::grab()
         emit finished(QStringLiteral("--inspect: ") + why);
         return;
     }
-    whenCompared([this] { whenLaidOut([this] { QTimer::singleShot(100, this, &ScreenshotRunner::save); }); });
+    if (!m_inspect.isEmpty()) {
+        TensorInspector *inspector = m_window.debugger()->panel()->inspector();
+        inspector->setCurrentTab(TensorInspector::Tab(m_inspectTab));
+        inspector->maximizeButton()->setChecked(m_inspectorMaximized);
+    }
+    whenCompared([this] {
+        whenLaidOut(
+            [this] { whenRendered([this] { QTimer::singleShot(100, this, &ScreenshotRunner::save); }); });
+    });
+}
+
+void ScreenshotRunner::whenRendered(const std::function<void()> &then)
+{
+    // The inspector's heatmap renders off the UI thread.
+    if (!m_window.debugger()->panel()->inspector()->heatmap()->isRendering()) {
+        then();
+        return;
+    }
+    QTimer::singleShot(50, this, [this, then] { whenRendered(then); });
 }
 
 void ScreenshotRunner::whenCompared(const std::function<void()> &then)

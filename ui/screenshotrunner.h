@@ -39,6 +39,8 @@ private:
     /// Calls `then` once no comparison with Paddle's run (a run log, the bundle's intermediates)
     /// is being computed, so the graphs' colours are in the picture.
     void whenCompared(const std::function<void()> &then);
+    /// Runs `then` once the inspector's heatmap is rendered.
+    void whenRendered(const std::function<void()> &then);
     void save();
 
     MainWindow &m_window;
@@ -47,6 +49,8 @@ private:
     const uint64_t m_steps;
     const QString m_select;
     const QString m_inspect;
+    const int m_inspectTab;
+    const bool m_inspectorMaximized;
     bool m_started = false;
     /// Steps still to take; -1 once the debug session stepped them all.
     qint64 m_stepsLeft;

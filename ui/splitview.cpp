@@ -292,11 +292,11 @@ std::vector<const Operation *> SplitView::linkedOps(ProgramSide side, const Oper
 
 void SplitView::onOpSelected(ProgramSide side, Operation *op)
 {
-    selectOp(side, op);
+    selectOp(side, op, Reveal::Keep);
     emit opSelected(side, op);
 }
 
-void SplitView::selectOp(ProgramSide side, const Operation *op)
+void SplitView::selectOp(ProgramSide side, const Operation *op, Reveal reveal)
 {
     GraphView *own = view(side);
     GraphView *other = side == ProgramSide::Forward ? m_backward : m_forward;
@@ -304,26 +304,33 @@ void SplitView::selectOp(ProgramSide side, const Operation *op)
         return;
     own->graphScene()->selectOp(op);
     own->graphScene()->clearHighlight();
-    own->reveal(own->graphScene()->itemForOp(op));
+    if (reveal == Reveal::Keep)
+        own->reveal(own->graphScene()->itemForOp(op));
+    else if (op)
+        own->bringOpsIntoView({ op });
     const std::vector<const Operation *> linked = linkedOps(side, op);
     other->graphScene()->highlight(linked, {});
-    if (!linked.empty())
-        other->reveal(other->graphScene()->itemForOp(linked.front()));
+    other->bringOpsIntoView(linked);
 }
 
-void SplitView::selectValue(ProgramSide side, Value value, const Operation *at)
+void SplitView::selectValue(ProgramSide side, Value value, const Operation *at, Reveal reveal)
 {
     GraphView *own = view(side);
     if (!own)
         return;
     GraphScene *scene = own->graphScene();
-    GraphNodeItem *item = at && value.definingOp() ? scene->itemForOp(at) : nullptr;
-    if (item)
+    const bool atOp = at && value.definingOp() && scene->nodeOfOp(at) >= 0;
+    if (atOp)
         scene->selectOp(at);
     else
         scene->selectValue(value);
     scene->highlight({}, { value });
-    own->reveal(item ? item : scene->itemForValue(value));
+    if (reveal == Reveal::Keep)
+        own->reveal(atOp ? scene->itemForOp(at) : scene->itemForValue(value));
+    else if (atOp)
+        own->bringOpsIntoView({ at });
+    else
+        own->bringValueIntoView(value);
 }
 
 void SplitView::onCutRowChanged(const QModelIndex &current)
@@ -335,7 +342,7 @@ void SplitView::onCutRowChanged(const QModelIndex &current)
     selectValue(ProgramSide::Forward, forward);
     m_backward->graphScene()->selectOp(nullptr);
     m_backward->graphScene()->highlight({}, { backward });
-    m_backward->reveal(m_backward->graphScene()->itemForValue(backward));
+    m_backward->bringValueIntoView(backward);
     emit valueSelected(ProgramSide::Forward, forward);
 }
 

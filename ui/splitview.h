@@ -44,12 +44,18 @@ public:
     QLabel *cutSummaryLabel() const { return m_cutSummary; }
     QSplitter *splitter() const { return m_splitter; }
 
+    /// How a selection moves its graph: Keep (picked in that graph) only scrolls to an op out
+    /// of view; Readable (picked in another panel) opens its layers and zooms in to read it
+    /// (GraphView::bringIntoView). The other pane's linked ops are always brought into view.
+    enum class Reveal { Keep, Readable };
     /// Selects `op` in its side's graph and highlights the linked ops on the other side (the
-    /// grad ops of a forward op, the forward op of a grad op). No signal is emitted.
-    void selectOp(ProgramSide side, const Operation *op);
+    /// grad ops of a forward op, the forward op of a grad op), opening their layers and bringing
+    /// them into view. No signal is emitted.
+    void selectOp(ProgramSide side, const Operation *op, Reveal reveal = Reveal::Readable);
     /// Highlights `value`'s edges and selects the node of `at` (an op using or producing it),
     /// else of its producer, or for a keyword argument its argument node. No signal is emitted.
-    void selectValue(ProgramSide side, Value value, const Operation *at = nullptr);
+    void selectValue(
+        ProgramSide side, Value value, const Operation *at = nullptr, Reveal reveal = Reveal::Readable);
     /// The grad ops made from a forward op / the forward op of a grad op (empty without links).
     std::vector<const Operation *> linkedOps(ProgramSide side, const Operation *op) const;
     /// Whether a layout for the current snapshot is still to come.

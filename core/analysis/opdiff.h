@@ -16,8 +16,10 @@ using OpKeys = std::vector<uint64_t>;
 
 /// What happened to one op between two programs.
 enum class OpChange : unsigned char {
-    Kept, ///< the same op, same name, attributes and result types (its operands may differ)
-    Changed, ///< the same op with another name, other attributes or other result types
+    Kept, ///< the same op, same name, attributes and result types, reading the same values
+    /// The same op with another name, other attributes or other result types, or rewired: an
+    /// operand now comes from another op (a fused op's users, CSE's survivor's users).
+    Changed,
     Removed, ///< only in the program before
     Added, ///< only in the program after
 };

@@ -58,6 +58,39 @@ int32_t producer(const std::unordered_map<const Operation *, int32_t> &index, Va
     return it == index.end() ? -1 : it->second;
 }
 
+/// Whether `a` (of after) reads what `b` (of before) read, slot by slot: the same result of
+/// paired ops, or the same argument of paired blocks (the top block's, or a region's whose
+/// owners are paired). A fused op's users and CSE's survivors' users read another op now.
+bool sameInputs(const OpDiff &d, const std::unordered_map<const Operation *, int32_t> &beforeIndex,
+    const std::unordered_map<const Operation *, int32_t> &afterIndex, const Operation &b, const Operation &a)
+{
+    if (b.numOperands() != a.numOperands())
+        return false;
+    for (unsigned s = 0; s < b.numOperands(); ++s) {
+        const Value vb = b.operand(s);
+        const Value va = a.operand(s);
+        if (!vb || !va) {
+            if (bool(vb) != bool(va))
+                return false;
+            continue;
+        }
+        if (vb.index() != va.index() || vb.isBlockArgument() != va.isBlockArgument())
+            return false;
+        const Operation *ownerB = vb.isBlockArgument() ? vb.parentBlock()->parentOp() : vb.definingOp();
+        const Operation *ownerA = va.isBlockArgument() ? va.parentBlock()->parentOp() : va.definingOp();
+        if (!ownerB || !ownerA) {
+            if (ownerB || ownerA)
+                return false;
+            continue; // both top-block arguments of the same index
+        }
+        const auto ib = beforeIndex.find(ownerB);
+        const auto ia = afterIndex.find(ownerA);
+        if (ib == beforeIndex.end() || ia == afterIndex.end() || d.afterOf[size_t(ib->second)] != ia->second)
+            return false;
+    }
+    return true;
+}
+
 /// Pairs the ops of the two walks with OpMatcher and classifies each: kept, changed, removed,
 /// added (OpDiff's lists and counts).
 void classify(OpDiff &d, const OpKeys *keysBefore, const OpKeys *keysAfter)
@@ -67,14 +100,19 @@ void classify(OpDiff &d, const OpKeys *keysBefore, const OpKeys *keysAfter)
     const size_t na = d.after.size();
     d.beforeChange.assign(nb, OpChange::Removed);
     d.afterChange.assign(na, OpChange::Added);
+    const auto beforeIndex = indexOf(d.before);
+    const auto afterIndex = indexOf(d.after);
     for (size_t i = 0; i < nb; ++i) {
         const int32_t j = d.afterOf[i];
         if (j < 0) {
             ++d.removed;
             continue;
         }
-        const OpChange c
-            = OpMatcher::sameContent(*d.before[i], *d.after[size_t(j)]) ? OpChange::Kept : OpChange::Changed;
+        const Operation &b = *d.before[i];
+        const Operation &a = *d.after[size_t(j)];
+        const OpChange c = OpMatcher::sameContent(b, a) && sameInputs(d, beforeIndex, afterIndex, b, a)
+            ? OpChange::Kept
+            : OpChange::Changed;
         d.beforeChange[i] = d.afterChange[size_t(j)] = c;
         ++(c == OpChange::Kept ? d.kept : d.changed);
     }

@@ -5,6 +5,9 @@
 #include "core/ir/program.h"
 #include "core/ir/valuenumbering.h"
 
+#include <cctype>
+#include <string_view>
+
 namespace ps {
 
 namespace {
@@ -56,13 +59,48 @@ std::vector<TextDiffLine> ProgramTextDiff::build(
         if (const int32_t b = diff.beforeOf[j]; b >= 0) {
             line.before = b;
             emitted[size_t(b)] = true;
-            if (line.kind == OpChange::Changed)
-                line.textBefore = opLine(*diff.before[size_t(b)], numberingBefore);
+            line.textBefore = opLine(*diff.before[size_t(b)], numberingBefore);
         }
         lines.push_back(std::move(line));
         ++j;
     }
     return lines;
+}
+
+std::string ProgramTextDiff::bothIds(const std::string &before, const std::string &after)
+{
+    // Split both at their value ids; the rest must agree for the ids to be paired.
+    auto idEnd = [](const std::string &s, size_t at) {
+        size_t end = at + 1;
+        while (end < s.size() && (std::isalnum(static_cast<unsigned char>(s[end])) || s[end] == '_'))
+            ++end;
+        return end;
+    };
+    std::string out;
+    size_t i = 0;
+    size_t j = 0;
+    while (i < before.size() && j < after.size()) {
+        if (before[i] == '%' && after[j] == '%') {
+            const size_t ei = idEnd(before, i);
+            const size_t ej = idEnd(after, j);
+            const std::string_view idB(before.data() + i, ei - i);
+            const std::string_view idA(after.data() + j, ej - j);
+            if (idB != idA) {
+                out += idB;
+                out += "\u2192";
+            }
+            out += idA;
+            i = ei;
+            j = ej;
+            continue;
+        }
+        if (before[i] != after[j])
+            return after;
+        out += after[j];
+        ++i;
+        ++j;
+    }
+    return i == before.size() && j == after.size() ? out : after;
 }
 
 std::string ProgramTextDiff::unified(const std::vector<TextDiffLine> &lines, int context)
@@ -90,7 +128,7 @@ std::string ProgramTextDiff::unified(const std::vector<TextDiffLine> &lines, int
         const TextDiffLine &l = lines[k];
         switch (l.kind) {
         case OpChange::Kept:
-            out += "  " + l.textAfter + "\n";
+            out += "  " + (l.textBefore.empty() ? l.textAfter : bothIds(l.textBefore, l.textAfter)) + "\n";
             break;
         case OpChange::Changed:
             out += "~-" + l.textBefore + "\n~+" + l.textAfter + "\n";

@@ -42,11 +42,17 @@ struct NodeMarks
     /// collapsed layer: its ops' sum), and their share of all the forward keeps (0 to 1).
     int64_t keptBytes = 0;
     float keptShare = 0;
+    /// A collapsed layer in a pass diff: how many ops inside it the pass removed, added and
+    /// changed (drawn as a −/+/~ badge on the closed box).
+    int removedInside = 0;
+    int addedInside = 0;
+    int changedInside = 0;
 
     bool empty() const
     {
         return !current && !breakpoint && !error && !nonFinite && milliseconds < 0 && change == Change::None
-            && !faded && accuracy == Accuracy::None && keptBytes == 0;
+            && !faded && accuracy == Accuracy::None && keptBytes == 0 && removedInside == 0
+            && addedInside == 0 && changedInside == 0;
     }
     friend bool operator==(const NodeMarks &, const NodeMarks &) = default;
 };

@@ -88,6 +88,12 @@ DebuggerPanel::DebuggerPanel(DebugSession *session, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(splitter);
+    // Maximised, the inspector is all the panel shows (and the window gives the panel its room).
+    connect(m_inspector, &TensorInspector::maximizeToggled, this, [this, splitter](bool on) {
+        splitter->widget(0)->setVisible(!on);
+        m_valuesSplitter->widget(0)->setVisible(!on);
+        emit inspectorMaximized(on);
+    });
 
     connect(session, &DebugSession::stoppedAt, this, &DebuggerPanel::onStopped);
     connect(session, &DebugSession::stateChanged, this, [this] {

@@ -84,6 +84,8 @@ signals:
     void opActivated(const ps::Operation *op);
     /// The user picked an operand or result row of the values of `op`.
     void valueActivated(ps::Value value, const ps::Operation *op);
+    /// The inspector's ⤢ button: the panel shows the inspector alone (on) or everything again.
+    void inspectorMaximized(bool on);
 
 private:
     QWidget *buildLeft();

@@ -2,9 +2,13 @@
 
 #include "ui/inspector/tensorslicemodel.h"
 
+#include <QAbstractScrollArea>
 #include <QFutureWatcher>
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QScrollBar>
+#include <QWheelEvent>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <cmath>
@@ -29,6 +33,7 @@ TensorHeatmap::TensorHeatmap(QWidget *parent)
 {
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
+    setFocusPolicy(Qt::ClickFocus); // + - 0 zoom
 }
 
 TensorHeatmap::Rendering TensorHeatmap::render(const TensorSlice &slice, ColorMap::Kind kind, int maxSide)
@@ -154,22 +159,80 @@ QSize TensorHeatmap::chrome() const
 
 QSize TensorHeatmap::sizeHint() const
 {
-    if (m_rendering.image.isNull())
-        return { 480, 360 };
-    // Cells of a few pixels up to 480 px a side; a big slice one pixel per image pixel.
-    const QSize img = m_rendering.image.size();
-    const int longest = std::max(img.width(), img.height());
-    const double scale = std::clamp(480.0 / longest, 1.0, double(MaxCellPixels));
-    return (img * scale).expandedTo(QSize(160, 120)) + chrome();
+    if (m_rendering.image.isNull() || m_zoom <= 0)
+        return { 240, 160 };
+    return minimumSizeHint();
 }
 
 QSize TensorHeatmap::minimumSizeHint() const
 {
-    // Never fewer pixels than the rendering has (it is at most MaxSide a side): in its scroll
-    // area a big slice scrolls instead of shrinking to a smear.
     if (m_rendering.image.isNull())
         return { 120, 60 };
-    return m_rendering.image.size().expandedTo(QSize(64, 48)) + chrome();
+    if (m_zoom <= 0) // fitted: whatever room the scroll area has
+        return QSize(64, 48) + chrome();
+    const QSize img = m_rendering.image.size();
+    return QSize(int(std::ceil(img.width() * m_zoom)), int(std::ceil(img.height() * m_zoom))) + chrome();
+}
+
+double TensorHeatmap::scale() const
+{
+    const QRect r = imageRect();
+    return r.isEmpty() ? 0 : double(r.width()) / m_rendering.image.width();
+}
+
+void TensorHeatmap::setZoom(double zoom)
+{
+    zoom = zoom <= 0 ? 0 : std::clamp(zoom, 1.0 / 16, MaxZoom);
+    if (zoom == m_zoom)
+        return;
+    m_zoom = zoom;
+    updateGeometry();
+    update();
+}
+
+void TensorHeatmap::zoomBy(double factor)
+{
+    const double now = scale();
+    if (now > 0)
+        setZoom(now * factor);
+}
+
+void TensorHeatmap::wheelEvent(QWheelEvent *event)
+{
+    if (!(event->modifiers() & Qt::ControlModifier) || m_rendering.image.isNull()) {
+        event->ignore(); // the scroll area scrolls
+        return;
+    }
+    zoomBy(std::pow(1.0015, event->angleDelta().y()));
+    event->accept();
+}
+
+void TensorHeatmap::keyPressEvent(QKeyEvent *event)
+{
+    if (event->key() == Qt::Key_Plus || event->key() == Qt::Key_Equal)
+        zoomBy(1.25);
+    else if (event->key() == Qt::Key_Minus)
+        zoomBy(0.8);
+    else if (event->key() == Qt::Key_0)
+        setZoom(0);
+    else
+        QWidget::keyPressEvent(event);
+}
+
+void TensorHeatmap::mousePressEvent(QMouseEvent *event)
+{
+    if (event->button() == Qt::LeftButton && m_zoom > 0) {
+        m_dragFrom = event->globalPosition().toPoint();
+        setCursor(Qt::ClosedHandCursor);
+    }
+    QWidget::mousePressEvent(event);
+}
+
+void TensorHeatmap::mouseReleaseEvent(QMouseEvent *event)
+{
+    m_dragFrom = QPoint();
+    unsetCursor();
+    QWidget::mouseReleaseEvent(event);
 }
 
 int TensorHeatmap::legendWidth() const
@@ -193,9 +256,10 @@ QRect TensorHeatmap::imageRect() const
     if (avail.width() <= 0 || avail.height() <= 0)
         return {};
     const QSize img = m_rendering.image.size();
-    // As large as fits, but a small slice's elements stay cells, not slabs.
-    const double scale = std::min({ double(avail.width()) / img.width(),
-        double(avail.height()) / img.height(), double(MaxCellPixels) });
+    // Fitted: as large as fits, but a small slice's elements stay cells, not slabs.
+    const double scale = m_zoom > 0 ? m_zoom
+                                    : std::min({ double(avail.width()) / img.width(),
+                                        double(avail.height()) / img.height(), double(MaxCellPixels) });
     // Thin slices (a vector as one column) would vanish at their true aspect: keep a minimum.
     const int w = std::max(int(img.width() * scale), std::min(avail.width(), 24));
     const int h = std::max(int(img.height() * scale), std::min(avail.height(), 24));
@@ -216,6 +280,18 @@ bool TensorHeatmap::elementAt(const QPoint &pos, int64_t &row, int64_t &column) 
 
 void TensorHeatmap::mouseMoveEvent(QMouseEvent *event)
 {
+    // Dragging a zoomed picture pans the scroll area it is in.
+    if (!m_dragFrom.isNull() && (event->buttons() & Qt::LeftButton)) {
+        auto *area
+            = qobject_cast<QAbstractScrollArea *>(parentWidget() ? parentWidget()->parentWidget() : nullptr);
+        const QPoint now = event->globalPosition().toPoint();
+        if (area) {
+            const QPoint moved = now - m_dragFrom;
+            area->horizontalScrollBar()->setValue(area->horizontalScrollBar()->value() - moved.x());
+            area->verticalScrollBar()->setValue(area->verticalScrollBar()->value() - moved.y());
+        }
+        m_dragFrom = now;
+    }
     int64_t row, column;
     QString text;
     if (elementAt(event->position().toPoint(), row, column))
@@ -270,7 +346,9 @@ void TensorHeatmap::drawLegend(QPainter &p, const QRect &bar) const
     const QFontMetrics fm = fontMetrics();
     const int x = bar.right() + 6;
     p.drawText(x, bar.top() + fm.ascent(), number(m_rendering.high));
-    p.drawText(x, bar.center().y() + fm.ascent() / 2, number((m_rendering.low + m_rendering.high) / 2));
+    // The middle label only where it clears the two ends.
+    if (bar.height() >= 3 * fm.height() + 4)
+        p.drawText(x, bar.center().y() + fm.ascent() / 2, number((m_rendering.low + m_rendering.high) / 2));
     p.drawText(x, bar.bottom(), number(m_rendering.low));
 
     // Swatches for the non-finite kinds present, under the bar.
@@ -311,7 +389,9 @@ void TensorHeatmap::paintEvent(QPaintEvent *)
         p.drawImage(target, m_rendering.image);
         p.setPen(palette().color(QPalette::Mid));
         p.drawRect(target.adjusted(-1, -1, 0, 0));
-        const int legendHeight = std::min(target.height(), std::max(80, height() / 2));
+        // Tall enough for its two end labels apart, whatever the picture's height.
+        const int legendHeight
+            = std::max(2 * fm.height() + 4, std::min(target.height(), std::max(80, height() / 2)));
         drawLegend(p, QRect(target.right() + 14, target.top(), kBarWidth, legendHeight));
     }
     p.setPen(palette().color(QPalette::WindowText));

@@ -11,8 +11,9 @@ namespace ps {
 /// A 2-D tensor slice as a heatmap: one pixel per element (or per block of elements when the
 /// slice is larger than MaxSide), coloured over [min, max] of the finite elements with the
 /// sequential map, or over [-m, m] (m = max |value|) with the diverging map; NaN magenta,
-/// +Inf white, -Inf black. The widget draws it scaled (nearest neighbour) beside a colour-scale
-/// legend and shows the element under the mouse. Rendering runs off the UI thread.
+/// +Inf white, -Inf black. The widget draws it scaled (nearest neighbour), fitted or zoomed,
+/// beside a colour-scale legend and shows the element under the mouse. Rendering runs off the UI
+/// thread.
 class TensorHeatmap : public QWidget
 {
     Q_OBJECT
@@ -52,8 +53,19 @@ public:
     /// Pixels an element may grow to when a small slice is scaled up.
     static constexpr int MaxCellPixels = 24;
 
-    /// Follows the slice: a small one asks for cells of up to MaxCellPixels, a big one for one
-    /// pixel per rendered pixel (the inspector puts the heatmap in a scroll area).
+    /// Fit (zoom 0, the default): the picture as large as the widget allows, any size. Zoomed:
+    /// `zoom` screen pixels per rendered pixel, the widget that large (its scroll area scrolls;
+    /// dragging pans it). Ctrl+wheel zooms, as + and - do; 0 fits again.
+    void setZoom(double zoom);
+    double zoom() const { return m_zoom; }
+    /// Zooms in (factor > 1) or out from what is shown now (from fit: its scale).
+    void zoomBy(double factor);
+    /// Screen pixels per rendered pixel now (fit or zoomed); 0 without a picture.
+    double scale() const;
+    static constexpr double MaxZoom = 64;
+
+    /// Fitted: small, whatever the slice (the scroll area gives it its viewport). Zoomed: the
+    /// picture at that zoom plus the legend and status line.
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -64,6 +76,10 @@ signals:
 protected:
     void paintEvent(QPaintEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
     void leaveEvent(QEvent *event) override;
 
 private:
@@ -82,6 +98,8 @@ private:
     QString m_hoverText;
     int m_generation = 0;
     int m_pending = 0;
+    double m_zoom = 0; ///< 0: fit
+    QPoint m_dragFrom; ///< global position of the last drag step; null when not dragging
 };
 
 } // namespace ps

@@ -26,6 +26,7 @@
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <exception>
@@ -59,9 +60,17 @@ TensorInspector::TensorInspector(QWidget *parent)
     auto *exportButton = new QPushButton(tr("Export .npy…"), this);
     exportButton->setObjectName(QStringLiteral("exportButton"));
     exportButton->setToolTip(tr("Save this tensor as a NumPy .npy file"));
+    m_maximize = new QToolButton(this);
+    m_maximize->setObjectName(QStringLiteral("inspectorMaximize"));
+    m_maximize->setText(QStringLiteral("\u2922"));
+    m_maximize->setCheckable(true);
+    m_maximize->setToolTip(tr("Maximise the inspector: the window's other panels out of the way until "
+                              "clicked again"));
+    connect(m_maximize, &QToolButton::toggled, this, &TensorInspector::maximizeToggled);
     m_headerRow = new QHBoxLayout;
     m_headerRow->addWidget(m_header, 1);
     m_headerRow->addWidget(exportButton);
+    m_headerRow->addWidget(m_maximize);
 
     m_tabs->addTab(buildTableTab(), tr("Table"));
     m_tabs->addTab(buildHeatmapTab(), tr("Heatmap"));
@@ -153,9 +162,27 @@ QWidget *TensorInspector::buildHeatmapTab()
     scroll->setMinimumSize(80, 30);
     m_diverging = new QCheckBox(tr("Diverging scale (symmetric around 0)"), page);
     m_diverging->setObjectName(QStringLiteral("divergingScale"));
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(m_diverging, 1);
+    // Fit (the default), or zoomed with the picture scrolling (drag pans, Ctrl+wheel zooms).
+    const auto button = [page, bar](const QString &text, const QString &tip, const char *name) {
+        auto *b = new QToolButton(page);
+        b->setText(text);
+        b->setToolTip(tip);
+        b->setObjectName(QLatin1String(name));
+        bar->addWidget(b);
+        return b;
+    };
+    QToolButton *fit = button(tr("Fit"), tr("Fit the heatmap to the view (0)"), "heatmapFit");
+    QToolButton *out = button(QStringLiteral("\u2212"), tr("Zoom out (-, Ctrl+wheel)"), "heatmapZoomOut");
+    QToolButton *in
+        = button(QStringLiteral("+"), tr("Zoom in (+, Ctrl+wheel); drag to pan"), "heatmapZoomIn");
+    connect(fit, &QToolButton::clicked, m_heatmap, [this] { m_heatmap->setZoom(0); });
+    connect(out, &QToolButton::clicked, m_heatmap, [this] { m_heatmap->zoomBy(0.8); });
+    connect(in, &QToolButton::clicked, m_heatmap, [this] { m_heatmap->zoomBy(1.25); });
     auto *layout = new QVBoxLayout(page);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_diverging);
+    layout->addLayout(bar);
     layout->addWidget(scroll, 1);
     connect(m_diverging, &QCheckBox::toggled, this, [this](bool on) {
         m_heatmap->setColorMap(on ? ColorMap::Kind::Diverging : ColorMap::Kind::Sequential);
@@ -276,7 +303,7 @@ void TensorInspector::sliceChanged()
 
 void TensorInspector::addHeaderWidget(QWidget *widget)
 {
-    m_headerRow->insertWidget(m_headerRow->count() - 1, widget);
+    m_headerRow->insertWidget(m_headerRow->count() - 2, widget); // before Export and ⤢
 }
 
 void TensorInspector::setCurrentTab(Tab tab)

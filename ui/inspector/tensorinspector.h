@@ -14,6 +14,7 @@ class QLabel;
 class QStackedWidget;
 class QTabWidget;
 class QTableView;
+class QToolButton;
 
 namespace ps {
 
@@ -74,6 +75,9 @@ public:
 
     /// Puts `widget` (a button acting on the shown tensor) in the header row, before Export.
     void addHeaderWidget(QWidget *widget);
+    /// The checkable ⤢ button of the header: maximizeToggled() asks the host to give the
+    /// inspector the whole window.
+    QToolButton *maximizeButton() const { return m_maximize; }
 
     void setCurrentTab(Tab tab);
     Tab currentTab() const;
@@ -108,6 +112,7 @@ public slots:
     void compareWithFileInteractive();
 
 signals:
+    void maximizeToggled(bool on);
     void statsReady();
     void statsFailed(const QString &message);
     void compareFinished();
@@ -153,6 +158,7 @@ private:
     QTableView *m_table;
     QLabel *m_tableMessage;
     TensorHeatmap *m_heatmap;
+    QToolButton *m_maximize;
     QCheckBox *m_diverging;
     HistogramWidget *m_histogram;
     ComparePanel *m_comparePanel;

@@ -363,9 +363,19 @@ void GraphStyle::paintGroup(QPainter *painter, const GroupVisual &g, qreal lod) 
         : g.kind == LayerGroupKind::Unused ? (m_dark ? QColor(0x2e, 0x2e, 0x2e) : QColor(0xee, 0xee, 0xee))
         : m_dark                           ? QColor(0x2a, 0x31, 0x3d)
                                            : QColor(0xe7, 0xed, 0xf6);
+    const NodeMarks &m = g.marks;
+    const int changes = m.removedInside + m.addedInside + m.changedInside;
+    // A closed layer a pass changed: the colour of what it did, amber when it did several things.
+    const QColor changed = changes == 0 ? QColor()
+        : m.removedInside == changes    ? changeColor(NodeMarks::Change::Removed)
+        : m.addedInside == changes      ? changeColor(NodeMarks::Change::Added)
+                                        : changeColor(NodeMarks::Change::Changed);
     if (!g.expanded) {
         if (lod < kFlatLod) {
-            painter->fillRect(g.rect, emphasised ? border : box.darker(m_dark ? 80 : 108));
+            painter->fillRect(g.rect,
+                emphasised        ? border
+                    : changes > 0 ? changed
+                                  : box.darker(m_dark ? 80 : 108));
             return;
         }
         QPen pen(border, emphasised ? 2.5 : 1.2);
@@ -379,6 +389,8 @@ void GraphStyle::paintGroup(QPainter *painter, const GroupVisual &g, qreal lod) 
         painter->setBrush(box);
         painter->drawRoundedRect(g.rect, 7, 7);
         paintMarks(painter, g.rect, g.marks, lod);
+        if (changes > 0)
+            paintChangeCounts(painter, g.rect, m, changed, lod);
         painter->setPen(textColor());
         if (lod < kDetailLod) {
             drawFittedText(
@@ -422,6 +434,56 @@ void GraphStyle::paintGroup(QPainter *painter, const GroupVisual &g, qreal lod) 
         toggle.right() + 6, g.rect.top(), g.rect.width() - toggle.width() - 16, frameTitleHeight());
     const QString text = g.title + QStringLiteral("  \u00b7  ") + g.detail;
     drawFittedText(painter, title, text, m_groupFont, lod, 1, Qt::AlignLeft | Qt::AlignVCenter);
+}
+
+void GraphStyle::paintChangeCounts(
+    QPainter *painter, const QRectF &rect, const NodeMarks &marks, const QColor &frame, qreal lod) const
+{
+    painter->save();
+    QPen pen(frame, 2.5);
+    pen.setCosmetic(lod < 1);
+    painter->setPen(pen);
+    painter->setBrush(Qt::NoBrush);
+    painter->drawRoundedRect(rect.adjusted(-1.5, -1.5, 1.5, 1.5), 8.5, 8.5);
+    // "−86 +43 ~2" on a pill astride the top edge, each count on its own colour.
+    struct Part
+    {
+        int count;
+        QString sign;
+        NodeMarks::Change change;
+    };
+    const Part parts[3] = { { marks.removedInside, QStringLiteral("\u2212"), NodeMarks::Change::Removed },
+        { marks.addedInside, QStringLiteral("+"), NodeMarks::Change::Added },
+        { marks.changedInside, QStringLiteral("~"), NodeMarks::Change::Changed } };
+    QFont font = m_nodeFont;
+    font.setBold(true);
+    const QFontMetricsF fm(font);
+    // Far out the pill grows so that it stays as big on screen as a label would be.
+    const qreal scale = lod < kDetailLod ? qMin<qreal>(kDetailLod / qMax<qreal>(lod, 0.01), 3) : 1;
+    const qreal h = (fm.height() + 2) * scale;
+    const qreal pad = 4 * scale;
+    qreal x = rect.right() - 4;
+    painter->setFont(font);
+    for (int k = 2; k >= 0; --k) {
+        if (parts[k].count == 0)
+            continue;
+        const QString text = parts[k].sign + QString::number(parts[k].count);
+        const qreal w = fm.horizontalAdvance(text) * scale + 2 * pad;
+        const QRectF pill(x - w, rect.top() - h / 2, w, h);
+        x -= w + 2;
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(changeColor(parts[k].change));
+        painter->drawRoundedRect(pill, h / 2, h / 2);
+        painter->setPen(Qt::white);
+        painter->save();
+        painter->translate(pill.center());
+        painter->scale(scale, scale);
+        painter->drawText(QRectF(-pill.width() / 2 / scale, -pill.height() / 2 / scale, pill.width() / scale,
+                              pill.height() / scale),
+            Qt::AlignCenter, text);
+        painter->restore();
+    }
+    painter->restore();
 }
 
 void GraphStyle::paintEdge(QPainter *painter, const EdgeVisual &e, qreal lod) const

@@ -127,6 +127,9 @@ private:
     /// and never below kMinTextPixels on screen; false when it would be too small to read.
     bool drawFittedText(QPainter *painter, const QRectF &rect, const QString &text, QFont font, qreal lod,
         qreal maxScale, int flags) const;
+    /// A closed layer's −/+/~ counts of what a pass did inside it, with a frame in `frame`.
+    void paintChangeCounts(
+        QPainter *painter, const QRectF &rect, const NodeMarks &marks, const QColor &frame, qreal lod) const;
     void paintMarks(
         QPainter *painter, const QRectF &rect, const NodeMarks &marks, qreal lod, bool ghost = false) const;
 
