@@ -423,9 +423,10 @@ private slots:
     }
 
 #ifdef PIRSCOPE_HAVE_DNNL
-    // A convolution's weights are reordered once per storage and layout; a write into them (an
-    // inplace op on a parameter) or new weights in a new storage are seen on the next call.
-    void convWeightsAreKeptPerStorage()
+    // A convolution's weights are reordered once per content and layout: a clone (a restart
+    // clones the parameters) reuses the reorder; a write into them (an inplace op on a parameter)
+    // or new weights are seen on the next call.
+    void convWeightsAreKeptByContent()
     {
         const std::vector<Input> inputs { { { 1, 32, 8, 8 } }, { { 32, 32, 3, 3 } } };
         const std::string text = programText(inputs, "pd_op.conv2d",
@@ -450,14 +451,19 @@ private slots:
         check();
         QCOMPARE(engine.weightCount(), kept);
         QCOMPARE(engine.planCount(), plans);
+        operands[1] = RuntimeValue(operands[1].tensor().cloneHost());
+        check();
+        QCOMPARE(engine.weightCount(), kept);
         // In place: every element scaled, the same storage.
         Tensor &w = operands[1].tensor();
         for (int64_t i = 0; i < w.numElements(); ++i)
             w.data<float>()[i] *= -2.0f;
         check();
+        QCOMPARE(engine.weightCount(), kept + 1);
         // New weights in a new storage.
         operands[1] = RuntimeValue(randomTensor(inputs[1].shape, 99));
         check();
+        QCOMPARE(engine.weightCount(), kept + 2);
         QCOMPARE(engine.planCount(), plans);
     }
 #endif

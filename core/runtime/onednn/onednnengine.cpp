@@ -16,25 +16,25 @@ std::string descKey(const dnnl::memory::desc &d)
     return key;
 }
 
-uint64_t mix(uint64_t h, uint64_t v)
+// Every byte in four independent multiply-xor lanes (memory-bound, not latency-bound).
+uint64_t contentHash(const void *data, size_t bytes)
 {
-    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-    return h;
-}
-
-uint64_t fingerprint(const Tensor &t)
-{
-    const auto *bytes = static_cast<const unsigned char *>(t.rawData());
-    const size_t element = t.elementSize();
-    const size_t n = size_t(t.numElements());
-    uint64_t h = n;
-    constexpr size_t kSamples = 64;
-    for (size_t s = 0; s < kSamples && n > 0; ++s) {
-        const size_t i = s == kSamples - 1 ? n - 1 : s * n / kSamples;
-        uint64_t v = 0;
-        std::memcpy(&v, bytes + i * element, element < sizeof(v) ? element : sizeof(v));
-        h = mix(h, v);
-    }
+    const auto *p = static_cast<const unsigned char *>(data);
+    uint64_t lanes[4]
+        = { 0x243F6A8885A308D3ull, 0x13198A2E03707344ull, 0xA4093822299F31D0ull, 0x082EFA98EC4E6C89ull };
+    const size_t blocks = bytes / 32;
+    for (size_t i = 0; i < blocks; ++i)
+        for (int lane = 0; lane < 4; ++lane) {
+            uint64_t v;
+            std::memcpy(&v, p + i * 32 + size_t(lane) * 8, 8);
+            uint64_t h = (lanes[lane] ^ v) * 0x9E3779B97F4A7C15ull;
+            lanes[lane] = h ^ (h >> 29);
+        }
+    uint64_t h = bytes;
+    for (size_t i = blocks * 32; i < bytes; ++i)
+        h = (h ^ p[i]) * 0x100000001B3ull;
+    for (uint64_t lane : lanes)
+        h = (h ^ lane) * 0x9E3779B97F4A7C15ull ^ (h >> 31);
     return h;
 }
 
@@ -78,27 +78,24 @@ dnnl::memory OneDnnEngine::weights(
     dnnl::memory user(plain, m_engine, const_cast<void *>(w.rawData()));
     if (plain == wanted)
         return user;
-    std::string key = descKey(wanted);
-    const void *address = w.rawData();
-    key.append(reinterpret_cast<const char *>(&address), sizeof(address));
-    const uint64_t print = fingerprint(w);
+    std::string key = descKey(plain) + descKey(wanted);
+    const uint64_t hash = contentHash(w.rawData(), w.byteSize());
+    key.append(reinterpret_cast<const char *>(&hash), sizeof(hash));
     {
         std::lock_guard lock(m_mutex);
-        auto it = m_weights.find(key);
-        if (it != m_weights.end() && it->second.fingerprint == print) {
-            const std::shared_ptr<void> alive = it->second.storage.lock();
-            if (alive && alive.get() == static_cast<void *>(w.storage().get()))
-                return it->second.memory;
-        }
+        if (auto it = m_weights.find(key); it != m_weights.end())
+            return it->second;
     }
     dnnl::memory reordered(wanted, m_engine);
     reorder(user, reordered);
+    constexpr size_t kMaxBytes = size_t(1) << 30;
     std::lock_guard lock(m_mutex);
-    // Weights of freed storages are dropped every 64 insertions, so a long session that loads
-    // many programs does not keep their reorders.
-    if (++m_weightInserts % 64 == 0)
-        std::erase_if(m_weights, [](const auto &entry) { return entry.second.storage.expired(); });
-    m_weights[key] = KeptWeights { w.storage(), print, reordered };
+    if (m_weightBytes + wanted.get_size() > kMaxBytes) {
+        m_weights.clear();
+        m_weightBytes = 0;
+    }
+    if (m_weights.emplace(key, reordered).second)
+        m_weightBytes += wanted.get_size();
     return reordered;
 }
 
