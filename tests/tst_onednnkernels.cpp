@@ -297,7 +297,13 @@ private slots:
         QTest::newRow("pool2d adaptive avg 2x2 of 6x6")
             << V { { { 1, 16, 6, 6 } }, { { 2 }, { 2, 2 } } } << "pd_op.pool2d"
             << pool.arg("true", "false", "true").arg(0).arg("avg").arg(1) << 1 << true;
-        // Windows oneDNN counts differently: the plain kernel.
+        QTest::newRow("pool2d global max of 48x48")
+            << V { { { 1, 16, 48, 48 } }, { { 2 }, { 1, 1 } } } << "pd_op.pool2d"
+            << pool.arg("true", "false", "true").arg(0).arg("max").arg(1) << 1 << true;
+        // Windows oneDNN counts or sums differently: the plain kernel.
+        QTest::newRow("pool2d global avg of 48x48 (plain: float sums)")
+            << V { { { 1, 16, 48, 48 } }, { { 2 }, { 1, 1 } } } << "pd_op.pool2d"
+            << pool.arg("true", "false", "true").arg(0).arg("avg").arg(1) << 1 << false;
         QTest::newRow("pool2d avg inclusive past the end (plain)")
             << V { { { 1, 16, 10, 10 } }, { { 2 }, { 3, 3 } } } << "pd_op.pool2d"
             << pool.arg("false", "true", "false").arg(0).arg("avg").arg(2) << 1 << false;

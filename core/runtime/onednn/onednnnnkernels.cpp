@@ -86,7 +86,8 @@ void matmulKernel(KernelContext &ctx)
 
 // pool2d where oneDNN's window rule is Paddle's (PoolSpec): max; avg excluding padding; avg
 // including it while no window runs past the end padding (Paddle then divides by the clipped
-// extent, oneDNN by the kernel size); adaptive only when the output divides the input.
+// extent, oneDNN by the kernel size); adaptive only when the output divides the input; avg over
+// at most 1024 elements.
 void pool2dKernel(KernelContext &ctx)
 {
     const Tensor &x = ctx.input(0);
@@ -107,6 +108,12 @@ void pool2dKernel(KernelContext &ctx)
         kh = sh = s.inH / s.outH;
         kw = sw = s.inW / s.outW;
         pt = pl = 0;
+    }
+    // oneDNN averages in float: over a window of thousands (a global pool of a large map) its
+    // rounding leaves the oracle's double sum by more than the differential mode's 1e-4.
+    if (!s.isMax && kh * kw > 1024) {
+        runPlainKernel(ctx);
+        return;
     }
     const int64_t pb = (s.outH - 1) * sh + kh - s.inH - pt, pr = (s.outW - 1) * sw + kw - s.inW - pl;
     const bool includePadding = !s.isMax && !s.exclusive && !s.adaptive;
