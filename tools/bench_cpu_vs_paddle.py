@@ -11,9 +11,10 @@ For each model, in one run of this script and one after the other on the same ma
   cpu         `pirscope-cli bench run --device cpu` (the oneDNN kernels)
   cpu-plain   `pirscope-cli bench run --device cpu-plain` (the plain kernels, the oracle)
 PIRScope runs with OMP_NUM_THREADS=1 (Debian's oneDNN uses OpenMP) and OPENBLAS_NUM_THREADS=1.
-Each figure is the best of --runs runs after one warm-up run (on a shared machine the best is
-what the code costs; the median, beside it, what the machine allowed), and each PIRScope device's
-best over Paddle's.
+The three are measured in --rounds rounds (Paddle, then cpu, then cpu-plain in each), --runs runs
+each after a warm-up run; each figure is the best run of all rounds (on a shared machine the best
+is what the code costs; the median, beside it, what the machine allowed), and each PIRScope
+device's best over Paddle's.
 
 Models: ResNet-18 and MobileNetV3-small (scale 1.0), 1000 classes, 1x3x224x224, exported here with
 paddle.jit.save (default initialisation); PP-OCRv5 mobile det from ../shared/samples (its .yml's
@@ -98,41 +99,47 @@ def prepare_det(folder):
     write_pdiparams(os.path.join(folder, "inference.pdiparams"), tensors)
 
 
-def paddle_times(folder, shape, runs, onednn):
-    import paddle.inference as pi
-    config = pi.Config(os.path.join(folder, "inference.json"), os.path.join(folder, "inference.pdiparams"))
-    config.disable_gpu()
-    if onednn:
-        config.enable_mkldnn()
-    else:
-        config.disable_mkldnn()
-    config.set_cpu_math_library_num_threads(1)
-    config.switch_ir_optim(True)
-    config.disable_glog_info()
-    predictor = pi.create_predictor(config)
-    handle = predictor.get_input_handle(predictor.get_input_names()[0])
-    handle.copy_from_cpu(np.random.default_rng(1).standard_normal(shape).astype(np.float32))
-    times = []
-    for i in range(runs + 1):
-        t0 = time.perf_counter()
-        predictor.run()
-        if i:
-            times.append(time.perf_counter() - t0)
-    return times
-
-
-def paddle_row(folder, shape, runs):
-    """(best, median, what ran): oneDNN on; where Paddle's oneDNN executor refuses the program
-    (3.3.1 on PP-OCRv5 det: "ConvertPirAttribute2RuntimeAttribute not support
+class PaddleRunner:
+    """One predictor per model, kept across rounds: oneDNN on; where Paddle's oneDNN executor
+    refuses the program (3.3.1 on PP-OCRv5 det: "ConvertPirAttribute2RuntimeAttribute not support
     [pir::ArrayAttribute<pir::DoubleAttribute>]", nearest_interp's scale), oneDNN off, said so."""
-    try:
-        t = paddle_times(folder, shape, runs, True)
-        return min(t), statistics.median(t), "oneDNN"
-    except NotImplementedError as e:
-        print(f"  Paddle with oneDNN failed: {str(e).splitlines()[0][:160]}; measured with oneDNN off",
-              file=sys.stderr)
-        t = paddle_times(folder, shape, runs, False)
-        return min(t), statistics.median(t), "oneDNN off"
+
+    def __init__(self, folder, shape):
+        self.what = "oneDNN"
+        try:
+            self.predictor = self.create(folder, shape, True)
+            self.predictor.run()
+        except NotImplementedError as e:
+            print(f"  Paddle with oneDNN failed: {str(e).splitlines()[0][:160]}; measured with oneDNN off",
+                  file=sys.stderr)
+            self.what = "oneDNN off"
+            self.predictor = self.create(folder, shape, False)
+            self.predictor.run()
+
+    @staticmethod
+    def create(folder, shape, onednn):
+        import paddle.inference as pi
+        config = pi.Config(os.path.join(folder, "inference.json"), os.path.join(folder, "inference.pdiparams"))
+        config.disable_gpu()
+        if onednn:
+            config.enable_mkldnn()
+        else:
+            config.disable_mkldnn()
+        config.set_cpu_math_library_num_threads(1)
+        config.switch_ir_optim(True)
+        config.disable_glog_info()
+        predictor = pi.create_predictor(config)
+        handle = predictor.get_input_handle(predictor.get_input_names()[0])
+        handle.copy_from_cpu(np.random.default_rng(1).standard_normal(shape).astype(np.float32))
+        return predictor
+
+    def times(self, runs):
+        times = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            self.predictor.run()
+            times.append(time.perf_counter() - t0)
+        return times
 
 
 def pirscope_times(cli, folder, device, shape, runs):
@@ -149,6 +156,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cli", default=os.path.join(ROOT, "build", "app", "cli", "pirscope-cli"))
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--work", default=None)
     parser.add_argument("--models", default="resnet18,mobilenet_v3_small,ppocrv5_mobile_det")
     args = parser.parse_args()
@@ -164,23 +172,30 @@ def main():
                 prepare_det(folder)
             else:
                 export_vision(folder, model, shapes[model])
-        paddle = paddle_row(folder, shapes[model], args.runs)
-        devices = {}
-        for device in ("cpu", "cpu-plain"):
-            best, median, backend = pirscope_times(args.cli, folder, device, shapes[model], args.runs)
-            devices[device] = (best, median, backend)
-        rows.append((model, paddle, devices))
-        print(f"{model}: paddle {paddle[0] * 1e3:.1f} ms, " + ", ".join(
-            f"{d} {v[0] * 1e3:.1f} ms" for d, v in devices.items()), file=sys.stderr)
+        paddle = PaddleRunner(folder, shapes[model])
+        best = {"paddle": [], "cpu": [], "cpu-plain": []}
+        medians = {"paddle": [], "cpu": [], "cpu-plain": []}
+        backends = {}
+        for _ in range(args.rounds):
+            t = paddle.times(args.runs)
+            best["paddle"].append(min(t))
+            medians["paddle"].append(statistics.median(t))
+            for device in ("cpu", "cpu-plain"):
+                b, m, backends[device] = pirscope_times(args.cli, folder, device, shapes[model], args.runs)
+                best[device].append(b)
+                medians[device].append(m)
+        row = {k: (min(best[k]), statistics.median(medians[k])) for k in best}
+        rows.append((model, row, paddle.what))
+        print(f"{model}: " + ", ".join(f"{k} {v[0] * 1e3:.1f} ms" for k, v in row.items()), file=sys.stderr)
 
-    print(f"one thread each; best (median) of {args.runs} runs in ms; ratio = PIRScope / Paddle, best runs")
+    print(f"one thread each; best (median) of {args.rounds} rounds of {args.runs} runs in ms, each round "
+          f"Paddle then cpu then cpu-plain; ratio = PIRScope / Paddle, best runs")
     print(f"{'model':<20} {'Paddle':>17} {'PIRScope cpu':>17} {'ratio':>6} {'cpu-plain':>17} {'ratio':>6}  Paddle ran")
-    for model, (pb, pm, what), d in rows:
-        cb, cm, _ = d["cpu"]
-        qb, qm, _ = d["cpu-plain"]
+    for model, row, what in rows:
+        (pb, pm), (cb, cm), (qb, qm) = row["paddle"], row["cpu"], row["cpu-plain"]
         print(f"{model:<20} {pb * 1e3:7.1f} ({pm * 1e3:7.1f}) {cb * 1e3:7.1f} ({cm * 1e3:7.1f}) {cb / pb:6.2f} "
               f"{qb * 1e3:7.1f} ({qm * 1e3:7.1f}) {qb / pb:6.2f}  {what}")
-    print(f"PIRScope cpu: {rows[0][2]['cpu'][2]}; cpu-plain: {rows[0][2]['cpu-plain'][2]}")
+    print(f"PIRScope cpu: {backends['cpu']}; cpu-plain: {backends['cpu-plain']}")
 
 
 if __name__ == "__main__":
