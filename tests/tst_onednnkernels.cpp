@@ -127,6 +127,14 @@ QString compareResults(const std::vector<RuntimeValue> &a, const std::vector<Run
     if (a.size() != b.size())
         return QStringLiteral("%1 vs %2 results").arg(a.size()).arg(b.size());
     for (size_t r = 0; r < a.size(); ++r) {
+        if (a[r].isList() && b[r].isList()) {
+            if (a[r].list().size() != b[r].list().size())
+                return QStringLiteral("result %1: lists of %2 and %3")
+                    .arg(r)
+                    .arg(a[r].list().size())
+                    .arg(b[r].list().size());
+            continue;
+        }
         if (!a[r].isTensor() || !b[r].isTensor() || a[r].tensor().defined() != b[r].tensor().defined())
             return QStringLiteral("result %1: not both tensors").arg(r);
         if (!a[r].tensor().defined())
@@ -263,6 +271,32 @@ private slots:
         QTest::newRow("conv2d_transpose k3 s2 p1 output_padding 1, groups 2")
             << V { { { 1, 32, 7, 9 } }, { { 32, 8, 3, 3 } } } << "pd_op.conv2d_transpose"
             << deconv.arg(2).arg(1).arg(1).arg(2) << 1 << true;
+
+        const QString fused
+            = QStringLiteral("activation:\"%1\",data_format:\"%2\",dilations:[1,1],fuse_alpha:%3,groups:%4,"
+                             "padding_algorithm:\"EXPLICIT\",paddings:[%5,%5],strides:[1,1]");
+        QTest::newRow("fused_conv2d_add_act bias + residual + relu")
+            << V { { { 1, 32, 10, 10 } }, { { 32, 32, 3, 3 } }, { { 1, 32, 1, 1 } }, { { 1, 32, 10, 10 } } }
+            << "pd_op.fused_conv2d_add_act" << fused.arg("relu", "NCHW", "0.0").arg(1).arg(1) << 2 << true;
+        QTest::newRow("fused_conv2d_add_act bias, identity, 1x1")
+            << V { { { 1, 24, 9, 9 } }, { { 40, 24, 1, 1 } }, { { 40, 1, 1 } } }
+            << "pd_op.fused_conv2d_add_act" << fused.arg("identity", "NCHW", "0.0").arg(1).arg(0) << 2
+            << true;
+        QTest::newRow("fused_conv2d_add_act leaky_relu, depthwise")
+            << V { { { 1, 16, 12, 12 } }, { { 16, 1, 3, 3 } }, { { 1, 16, 1, 1 } }, { { 1, 16, 12, 12 } } }
+            << "pd_op.fused_conv2d_add_act" << fused.arg("leaky_relu", "NCHW", "0.1").arg(16).arg(1) << 2
+            << true;
+        QTest::newRow("fused_conv2d_add_act swish")
+            << V { { { 2, 16, 7, 7 } }, { { 32, 16, 3, 3 } }, { { 1, 32, 1, 1 } }, { { 2, 32, 7, 7 } } }
+            << "pd_op.fused_conv2d_add_act" << fused.arg("swish", "NCHW", "0.0").arg(1).arg(1) << 2 << true;
+        // NHWC (its filter is [out, kh, kw, in]) and a bias that is not per channel: the plain kernel,
+        // which composes the op from the backend's transpose, conv2d, add and relu.
+        QTest::newRow("fused_conv2d_add_act NHWC (composed)")
+            << V { { { 1, 8, 8, 16 } }, { { 16, 3, 3, 16 } }, { { 16 } }, { { 1, 8, 8, 16 } } }
+            << "pd_op.fused_conv2d_add_act" << fused.arg("relu", "NHWC", "0.0").arg(1).arg(1) << 2 << true;
+        QTest::newRow("fused_conv2d_add_act bias [1, 1, 1, 12] (composed)")
+            << V { { { 1, 16, 12, 12 } }, { { 16, 16, 3, 3 } }, { { 1, 1, 1, 12 } } }
+            << "pd_op.fused_conv2d_add_act" << fused.arg("relu", "NCHW", "0.0").arg(1).arg(1) << 2 << true;
 
         const QString matmul = QStringLiteral("transpose_x:%1,transpose_y:%2");
         QTest::newRow("matmul linear [2,3,64,32] x [32,48]")

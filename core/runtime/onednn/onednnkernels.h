@@ -12,9 +12,9 @@ class KernelRegistry;
 // same op (plainCpuKernels()), so registering them over the plain ones changes speed, not
 // coverage. tests/tst_onednnkernels.cpp checks each path against the plain kernel.
 
-/// conv2d, depthwise_conv2d (grouped), conv2d_transpose, depthwise_conv2d_transpose. The fused
-/// ops the passes make (fc, fused_conv2d_add_act) run their parts through the backend's kernels
-/// (KernelComposer), so they reach these too.
+/// conv2d, depthwise_conv2d (grouped), conv2d_transpose, depthwise_conv2d_transpose, and
+/// fused_conv2d_add_act as one convolution (bias, residual sum and activation as post-ops). fc
+/// runs its parts through the backend's kernels (KernelComposer), so it reaches matmul and add.
 void registerOneDnnConvKernels(KernelRegistry &registry);
 /// matmul, pool2d, batch_norm (global statistics), layer_norm, softmax.
 void registerOneDnnNnKernels(KernelRegistry &registry);
