@@ -20,6 +20,7 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<Device>("device");
         QTest::newRow("cpu") << "cpu" << Device::cpu();
+        QTest::newRow("cpu-plain") << "cpu-plain" << Device::cpuPlain();
         QTest::newRow("cuda") << "cuda" << Device::cuda(0);
         QTest::newRow("cuda: is device 0") << "cuda:" << Device::cuda(0);
         QTest::newRow("cuda:0") << "cuda:0" << Device::cuda(0);
@@ -44,7 +45,7 @@ private slots:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
-        const QString unknown = QStringLiteral("' (cpu, cuda, cuda:N, cuda-sim)");
+        const QString unknown = QStringLiteral("' (cpu, cpu-plain, cuda, cuda:N, cuda-sim)");
         QTest::newRow("tpu") << "tpu"
                              << "unknown device 'tpu" + unknown;
         QTest::newRow("empty") << ""
@@ -87,6 +88,16 @@ private slots:
         std::unique_ptr<Backend> cpu = createBackend(Device::cpu(), reason);
         QVERIFY(cpu);
         QVERIFY(cpu->device().isCpu());
+        QCOMPARE(cpu->device(), Device::cpu());
+        QVERIFY(reason.empty());
+
+        // The oracle: host memory, its own device, the plain kernels (a name that says so).
+        std::unique_ptr<Backend> plain = createBackend(Device::cpuPlain(), reason);
+        QVERIFY(plain);
+        QCOMPARE(plain->device(), Device::cpuPlain());
+        QVERIFY(plain->device().isCpu());
+        QVERIFY2(plain->name().starts_with("CPU plain"), plain->name().c_str());
+        QVERIFY(plain->name() != cpu->name());
         QVERIFY(reason.empty());
 
         // A device the machine or build lacks gives the same reason as its own factory.

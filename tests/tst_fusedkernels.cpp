@@ -1,6 +1,7 @@
-// The fused ops' kernels against their parts run one by one on the CPU: same numbers (the fused
-// kernels replay the parts), the less common attribute forms, and clear errors for the
-// unsupported ones.
+// The fused ops' plain kernels (cpu-plain, the oracle) against their parts run one by one: same
+// numbers (the plain fused kernels replay the parts), the less common attribute forms, and clear
+// errors for the unsupported ones. The oneDNN fused convolution, one primitive with post-ops,
+// rounds differently and is checked against these in tst_onednnkernels.
 
 #include "core/runtime/backend.h"
 #include "core/runtime/kernelcomposer.h"
@@ -62,7 +63,7 @@ class TestFusedKernels : public QObject
     Q_OBJECT
 
 private slots:
-    void initTestCase() { m_backend = createCpuBackend(); }
+    void initTestCase() { m_backend = createCpuPlainBackend(); }
 
     void fcFlattensLeadingDims()
     {

@@ -11,7 +11,7 @@ build=${PIRSCOPE_BUILD_DIR:-$here/build}
 jobs=$(nproc)
 
 packages=(build-essential cmake ninja-build pkg-config git
-          qt6-base-dev qt6-svg-dev libgl-dev libgraphviz-dev graphviz libsimdjson-dev libopenblas-dev libmimalloc-dev
+          qt6-base-dev qt6-svg-dev libgl-dev libgraphviz-dev graphviz libsimdjson-dev libopenblas-dev libdnnl-dev libmimalloc-dev
           python3-numpy fonts-dejavu-core clang libclang-rt-14-dev libre2-dev)
 missing=()
 for p in "${packages[@]}"; do

@@ -32,8 +32,9 @@ int runBenchRun(const std::vector<std::string> &args)
     if (!cli.parse(args, { "json" }, { "device", "runs", "seed", "shape" }, error))
         return cliError(error);
     if (cli.positional().size() != 1)
-        return cliError("usage: pirscope-cli bench run FILE|BUNDLE [--device cpu|cuda|cuda-sim] [--runs N] "
-                        "[--shape NAME=DIMS]... [--json]");
+        return cliError(
+            "usage: pirscope-cli bench run FILE|BUNDLE [--device cpu|cpu-plain|cuda|cuda-sim] [--runs N] "
+            "[--shape NAME=DIMS]... [--json]");
     uint64_t runs = 10;
     uint64_t seed = 0;
     if (!cli.unsignedOption("runs", 1, 1'000'000, runs, error) || !SourceOptions::parseSeed(cli, seed, error))

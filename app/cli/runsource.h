@@ -77,11 +77,11 @@ class CliArguments;
 bool applySourceOptions(const CliArguments &cli, ps::ProgramRunner::Options &options, std::string &error);
 
 /// `--device TEXT` (parseDevice): nullopt with `error` as the command prints it ("unknown device
-/// 'tpu' (cpu, cuda, cuda:N, cuda-sim)", "--device cuda:x: the CUDA device index: ...").
+/// 'tpu' (cpu, cpu-plain, cuda, cuda:N, cuda-sim)", "--device cuda:x: the CUDA device index: ...").
 std::optional<ps::Device> deviceOption(const std::string &text, std::string &error);
 /// Why `--device TEXT` cannot run: "--device cuda: <createBackend's reason>".
 std::string deviceUnavailable(const std::string &text, const std::string &reason);
-/// "--device cpu|cuda|cuda:N|cuda-sim": the backend (createBackend), or nullptr with `error`
+/// "--device cpu|cpu-plain|cuda|cuda:N|cuda-sim": the backend (createBackend), or nullptr with `error`
 /// saying why (deviceOption's message, or deviceUnavailable's on a machine without CUDA).
 std::unique_ptr<ps::Backend> makeBackend(const std::string &text, std::string &error);
 

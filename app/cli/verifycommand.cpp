@@ -181,8 +181,8 @@ bool verifyAgainstCpu(const RunSource &source, ps::Backend &device, ps::Backend 
     return !source.bundle() || compareWithBundle(*source.bundle(), *runner, tolerance);
 }
 
-/// `device`: the backend checked op by op against the CPU ("" = the first CUDA device when
-/// there is one).
+/// `device`: the backend checked op by op against the oracle, the plain CPU kernels ("" = the
+/// first CUDA device when there is one; "cpu" checks the oneDNN kernels).
 int verifyNumerics(const RunSource &source, const ps::DebugSources &sources, const Tolerance &tolerance,
     const std::string &device, bool fallback)
 {
@@ -191,7 +191,7 @@ int verifyNumerics(const RunSource &source, const ps::DebugSources &sources, con
     std::vector<ps::InputShape> shapes;
     if (!source.runOptions(sources, options, shapes, error))
         return cliError(error);
-    auto cpu = ps::createCpuBackend();
+    auto cpu = ps::createCpuPlainBackend();
     bool ok = true;
     std::cout << "numerics on " << cpu->name()
               << (source.bundle() ? " against Paddle's outputs and gradients" : "") << " (rtol "

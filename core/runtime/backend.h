@@ -19,7 +19,7 @@ class Backend
 public:
     virtual ~Backend() = default;
     virtual Device device() const = 0;
-    /// "CPU (OpenBLAS)" or "CUDA:0 NVIDIA H200".
+    /// "CPU (oneDNN 2.6.3 (OpenMP), OpenBLAS)", "CPU plain (OpenBLAS)" or "CUDA:0 NVIDIA H200".
     virtual std::string name() const = 0;
     virtual Allocator &allocator() = 0;
     virtual const KernelRegistry &kernels() const = 0;
@@ -38,8 +38,12 @@ public:
     virtual TensorStats stats(const Tensor &t, int bins = 64) = 0;
 };
 
-/// The host backend with every CPU kernel registered.
+/// The host backend: every CPU kernel, the oneDNN ones over the plain ones where the build has
+/// oneDNN (PIRSCOPE_HAVE_DNNL; without it the plain kernels alone, and its name says so).
 std::unique_ptr<Backend> createCpuBackend();
+/// The plain CPU kernels alone (device "cpu-plain"): the oracle every other backend, the oneDNN
+/// kernels included, is checked against.
+std::unique_ptr<Backend> createCpuPlainBackend();
 /// The CUDA backend for device `index`, or nullptr with `reason` set ("built without CUDA",
 /// "no CUDA device: <driver message>").
 std::unique_ptr<Backend> createCudaBackend(int index, std::string &reason);

@@ -10,6 +10,8 @@ std::optional<Device> parseDevice(std::string_view text, std::string &error)
     constexpr std::string_view cudaPrefix = "cuda:";
     if (text == "cpu")
         return Device::cpu();
+    if (text == "cpu-plain")
+        return Device::cpuPlain();
     if (text == "cuda" || text == cudaPrefix)
         return Device::cuda(0);
     if (text == "cuda-sim")
@@ -24,7 +26,7 @@ std::optional<Device> parseDevice(std::string_view text, std::string &error)
         }
         return Device::cuda(int(*index));
     }
-    error = "unknown device '" + std::string(text) + "' (cpu, cuda, cuda:N, cuda-sim)";
+    error = "unknown device '" + std::string(text) + "' (cpu, cpu-plain, cuda, cuda:N, cuda-sim)";
     return std::nullopt;
 }
 
@@ -33,6 +35,8 @@ std::unique_ptr<Backend> createBackend(Device device, std::string &reason)
     switch (device.kind) {
     case Device::Kind::Cpu:
         return createCpuBackend();
+    case Device::Kind::CpuPlain:
+        return createCpuPlainBackend();
     case Device::Kind::Cuda:
         return createCudaBackend(device.index, reason);
     case Device::Kind::CudaSim:

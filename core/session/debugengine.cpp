@@ -5,6 +5,7 @@
 #include "core/ir/valuenumbering.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/backendfactory.h"
+#include "core/runtime/cpu/cpubackend.h"
 #include "core/runtime/npyio.h"
 #include "core/runtime/programrunner.h"
 #include "core/session/memorymodel.h"
@@ -26,6 +27,15 @@ Backend &DebugEngine::cpu()
 {
     std::string reason;
     return *backend(Device::cpu(), reason);
+}
+
+Backend *DebugEngine::reference(const Backend &backend)
+{
+    const Device device = backend.device();
+    if (device.isPlainCpu() || (device.isCpu() && !CpuBackend::hasOneDnn()))
+        return nullptr;
+    std::string reason;
+    return this->backend(Device::cpuPlain(), reason);
 }
 
 Backend *DebugEngine::backend(Device device, std::string &reason)
@@ -90,8 +100,8 @@ std::string DebugEngine::build(const DebugTarget &target, Device device, const D
         return error;
     Interpreter &interpreter = runner->interpreter();
     interpreter.addObserver(this);
-    if (compareWithCpu && !backend->device().isCpu())
-        interpreter.setReferenceBackend(&cpu());
+    if (compareWithCpu)
+        interpreter.setReferenceBackend(reference(*backend));
     {
         std::lock_guard lock(m_mutex);
         m_runner = std::move(runner);
@@ -199,7 +209,7 @@ void DebugEngine::setCompareWithCpu(bool on)
     if (!m_interpreter)
         return;
     Backend &backend = m_interpreter->backend();
-    m_interpreter->setReferenceBackend(on && !backend.device().isCpu() ? &cpu() : nullptr);
+    m_interpreter->setReferenceBackend(on ? reference(backend) : nullptr);
 }
 
 DebugEngine::Snapshot DebugEngine::snapshot() const

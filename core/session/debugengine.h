@@ -101,7 +101,8 @@ public:
     /// or result that does not fit.
     bool provideOutputs(
         const ProgramPosition &position, const std::vector<std::string> &files, std::string &error);
-    /// Differential mode against the CPU backend (no-op on the CPU).
+    /// Differential mode against the oracle, the plain CPU kernels (cpu-plain): for CUDA and for
+    /// the CPU device when it runs oneDNN (no-op on cpu-plain itself and on a CPU without oneDNN).
     void setCompareWithCpu(bool on);
     Snapshot snapshot() const;
     /// The runner of the last build (its interpreter, scope and named results), null when none;
@@ -134,6 +135,9 @@ public:
 
 private:
     Backend &cpu();
+    /// The oracle the differential mode compares `backend` with; null when it is the oracle's
+    /// own kernels.
+    Backend *reference(const Backend &backend);
     /// Must hold m_mutex.
     void install(const DebugBreakpoint &breakpoint);
     std::string nanCause(const OpRecord &record) const;

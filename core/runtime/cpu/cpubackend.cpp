@@ -6,23 +6,60 @@
 #include "core/runtime/runtimeerror.h"
 #include "core/runtime/tensor.h"
 
+#ifdef PIRSCOPE_HAVE_DNNL
+#    include "core/runtime/onednn/onednnengine.h"
+#    include "core/runtime/onednn/onednnkernels.h"
+#endif
+
 namespace ps {
 
-CpuBackend::CpuBackend()
+const KernelRegistry &plainCpuKernels()
 {
-    registerCpuElementwiseKernels(m_kernels);
-    registerCpuShapeKernels(m_kernels);
-    registerCpuNnKernels(m_kernels);
-    registerCpuGradKernels(m_kernels);
-    registerFusedKernels(m_kernels);
+    static const KernelRegistry registry = [] {
+        KernelRegistry r;
+        registerCpuElementwiseKernels(r);
+        registerCpuShapeKernels(r);
+        registerCpuNnKernels(r);
+        registerCpuGradKernels(r);
+        registerFusedKernels(r);
+        return r;
+    }();
+    return registry;
+}
+
+CpuBackend::CpuBackend(Kernels kernels)
+    : m_kernels(plainCpuKernels())
+    , m_plain(kernels == Kernels::Plain)
+{
+#ifdef PIRSCOPE_HAVE_DNNL
+    if (!m_plain)
+        registerOneDnnKernels(m_kernels);
+#endif
+}
+
+bool CpuBackend::hasOneDnn()
+{
+#ifdef PIRSCOPE_HAVE_DNNL
+    return true;
+#else
+    return false;
+#endif
 }
 
 std::string CpuBackend::name() const
 {
 #ifdef PIRSCOPE_HAVE_CBLAS
-    return "CPU (OpenBLAS)";
+    const std::string blas = "OpenBLAS";
 #else
-    return "CPU";
+    const std::string blas;
+#endif
+    if (m_plain)
+        return blas.empty() ? "CPU plain" : "CPU plain (" + blas + ")";
+#ifdef PIRSCOPE_HAVE_DNNL
+    return "CPU (" + oneDnnVersionText() + (blas.empty() ? "" : ", " + blas) + ")";
+#else
+    return "CPU (" + (blas.empty() ? std::string() : blas + "; ")
+        + "built without oneDNN: the plain kernels)";
 #endif
 }
 
@@ -50,7 +87,12 @@ TensorStats CpuBackend::stats(const Tensor &t, int bins)
 
 std::unique_ptr<Backend> createCpuBackend()
 {
-    return std::make_unique<CpuBackend>();
+    return std::make_unique<CpuBackend>(CpuBackend::Kernels::OneDnn);
+}
+
+std::unique_ptr<Backend> createCpuPlainBackend()
+{
+    return std::make_unique<CpuBackend>(CpuBackend::Kernels::Plain);
 }
 
 } // namespace ps

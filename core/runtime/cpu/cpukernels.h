@@ -21,4 +21,8 @@ void registerCpuNnKernels(KernelRegistry &registry);
 /// The `*_grad` ops the autodiff emits (add_n, which sums gradients, is an elementwise kernel).
 void registerCpuGradKernels(KernelRegistry &registry);
 
+/// Every plain CPU kernel (the families above and the fused ops), built once: the registry of
+/// the cpu-plain backend, and where a oneDNN kernel hands the cases it does not take.
+const KernelRegistry &plainCpuKernels();
+
 } // namespace ps

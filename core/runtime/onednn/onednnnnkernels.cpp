@@ -1,0 +1,314 @@
+#include "core/runtime/kernelcontext.h"
+#include "core/runtime/kernelregistry.h"
+#include "core/runtime/kernels/kernelargs.h"
+#include "core/runtime/kernels/matmulspec.h"
+#include "core/runtime/kernels/poolspec.h"
+#include "core/runtime/kernels/shapespec.h"
+#include "core/runtime/onednn/onednnengine.h"
+#include "core/runtime/onednn/onednnkernels.h"
+#include "core/runtime/onednn/onednnutil.h"
+
+namespace ps {
+namespace {
+
+using dt = dnnl::memory::data_type;
+using tag = dnnl::memory::format_tag;
+
+struct Plan
+{
+    dnnl::primitive primitive;
+    dnnl::memory::desc scratchpad;
+};
+
+dnnl::primitive_attr userScratchpad()
+{
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    return attr;
+}
+
+// Row-major strides of an operand stored as batch dims + [rows, cols], seen as batch + [m, k]
+// (or [k, n]); `transposed` when the stored matrix is the transpose of the one multiplied.
+dnnl::memory::desc matrixDesc(const std::vector<int64_t> &batch, int64_t rows, int64_t cols, bool transposed)
+{
+    const int64_t stored = rows * cols;
+    dnnl::memory::dims dims(batch.begin(), batch.end()), strides(batch.size());
+    int64_t stride = stored;
+    for (size_t i = batch.size(); i-- > 0;) {
+        strides[i] = stride;
+        stride *= batch[i];
+    }
+    dims.push_back(rows);
+    dims.push_back(cols);
+    strides.push_back(transposed ? 1 : cols);
+    strides.push_back(transposed ? rows : 1);
+    return dnnl::memory::desc(dims, dt::f32, strides);
+}
+
+void matmulKernel(KernelContext &ctx)
+{
+    const Tensor &x = ctx.input(0);
+    const Tensor &y = ctx.input(1);
+    if (!isOneDnnFloat(x) || !isOneDnnFloat(y)) {
+        runPlainKernel(ctx);
+        return;
+    }
+    const bool tx = ctx.boolAttr("transpose_x", false), ty = ctx.boolAttr("transpose_y", false);
+    const MatmulSpec p = matmulSpec(x.shape(), y.shape(), tx, ty, kernels::shortName(ctx));
+    std::string key = "matmul|";
+    appendKey(key, p.xDims);
+    appendKey(key, p.yDims);
+    appendKey(key, { p.m, p.n, p.k, p.tx, p.ty });
+    const dnnl::memory::desc src = matrixDesc(p.xDims, p.m, p.k, p.tx);
+    const dnnl::memory::desc weights = matrixDesc(p.yDims, p.k, p.n, p.ty);
+    std::vector<int64_t> dstDims = p.outBatch;
+    dstDims.push_back(p.m);
+    dstDims.push_back(p.n);
+    const dnnl::memory::desc dst = plainDesc(dstDims);
+    OneDnnEngine &engine = OneDnnEngine::instance();
+    const auto plan = engine.plan<Plan>(key, [&] {
+        const dnnl::matmul::primitive_desc pd(
+            dnnl::matmul::desc(src, weights, dst), userScratchpad(), engine.engine());
+        rejectReference(pd);
+        return Plan { dnnl::matmul(pd), pd.scratchpad_desc() };
+    });
+    if (!plan) {
+        runPlainKernel(ctx);
+        return;
+    }
+    Tensor out = ctx.allocate(p.outShape, DataType::Float32);
+    engine.execute(plan->primitive,
+        { { DNNL_ARG_SRC, userMemory(src, x) }, { DNNL_ARG_WEIGHTS, userMemory(weights, y) },
+            { DNNL_ARG_DST, userMemory(dst, out) } },
+        plan->scratchpad);
+    ctx.setOutput(0, out);
+}
+
+// pool2d where oneDNN's window rule is Paddle's (PoolSpec): max; avg excluding padding; avg
+// including it while no window runs past the end padding (Paddle then divides by the clipped
+// extent, oneDNN by the kernel size); adaptive only when the output divides the input; avg over
+// at most 1024 elements.
+void pool2dKernel(KernelContext &ctx)
+{
+    const Tensor &x = ctx.input(0);
+    if (!isOneDnnFloat(x) || x.rank() != 4) {
+        runPlainKernel(ctx);
+        return;
+    }
+    const std::vector<int64_t> kernel = ctx.hasInput(1)
+        ? ctx.inputAsInts(1)
+        : ctx.intsAttr("kernel_size", ctx.intsAttr("ksize", std::vector<int64_t> {}));
+    const PoolSpec s = PoolSpec::fromContext(ctx, x.shape(), kernel);
+    int64_t kh = s.kernelH, kw = s.kernelW, sh = s.strideH, sw = s.strideW, pt = s.padTop, pl = s.padLeft;
+    if (s.adaptive) {
+        if (s.inH % s.outH != 0 || s.inW % s.outW != 0) {
+            runPlainKernel(ctx);
+            return;
+        }
+        kh = sh = s.inH / s.outH;
+        kw = sw = s.inW / s.outW;
+        pt = pl = 0;
+    }
+    // oneDNN averages in float: over a window of thousands (a global pool of a large map) its
+    // rounding leaves the oracle's double sum by more than the differential mode's 1e-4.
+    if (!s.isMax && kh * kw > 1024) {
+        runPlainKernel(ctx);
+        return;
+    }
+    const int64_t pb = (s.outH - 1) * sh + kh - s.inH - pt, pr = (s.outW - 1) * sw + kw - s.inW - pl;
+    const bool includePadding = !s.isMax && !s.exclusive && !s.adaptive;
+    if (includePadding && (pb > pt || pr > pl)) {
+        runPlainKernel(ctx);
+        return;
+    }
+    const dnnl::algorithm algorithm = s.isMax ? dnnl::algorithm::pooling_max
+        : includePadding                      ? dnnl::algorithm::pooling_avg_include_padding
+                                              : dnnl::algorithm::pooling_avg_exclude_padding;
+    const tag act = s.channelsLast ? tag::nhwc : tag::nchw;
+    const dnnl::memory::desc src({ s.batch, s.channels, s.inH, s.inW }, dt::f32, act);
+    const dnnl::memory::desc dst({ s.batch, s.channels, s.outH, s.outW }, dt::f32, act);
+    std::string key = "pool|";
+    appendKey(key,
+        { int64_t(algorithm), s.channelsLast, s.batch, s.channels, s.inH, s.inW, s.outH, s.outW, kh, kw, sh,
+            sw, pt, pl });
+    OneDnnEngine &engine = OneDnnEngine::instance();
+    const auto plan = engine.plan<Plan>(key, [&] {
+        const dnnl::pooling_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm, src, dst,
+            { sh, sw }, { kh, kw }, { pt, pl }, { pb, pr });
+        const dnnl::pooling_forward::primitive_desc pd(desc, userScratchpad(), engine.engine());
+        rejectReference(pd);
+        return Plan { dnnl::pooling_forward(pd), pd.scratchpad_desc() };
+    });
+    if (!plan) {
+        runPlainKernel(ctx);
+        return;
+    }
+    Tensor out = ctx.allocate(s.outputShape(), DataType::Float32);
+    engine.execute(plan->primitive,
+        { { DNNL_ARG_SRC, userMemory(src, x) }, { DNNL_ARG_DST, userMemory(dst, out) } }, plan->scratchpad);
+    ctx.setOutput(0, out);
+}
+
+bool channelParam(const KernelContext &ctx, size_t i, int64_t count)
+{
+    return ctx.hasInput(i) && isOneDnnFloat(ctx.input(i)) && ctx.input(i).numElements() == count;
+}
+
+// batch_norm with global statistics (inference): out only; mean_out/variance_out are the running
+// statistics as given, saved_mean/saved_variance zeros, as the plain kernel returns them.
+void batchNormKernel(KernelContext &ctx)
+{
+    const Tensor &x = ctx.input(0);
+    const bool isTest = ctx.boolAttr("is_test", false);
+    const bool globalStats
+        = (isTest && !ctx.boolAttr("trainable_statistics", false)) || ctx.boolAttr("use_global_stats", false);
+    if (!globalStats || !isOneDnnFloat(x) || x.rank() < 2) {
+        runPlainKernel(ctx);
+        return;
+    }
+    const ChannelView v = channelView(x.shape(),
+        kernels::isChannelsLast(ctx.stringAttr("data_format", std::string("NCHW"))), kernels::shortName(ctx));
+    const int64_t c = v.channels;
+    if (!channelParam(ctx, 1, c) || !channelParam(ctx, 2, c) || !channelParam(ctx, 3, c)
+        || !channelParam(ctx, 4, c)) {
+        runPlainKernel(ctx);
+        return;
+    }
+    const float epsilon = float(ctx.floatAttr("epsilon", 1e-5));
+    // 4-D: oneDNN's batch norm on 3-D data is its reference implementation.
+    const dnnl::memory::desc data = plainDesc({ v.outer, c, v.inner, 1 });
+    const dnnl::memory::desc stat = plainDesc({ c });
+    std::string key = "bnorm|";
+    appendKey(key, { v.outer, c, v.inner });
+    appendKey(key, double(epsilon));
+    OneDnnEngine &engine = OneDnnEngine::instance();
+    const auto plan = engine.plan<Plan>(key, [&] {
+        const dnnl::batch_normalization_forward::desc desc(dnnl::prop_kind::forward_inference, data, epsilon,
+            dnnl::normalization_flags::use_global_stats | dnnl::normalization_flags::use_scale
+                | dnnl::normalization_flags::use_shift);
+        const dnnl::batch_normalization_forward::primitive_desc pd(desc, userScratchpad(), engine.engine());
+        rejectReference(pd);
+        return Plan { dnnl::batch_normalization_forward(pd), pd.scratchpad_desc() };
+    });
+    if (!plan) {
+        runPlainKernel(ctx);
+        return;
+    }
+    Tensor out = ctx.allocate(x.shape(), DataType::Float32);
+    engine.execute(plan->primitive,
+        { { DNNL_ARG_SRC, userMemory(data, x) }, { DNNL_ARG_DST, userMemory(data, out) },
+            { DNNL_ARG_MEAN, userMemory(stat, ctx.input(1)) },
+            { DNNL_ARG_VARIANCE, userMemory(stat, ctx.input(2)) },
+            { DNNL_ARG_SCALE, userMemory(stat, ctx.input(3)) },
+            { DNNL_ARG_SHIFT, userMemory(stat, ctx.input(4)) } },
+        plan->scratchpad);
+    ctx.setOutput(0, out);
+    if (ctx.numOutputs() > 1)
+        ctx.setOutput(1, ctx.input(1));
+    if (ctx.numOutputs() > 2)
+        ctx.setOutput(2, ctx.input(2));
+    for (size_t i = 3; i < 5 && i < ctx.numOutputs(); ++i)
+        ctx.setOutput(i, Tensor::zeros({ c }, ctx.input(1).dtype()));
+    if (ctx.numOutputs() > 5)
+        ctx.setOutput(5, Tensor::empty({ 0 }, DataType::UInt8));
+}
+
+void layerNormKernel(KernelContext &ctx)
+{
+    const Tensor &x = ctx.input(0);
+    const int64_t begin = ctx.intAttr("begin_norm_axis", 1);
+    if (!isOneDnnFloat(x) || begin < 1 || begin >= int64_t(x.rank())) {
+        runPlainKernel(ctx);
+        return;
+    }
+    const std::vector<int64_t> lead(x.shape().begin(), x.shape().begin() + begin);
+    const int64_t rows = numElementsOf(lead), cols = x.numElements() / rows;
+    const bool scale = ctx.hasInput(1), shift = ctx.hasInput(2);
+    if ((scale && !channelParam(ctx, 1, cols)) || (shift && !channelParam(ctx, 2, cols))) {
+        runPlainKernel(ctx);
+        return;
+    }
+    const float epsilon = float(ctx.floatAttr("epsilon", 1e-5));
+    const dnnl::memory::desc data = plainDesc({ rows, cols });
+    const dnnl::memory::desc stat = plainDesc({ rows });
+    const dnnl::memory::desc param = plainDesc({ cols });
+    std::string key = "lnorm|";
+    appendKey(key, { rows, cols, scale, shift });
+    appendKey(key, double(epsilon));
+    OneDnnEngine &engine = OneDnnEngine::instance();
+    const auto plan = engine.plan<Plan>(key, [&] {
+        dnnl::normalization_flags flags = dnnl::normalization_flags::none;
+        if (scale)
+            flags |= dnnl::normalization_flags::use_scale;
+        if (shift)
+            flags |= dnnl::normalization_flags::use_shift;
+        // forward_training: the mean and variance are results of the op.
+        const dnnl::layer_normalization_forward::desc desc(
+            dnnl::prop_kind::forward_training, data, stat, epsilon, flags);
+        const dnnl::layer_normalization_forward::primitive_desc pd(desc, userScratchpad(), engine.engine());
+        rejectReference(pd);
+        return Plan { dnnl::layer_normalization_forward(pd), pd.scratchpad_desc() };
+    });
+    if (!plan) {
+        runPlainKernel(ctx);
+        return;
+    }
+    Tensor out = ctx.allocate(x.shape(), DataType::Float32);
+    Tensor mean = ctx.allocate(lead, DataType::Float32), variance = ctx.allocate(lead, DataType::Float32);
+    std::unordered_map<int, dnnl::memory> args { { DNNL_ARG_SRC, userMemory(data, x) },
+        { DNNL_ARG_DST, userMemory(data, out) }, { DNNL_ARG_MEAN, userMemory(stat, mean) },
+        { DNNL_ARG_VARIANCE, userMemory(stat, variance) } };
+    if (scale)
+        args.emplace(DNNL_ARG_SCALE, userMemory(param, ctx.input(1)));
+    if (shift)
+        args.emplace(DNNL_ARG_SHIFT, userMemory(param, ctx.input(2)));
+    engine.execute(plan->primitive, std::move(args), plan->scratchpad);
+    ctx.setOutput(0, out);
+    if (ctx.numOutputs() > 1)
+        ctx.setOutput(1, mean);
+    if (ctx.numOutputs() > 2)
+        ctx.setOutput(2, variance);
+}
+
+void softmaxKernel(KernelContext &ctx)
+{
+    const Tensor &x = ctx.input(0);
+    if (!isOneDnnFloat(x)) {
+        runPlainKernel(ctx);
+        return;
+    }
+    const AxisSplit s
+        = kernels::splitAtAxisChecked(x.shape(), ctx.intAttr("axis", -1), kernels::shortName(ctx));
+    const dnnl::memory::desc data = plainDesc({ s.outer, s.size, s.inner });
+    std::string key = "softmax|";
+    appendKey(key, { s.outer, s.size, s.inner });
+    OneDnnEngine &engine = OneDnnEngine::instance();
+    const auto plan = engine.plan<Plan>(key, [&] {
+        const dnnl::softmax_forward::desc desc(dnnl::prop_kind::forward_inference, data, 1);
+        const dnnl::softmax_forward::primitive_desc pd(desc, userScratchpad(), engine.engine());
+        rejectReference(pd);
+        return Plan { dnnl::softmax_forward(pd), pd.scratchpad_desc() };
+    });
+    if (!plan) {
+        runPlainKernel(ctx);
+        return;
+    }
+    Tensor out = ctx.allocate(x.shape(), DataType::Float32);
+    engine.execute(plan->primitive,
+        { { DNNL_ARG_SRC, userMemory(data, x) }, { DNNL_ARG_DST, userMemory(data, out) } }, plan->scratchpad);
+    ctx.setOutput(0, out);
+}
+
+} // namespace
+
+void registerOneDnnNnKernels(KernelRegistry &registry)
+{
+    registry.add("pd_op.matmul", matmulKernel);
+    registry.add("pd_op.pool2d", pool2dKernel);
+    registry.add("pd_op.batch_norm", batchNormKernel);
+    registry.add("pd_op.batch_norm_", batchNormKernel);
+    registry.add("pd_op.layer_norm", layerNormKernel);
+    registry.add("pd_op.softmax", softmaxKernel);
+}
+
+} // namespace ps

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstdint>
+#include <oneapi/dnnl/dnnl.hpp>
+#include <string>
+#include <vector>
+
+namespace ps {
+
+class KernelContext;
+class Tensor;
+
+// What the oneDNN kernels share: descriptors of PIRScope's dense row-major tensors, plan keys
+// and the hand-over to the plain kernel.
+
+/// Runs the plain CPU kernel of ctx's op (the oracle's), for a case the oneDNN kernel leaves.
+void runPlainKernel(KernelContext &ctx);
+/// A float32 tensor with at least one element: what the oneDNN kernels compute on.
+bool isOneDnnFloat(const Tensor &t);
+dnnl::memory::dims dnnlDims(const std::vector<int64_t> &shape);
+/// The dense row-major (strided) descriptor of `shape` in float32.
+dnnl::memory::desc plainDesc(const std::vector<int64_t> &shape);
+/// A memory over `t`'s bytes (no copy); `desc` must describe them.
+dnnl::memory userMemory(const dnnl::memory::desc &desc, const Tensor &t);
+
+/// Throws dnnl::error (unimplemented) when `pd` chose oneDNN's reference implementation: its
+/// loops are slower than the plain kernels (seconds for a layer), so the kernel tries another
+/// layout or hands the case to the plain kernel.
+void rejectReference(const dnnl::primitive_desc_base &pd);
+
+/// Appends numbers to a plan key: "conv|1,3,224,224|..."
+void appendKey(std::string &key, const std::vector<int64_t> &values);
+void appendKey(std::string &key, double value);
+
+} // namespace ps
