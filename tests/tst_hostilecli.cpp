@@ -9,6 +9,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <csignal>
 #include <functional>
 #include <sys/stat.h>
 #include <vector>
@@ -329,17 +330,22 @@ private slots:
         QVERIFY2(QJsonDocument::fromJson(p.readAllStandardOutput()).object()["bytes"].toDouble() >= 1e6,
             "a log of at least 1 MB");
         QCOMPARE(QDir(tmp.path()).entryList(QDir::Files | QDir::Hidden), QStringList());
-        // Interrupted while it writes a big log: the handler removes it.
-        p.start(QStringLiteral(PIRSCOPE_CLI_PATH), { "bench", "passlog", "--mb", "400", "--ops", "50" });
-        QVERIFY(p.waitForStarted());
-        QElapsedTimer timer;
-        timer.start();
-        while (QDir(tmp.path()).entryList(QDir::Files).isEmpty() && timer.elapsed() < 20000)
-            QTest::qWait(20);
-        QCOMPARE(QDir(tmp.path()).entryList(QDir::Files).size(), 1);
-        p.terminate();
-        QVERIFY(p.waitForFinished(20000));
-        QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+        // Interrupted while it writes a big log (SIGTERM, then Ctrl+C): the handler removes it.
+        for (const int signal : { SIGTERM, SIGINT }) {
+            p.start(QStringLiteral(PIRSCOPE_CLI_PATH), { "bench", "passlog", "--mb", "400", "--ops", "50" });
+            QVERIFY(p.waitForStarted());
+            QElapsedTimer timer;
+            timer.start();
+            while (QDir(tmp.path()).entryList(QDir::Files).isEmpty() && timer.elapsed() < 20000)
+                QTest::qWait(20);
+            QCOMPARE(QDir(tmp.path()).entryList(QDir::Files).size(), 1);
+            QCOMPARE(::kill(pid_t(p.processId()), signal), 0);
+            QVERIFY(p.waitForFinished(20000));
+            QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+            QCOMPARE(QDir(tmp.path()).entryList(QDir::Files | QDir::Hidden), QStringList());
+        }
+        // An error (an unreadable LOG given) creates nothing.
+        expectError({ "bench", "passlog", tmp.path() + "/missing.log" }, "missing.log");
         QCOMPARE(QDir(tmp.path()).entryList(QDir::Files | QDir::Hidden), QStringList());
     }
 
