@@ -1,3 +1,4 @@
+#include "core/io/memorybudget.h"
 #include "core/io/pirtextreader.h"
 #include "core/io/programloader.h"
 #include "core/io/tracebundle.h"
@@ -443,6 +444,36 @@ private slots:
         QVERIFY(waitIdle(s));
         QCOMPARE(s.state(), State::Finished);
         QCOMPARE(s.hostValue(program->block().op(3)->result(0)).valueAsDouble(0), 4.0);
+    }
+
+    /// Issue 22: the executed ops the session keeps count against the host-memory budget; a
+    /// loop that would keep more is paused with the budget's error (it grew 180 MB/s), and the
+    /// budget comes back when the session stops.
+    void keptRecordsHonourTheBudget()
+    {
+        auto program = parseText(longProgram(100000000));
+        QVERIFY(program);
+        const uint64_t before = MemoryBudget::inUse();
+        {
+            DebugSession s;
+            s.setProgram(program);
+            s.stepOver();
+            QVERIFY(waitIdle(s));
+            MemoryBudget::setLimit(MemoryBudget::inUse() + (uint64_t(2) << 20));
+            QSignalSpy errors(&s, &DebugSession::error);
+            s.continueRun();
+            QTRY_VERIFY_WITH_TIMEOUT(!errors.isEmpty(), kLongTimeout);
+            QVERIFY(waitIdle(s));
+            MemoryBudget::setLimit(0);
+            const QString message = errors.first().first().toString();
+            QVERIFY2(message.contains(QStringLiteral("(the host-memory budget)")), qPrintable(message));
+            QVERIFY(s.state() == State::Paused || s.state() == State::Error);
+            QVERIFY(s.records().size() > 100);
+            QVERIFY(s.records().size() < 20000); // 2 MB of records of about 280 bytes each
+            s.stop();
+            QTRY_COMPARE_WITH_TIMEOUT(s.state(), State::NotStarted, 10000);
+        }
+        QCOMPARE(MemoryBudget::inUse(), before);
     }
 
     void stopAndPauseDuringALongRun()

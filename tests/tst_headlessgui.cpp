@@ -175,6 +175,25 @@ private slots:
         qDebug("lenet_bn, 12 steps, --select and --inspect: %lld ms", r.ms);
     }
 
+    /// Issue 22: with a pd_op.while that never ends, the pass view's numeric check running in
+    /// the background held the exit for ever after the PNG was written; stepping over the loop
+    /// grew memory without bound; a --step past the timeline's end was waited for.
+    void endlessWorkEnds()
+    {
+        const QString endless = QStringLiteral(PIRSCOPE_FIXTURES_DIR "/bounded/endless_while.txt");
+        QTemporaryDir dir;
+        const GuiRun r = runGui({ endless }, dir.path());
+        QVERIFY2(r.finished && r.status == QProcess::NormalExit && r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(QFile::exists(dir.path() + "/shot.png"));
+        qDebug("endless while, --screenshot: exit after %lld ms", r.ms);
+        QTemporaryDir stepped;
+        expectError({ endless, "--steps", "3", "--max-memory", "64M" }, stepped.path(),
+            QStringLiteral("(the host-memory budget)"));
+        QTemporaryDir past;
+        expectError({ kExample, "--view", "passes", "--step", "99" }, past.path(),
+            QStringLiteral("--step 99: the pass timeline has "));
+    }
+
     void goodRunStillShoots()
     {
         QTemporaryDir dir;

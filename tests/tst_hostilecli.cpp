@@ -9,6 +9,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <csignal>
 #include <functional>
 #include <sys/stat.h>
 #include <vector>
@@ -20,6 +21,7 @@ struct CliRun
     int exitCode = -1;
     QProcess::ExitStatus status = QProcess::CrashExit;
     QString err;
+    QString out;
     qint64 ms = 0;
 };
 
@@ -39,6 +41,7 @@ CliRun runCli(const QStringList &args)
     r.exitCode = p.exitCode();
     r.status = p.exitStatus();
     r.err = QString::fromUtf8(p.readAllStandardError());
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
     return r;
 }
 
@@ -141,7 +144,8 @@ private slots:
         QTemporaryDir dir;
         const QString program = fullProgram(dir.path(), "1000000,1000000", "1000000x1000000");
         // Refused before anything is allocated: the memory model's predicted peak does not fit.
-        expectError({ "run", program, "--max-memory", "1G" }, "pd_op.full at 0:0: needs 4.0 TB, limit 1.0 GB");
+        expectError(
+            { "run", program, "--max-memory", "1G" }, "pd_op.full at 0:0: needs 4.0 TB, limit 1.0 GB");
         expectError({ "run", program, "--max-memory", "1G" }, "refused before anything is allocated");
         expectError({ "run", program }, "needs 4.0 TB, limit");
         expectError({ "run", program, "--max-memory", "lots" }, "--max-memory: expected a size");
@@ -224,6 +228,39 @@ private slots:
         expectError(args, expected);
     }
 
+    /// Issue 22: a loop that never ends is bounded by --max-ops in every command that runs it,
+    /// and by the memory budget for what a run records.
+    void endlessLoopIsBounded()
+    {
+        const QString program = QStringLiteral(PIRSCOPE_FIXTURES_DIR "/bounded/endless_while.txt");
+        const QString limit
+            = QStringLiteral("pd_op.full at 0:2/0:1 (results %4): stopped before op 1001: the limit of 1000 "
+                             "executed ops");
+        expectError({ "run", program, "--max-ops", "1000" }, "error: " + limit);
+        expectError({ "run", program, "--max-ops=1000", "--json" }, limit);
+        const CliRun verify = runCli({ "verify", program, "--numerics", "--max-ops", "1000" });
+        QCOMPARE(verify.exitCode, 1);
+        QVERIFY2(verify.out.contains("error: " + limit), qPrintable(verify.out));
+        QVERIFY2(verify.out.contains("numerics: FAILED"), qPrintable(verify.out));
+        expectError({ "passes", program, "--enable", "cse", "--check-numerics", "--max-ops", "1000" },
+            "error: --check-numerics: " + limit);
+        expectError(
+            { "passes", program, "--enable", "cse", "--check-numerics", "--max-ops", "1000", "--json" },
+            "error: --check-numerics: " + limit);
+        // Without a limit the records a run keeps stop it at the budget.
+        expectError({ "run", program, "--max-memory", "4M" }, "recording the executed ops needs");
+        expectError({ "run", program, "--max-memory", "4M" }, "limit 4.0 MB");
+        // Only the commands that run a program take it, and strictly.
+        expectError(
+            { "info", program, "--max-ops", "5" }, "--max-ops bounds the commands that run a program");
+        expectError({ "run", program, "--max-ops", "0" }, "--max-ops: '0' is out of range");
+        expectError(
+            { "run", program, "--max-ops", "-1" }, "--max-ops: expected an integer of at least 1, got '-1'");
+        expectError({ "run", program, "--max-ops", "1e3" },
+            "--max-ops: expected an integer of at least 1, got '1e3'");
+        expectError({ "run", program, "--max-ops" }, "option --max-ops needs a value");
+    }
+
     void breakpointsUseRe2AndWarn()
     {
         const QString program = QStringLiteral(PIRSCOPE_SOURCE_DIR "/resources/examples/lenet_bn.json");
@@ -293,17 +330,22 @@ private slots:
         QVERIFY2(QJsonDocument::fromJson(p.readAllStandardOutput()).object()["bytes"].toDouble() >= 1e6,
             "a log of at least 1 MB");
         QCOMPARE(QDir(tmp.path()).entryList(QDir::Files | QDir::Hidden), QStringList());
-        // Interrupted while it writes a big log: the handler removes it.
-        p.start(QStringLiteral(PIRSCOPE_CLI_PATH), { "bench", "passlog", "--mb", "400", "--ops", "50" });
-        QVERIFY(p.waitForStarted());
-        QElapsedTimer timer;
-        timer.start();
-        while (QDir(tmp.path()).entryList(QDir::Files).isEmpty() && timer.elapsed() < 20000)
-            QTest::qWait(20);
-        QCOMPARE(QDir(tmp.path()).entryList(QDir::Files).size(), 1);
-        p.terminate();
-        QVERIFY(p.waitForFinished(20000));
-        QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+        // Interrupted while it writes a big log (SIGTERM, then Ctrl+C): the handler removes it.
+        for (const int signal : { SIGTERM, SIGINT }) {
+            p.start(QStringLiteral(PIRSCOPE_CLI_PATH), { "bench", "passlog", "--mb", "400", "--ops", "50" });
+            QVERIFY(p.waitForStarted());
+            QElapsedTimer timer;
+            timer.start();
+            while (QDir(tmp.path()).entryList(QDir::Files).isEmpty() && timer.elapsed() < 20000)
+                QTest::qWait(20);
+            QCOMPARE(QDir(tmp.path()).entryList(QDir::Files).size(), 1);
+            QCOMPARE(::kill(pid_t(p.processId()), signal), 0);
+            QVERIFY(p.waitForFinished(20000));
+            QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+            QCOMPARE(QDir(tmp.path()).entryList(QDir::Files | QDir::Hidden), QStringList());
+        }
+        // An error (an unreadable LOG given) creates nothing.
+        expectError({ "bench", "passlog", tmp.path() + "/missing.log" }, "missing.log");
         QCOMPARE(QDir(tmp.path()).entryList(QDir::Files | QDir::Hidden), QStringList());
     }
 

@@ -1,3 +1,4 @@
+#include "core/io/memorybudget.h"
 #include "core/io/pirtextreader.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
@@ -132,6 +133,22 @@ std::string full(int id, const char *dtype, const char *shape, const char *type,
 {
     return "(%" + std::to_string(id) + ") = \"pd_op.full\" () {dtype:" + dtype + ",place:Place(cpu),shape:["
         + shape + "],value:" + std::to_string(value) + "} : () -> " + type;
+}
+
+/// x through relu while a condition that stays true: a loop that never ends.
+std::string endlessLoop()
+{
+    return programOf({
+        "(%1) = \"pd_op.full\" () {dtype:bool,place:Place(cpu),shape:[1],value:1} : () -> tensor<1xb>",
+        "(%2) = \"pd_op.while\" (cond=%1, inputs=%0) {",
+        "^%arg_0 {stop_gradient:false}",
+        "    (%3) = \"pd_op.scale\" (%arg_0, %1) {bias:0,bias_after_scale:true} : (tensor<2x3xf32>, "
+        "tensor<1xb>) -> tensor<2x3xf32>",
+        "    (%4) = \"pd_op.full\" () {dtype:bool,place:Place(cpu),shape:[1],value:1} : () -> tensor<1xb>",
+        "    () = \"cf.yield\" (%4, %3) {} : (tensor<1xb>, tensor<2x3xf32>) -> ",
+        "}",
+        "() = \"builtin.shadow_output\" (%2) {output_name:\"out\"} : (tensor<2x3xf32>) -> ",
+    });
 }
 
 /// Counts events.
@@ -642,6 +659,84 @@ private slots:
         QVERIFY(in.frames().back().iteration < 10000000);
         // A later run is not stopped by the old request.
         QCOMPARE(in.step().reason, StopReason::Step);
+    }
+
+    /// Issue 22: a pd_op.while whose condition stays true ends at the op limit, the op named.
+    void opLimitEndsAnEndlessLoop()
+    {
+        Interpreter::Options options;
+        options.maxOps = 100;
+        const std::string text = endlessLoop();
+        auto f = make(text.c_str(), 1.0, options);
+        QVERIFY(f);
+        Interpreter &in = *f->interpreter;
+        QCOMPARE(in.continueRun().reason, StopReason::Error);
+        QCOMPARE(in.state(), Interpreter::State::Error);
+        QVERIFY(in.error()->bounded);
+        const QString message = QString::fromStdString(in.error()->toString());
+        QVERIFY2(message.contains(QStringLiteral("stopped before op 101: the limit of 100 executed ops")),
+            qPrintable(message));
+        QCOMPARE(in.position()->depth(), size_t(1)); // inside the loop's body
+        QVERIFY(in.frames().back().iteration > 10);
+        // Bounded again after a restart, not before its first op; a failed op is no way past it.
+        QCOMPARE(in.continueRun().reason, StopReason::Error);
+        in.restart();
+        QCOMPARE(in.step().reason, StopReason::Step);
+        QCOMPARE(in.continueRun().reason, StopReason::Error);
+        QVERIFY(in.error()->message.find("op 101") != std::string::npos);
+        // The process-wide limit (--max-ops) applies where a run sets none.
+        Interpreter::setDefaultMaxOps(40);
+        auto g = make(text.c_str());
+        const StopReason bounded = g->interpreter->continueRun().reason;
+        Interpreter::setDefaultMaxOps(0);
+        QCOMPARE(bounded, StopReason::Error);
+        QVERIFY2(g->interpreter->error()->message.find("the limit of 40 executed ops") != std::string::npos,
+            g->interpreter->error()->message.c_str());
+        // A program that ends within the limit is not touched by it.
+        options.maxOps = 1000;
+        auto h = make(kControlFlowProgram, 1.0, options);
+        QCOMPARE(h->interpreter->continueRun().reason, StopReason::Finished);
+    }
+
+    /// A background run nobody waits for (a closed window's numeric check) ends inside the loop.
+    void cancelEndsARunInsideALoop()
+    {
+        auto asked = std::make_shared<std::atomic<int>>(0);
+        Interpreter::Options options;
+        options.canceled = [asked] { return ++*asked > 500; };
+        const std::string text = endlessLoop();
+        auto f = make(text.c_str(), 1.0, options);
+        QVERIFY(f);
+        Interpreter &in = *f->interpreter;
+        QCOMPARE(in.continueRun().reason, StopReason::Error);
+        QVERIFY(in.error()->bounded);
+        QCOMPARE(in.error()->message, std::string("canceled after 500 executed ops"));
+        QCOMPARE(in.position()->depth(), size_t(1));
+    }
+
+    /// Records count against the host-memory budget: an endless loop stops when they pass it and
+    /// gives the budget back when the interpreter goes.
+    void recordsCountAgainstTheBudget()
+    {
+        const uint64_t before = MemoryBudget::inUse();
+        MemoryBudget::setLimit(before + (uint64_t(256) << 10));
+        {
+            const std::string text = endlessLoop();
+            auto f = make(text.c_str());
+            QVERIFY(f);
+            Interpreter &in = *f->interpreter;
+            QCOMPARE(in.continueRun().reason, StopReason::Error);
+            QVERIFY(in.error()->bounded);
+            QVERIFY2(in.error()->message.find("recording the executed ops needs") != std::string::npos,
+                in.error()->message.c_str());
+            QVERIFY(in.records().size() > 100);
+            QVERIFY(MemoryBudget::inUse() > before + (uint64_t(200) << 10));
+            in.restart(); // gives the records' budget back
+            QVERIFY(MemoryBudget::inUse() < before + (uint64_t(64) << 10));
+            QCOMPARE(in.continueRun().reason, StopReason::Error);
+        }
+        MemoryBudget::setLimit(0);
+        QCOMPARE(MemoryBudget::inUse(), before);
     }
 
     void recordLimitKeepsTheLatest()

@@ -67,10 +67,34 @@ private slots:
         }
     }
 
-    void defaultIsAFractionOfRam()
+    void defaultIsAFractionOfAvailableMemory()
     {
         QVERIFY(MemoryBudget::physicalMemory() > 0);
-        QCOMPARE(MemoryBudget::limit(), MemoryBudget::physicalMemory() / 4 * 3);
+        QVERIFY(MemoryBudget::availableMemory() > 0);
+        QVERIFY(MemoryBudget::availableMemory() <= MemoryBudget::physicalMemory());
+        // Fixed at the first call: 3/4 of what was available then, never more than 3/4 of the RAM.
+        const uint64_t limit = MemoryBudget::limit();
+        QCOMPARE(limit, MemoryBudget::defaultLimit());
+        QVERIFY(limit <= MemoryBudget::physicalMemory() / 4 * 3);
+        QVERIFY(limit > 0);
+    }
+
+    void readsMemAvailable()
+    {
+        const char *meminfo = "MemTotal:       131072000 kB\n"
+                              "MemFree:         1000000 kB\n"
+                              "MemAvailable:    2000000 kB\n"
+                              "Buffers:           12 kB\n";
+        QCOMPARE(MemoryBudget::parseMemAvailable(meminfo), std::optional<uint64_t>(uint64_t(2000000) * 1024));
+        // A machine whose RAM is mostly taken: the budget follows what is free, not the total.
+        QVERIFY(*MemoryBudget::parseMemAvailable(meminfo) < uint64_t(131072000) * 1024 / 4 * 3);
+        QCOMPARE(MemoryBudget::parseMemAvailable("MemTotal: 5 kB\n"), std::nullopt);
+        QCOMPARE(MemoryBudget::parseMemAvailable("XMemAvailable: 5 kB\n"), std::nullopt);
+        QCOMPARE(MemoryBudget::parseMemAvailable("MemAvailable: -5 kB\n"), std::nullopt);
+        QCOMPARE(MemoryBudget::parseMemAvailable("MemAvailable: 5 MB\n"), std::nullopt);
+        QCOMPARE(MemoryBudget::parseMemAvailable("MemAvailable: 99999999999999999999 kB\n"), std::nullopt);
+        QCOMPARE(MemoryBudget::parseMemAvailable("A: 1 kB\nMemAvailable: 7 kB"),
+            std::optional<uint64_t>(7 * 1024));
     }
 };
 

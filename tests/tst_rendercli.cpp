@@ -65,6 +65,7 @@ private slots:
     void pngOfALayerWithASelection();
     void errorsAreClear();
     void benchLayoutJson();
+    void renderRespectsTheBudget();
 };
 
 void TestRenderCli::svgHasEveryOp()
@@ -204,5 +205,56 @@ void TestRenderCli::benchLayoutJson()
     QVERIFY(o.value(QStringLiteral("groups")).toInt() > 0);
 }
 
+/// Issue 22: the whole graph's model and layouts are refused before they are built or laid out
+/// when their estimate passes the host-memory budget (a 200,000-op fan-out took 2.9 GB; 1M ops
+/// ended in bad_alloc), with the budget named; within it the picture is drawn.
+void TestRenderCli::renderRespectsTheBudget()
+{
+    QTemporaryDir dir;
+    // x read by 300 relus, summed by one add_n: one graph of 300 boxes and 600 edges.
+    const int n = 300;
+    QStringList relus, types;
+    QByteArray text
+        = "{\n    (%0) = \"pd_op.data\" () {dtype:float32,name:\"x\",place:Place(cpu),shape:[2,3],"
+          "stop_gradient:[false]} : () -> tensor<2x3xf32>\n";
+    for (int i = 1; i <= n; ++i) {
+        text += "    (%" + QByteArray::number(i)
+            + ") = \"pd_op.relu\" (%0) {} : (tensor<2x3xf32>) -> tensor<2x3xf32>\n";
+        relus << QStringLiteral("%%1").arg(i);
+        types << QStringLiteral("tensor<2x3xf32>");
+    }
+    const QByteArray vec = "vec[" + types.join(',').toUtf8() + "]";
+    text += "    (%" + QByteArray::number(n + 1) + ") = \"builtin.combine\" (" + relus.join(", ").toUtf8()
+        + ") {} : (" + types.join(", ").toUtf8() + ") -> " + vec + "\n";
+    text += "    (%" + QByteArray::number(n + 2) + ") = \"pd_op.add_n\" (%" + QByteArray::number(n + 1)
+        + ") {} : (" + vec + ") -> tensor<2x3xf32>\n";
+    text += "    () = \"builtin.shadow_output\" (%" + QByteArray::number(n + 2)
+        + ") {output_name:\"out\"} : (tensor<2x3xf32>) -> \n}\n";
+    const QString program = dir.filePath("fanout.txt");
+    QFile f(program);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text);
+    f.close();
+    const QString out = dir.filePath("g.svg");
+    CliRun r = runCli({ QStringLiteral("render"), program, QStringLiteral("--out"), out,
+        QStringLiteral("--max-memory"), QStringLiteral("1M") });
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(
+        r.err.contains("error: render: drawing 304 ops needs 2.5 MB, limit 1.0 MB (the host-memory budget"),
+        r.err.constData());
+    r = runCli({ QStringLiteral("render"), program, QStringLiteral("--out"), out,
+        QStringLiteral("--max-memory"), QStringLiteral("4M") });
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("error: layout failed: laying out "), r.err.constData());
+    QVERIFY2(r.err.contains("boxes and edges in one graph needs"), r.err.constData());
+    QVERIFY2(r.err.contains("limit 4.0 MB"), r.err.constData());
+    QVERIFY(!QFileInfo::exists(out));
+    r = runCli({ QStringLiteral("render"), program, QStringLiteral("--out"), out,
+        QStringLiteral("--max-memory"), QStringLiteral("200M") });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY(QFileInfo::exists(out));
+}
+
 QTEST_MAIN(TestRenderCli)
+
 #include "tst_rendercli.moc"

@@ -132,6 +132,31 @@ private slots:
         QCOMPARE(panel->model()->rowCount(), 0);
     }
 
+    /// Issue 22: a check whose result nobody waits for any more (a newer one, a closed window)
+    /// stops PIRScope's run at its next op instead of running it to the end.
+    void aCanceledCheckStopsItsRun()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(openBundle(w));
+        MainWindowRunLog *runLog = w.runLog();
+        QVERIFY(runLog->openLog(kLog));
+        QVERIFY(runLog->waitUntilDone());
+        QVERIFY(runLog->result() && runLog->result()->ok());
+        const DebugTarget target = runLog->result()->target;
+        QVERIFY(runLog->result()->check->runProblem.empty());
+        const auto log = RunLogResult::compute(kLog, target, [] { return true; });
+        QVERIFY(log->ok());
+        QVERIFY2(QString::fromStdString(log->check->runProblem).contains("canceled after 0 executed ops"),
+            log->check->runProblem.c_str());
+        const auto intermediates = IntermediatesResult::compute(target, [] { return true; });
+        QVERIFY2(intermediates->ok(), qPrintable(intermediates->error));
+        QVERIFY2(QString::fromStdString(intermediates->report->runProblem)
+                     .contains("canceled after 0 executed ops"),
+            intermediates->report->runProblem.c_str());
+    }
+
     void anAlteredRecordIsRedAndRunToStopsThere()
     {
         QTemporaryDir dir;

@@ -124,7 +124,8 @@ QString IntermediatesResult::summary() const
     return line;
 }
 
-std::shared_ptr<const IntermediatesResult> IntermediatesResult::compute(DebugTarget target)
+std::shared_ptr<const IntermediatesResult> IntermediatesResult::compute(
+    DebugTarget target, std::function<bool()> canceled)
 {
     QElapsedTimer timer;
     timer.start();
@@ -140,6 +141,7 @@ std::shared_ptr<const IntermediatesResult> IntermediatesResult::compute(DebugTar
     ProgramRunner::Options options;
     auto report = std::make_shared<IntermediatesReport>();
     const DebugSources sources = DebugSources::defaultsFor(out->target);
+    options.interpreter.canceled = std::move(canceled);
     if (!sources.applyTo(out->target, &QtImageDecoder::decode, options, why)
         || !IntermediatesCheck::run(
             *out->target.bundle, options, out->tolerance, false, *report, why, out->target.pipeline.get())) {

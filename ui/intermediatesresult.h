@@ -6,6 +6,7 @@
 #include "ui/common/nodemarks.h"
 
 #include <QString>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -50,7 +51,9 @@ struct IntermediatesResult
 
     /// Runs the check for `target` (its bundle must have intermediates; the pipeline names the
     /// split ops). Any thread; never throws: the result then says why in `error`.
-    static std::shared_ptr<const IntermediatesResult> compute(DebugTarget target);
+    /// `canceled` stops PIRScope's run at its next op (Interpreter::Options::canceled).
+    static std::shared_ptr<const IntermediatesResult> compute(
+        DebugTarget target, std::function<bool()> canceled = {});
     /// Whether `target` has Paddle's intermediates to compare with.
     static bool available(const DebugTarget &target);
 };

@@ -88,7 +88,7 @@ std::optional<LaunchOptions> LaunchOptions::parse(const QStringList &arguments, 
         QStringLiteral("Dark colours (Fusion style with a dark palette) whatever the system's theme."));
     QCommandLineOption maxMemory(QStringLiteral("max-memory"),
         QStringLiteral("Host-memory budget for this run (4G, 512M, 50%; default: the debugger setting, else "
-                       "75% of RAM)."),
+                       "75% of the available memory)."),
         QStringLiteral("size"));
     QCommandLineOption paddleLog(QStringLiteral("paddle-log"),
         QStringLiteral("Compare the program with a Paddle FLAGS_check_nan_inf_level=3 run log of it: the "

@@ -150,7 +150,8 @@ MainWindowRunLog::MainWindowRunLog(
 
 MainWindowRunLog::~MainWindowRunLog()
 {
-    ++m_generation; // a check still running is dropped
+    ++m_generation; // a check still running is dropped and stopped
+    m_latest->store(~quint64(0));
 }
 
 void MainWindowRunLog::openDialog()
@@ -245,8 +246,12 @@ void MainWindowRunLog::start()
         watcher->deleteLater();
         deliver(generation, watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run(
-        runLogPool(), [path = m_path, target = targetNow()] { return RunLogResult::compute(path, target); }));
+    m_latest->store(generation);
+    watcher->setFuture(
+        QtConcurrent::run(runLogPool(), [path = m_path, target = targetNow(), latest = m_latest, generation] {
+            return RunLogResult::compute(
+                path, target, [latest, generation] { return latest->load() != generation; });
+        }));
 }
 
 bool MainWindowRunLog::compareIntermediates()
@@ -290,8 +295,11 @@ void MainWindowRunLog::startIntermediates(bool automatic)
         watcher->deleteLater();
         deliverIntermediates(generation, automatic, watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run(
-        runLogPool(), [target = targetNow()] { return IntermediatesResult::compute(target); }));
+    m_latest->store(generation);
+    watcher->setFuture(QtConcurrent::run(runLogPool(), [target = targetNow(), latest = m_latest, generation] {
+        return IntermediatesResult::compute(
+            target, [latest, generation] { return latest->load() != generation; });
+    }));
 }
 
 void MainWindowRunLog::deliverIntermediates(

@@ -5,6 +5,7 @@
 #include <QObject>
 #include <QString>
 #include <array>
+#include <atomic>
 #include <memory>
 
 class QAction;
@@ -129,6 +130,9 @@ private:
     /// Whether the panel shows m_result as stale.
     bool m_panelStale = false;
     quint64 m_generation = 0;
+    /// m_generation for the workers: a check whose generation is no longer the latest (a newer
+    /// check, a closed window) stops its run at the next op.
+    std::shared_ptr<std::atomic<quint64>> m_latest = std::make_shared<std::atomic<quint64>>(0);
     bool m_busy = false;
     bool m_judging = false;
     bool m_waitingForPipeline = false;

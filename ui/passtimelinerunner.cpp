@@ -201,8 +201,14 @@ void PassTimelineRunner::request(size_t fromStep)
             else
                 session.loadParameters(*input, TensorSource::random(0), error);
             PassTimelineOptions options;
-            if (numerics && session.hasParameters())
-                options.check = session.timelineCheck();
+            if (numerics && session.hasParameters()) {
+                // A superseded run or a closed window stops the check at its next op, so an
+                // endless pd_op.while neither holds the one worker nor the application's exit.
+                PassNumericsCheck::Options check;
+                check.canceled = [latest, generation] { return latest->load() != generation; };
+                check.maxOps = kNumericsMaxOps;
+                options.check = session.timelineCheck(check);
+            }
             r->store = session.parameters();
             PassManager pm = factory(session.passOptions());
             switches.applyTo(pm);

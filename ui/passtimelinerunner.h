@@ -46,6 +46,8 @@ public:
     void setCheckNumerics(bool on);
     bool checkNumerics() const { return m_checkNumerics; }
     static constexpr size_t kNumericsOpLimit = 500;
+    /// Ops one run of the numeric check may execute (a loop that never ends is "not run").
+    static constexpr uint64_t kNumericsMaxOps = 10'000'000;
     /// Runs the pipeline on `program` from the start with the switches kept; null clears.
     /// `path` names the result document.
     void setInput(std::shared_ptr<const Program> program, const QString &path);

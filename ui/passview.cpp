@@ -254,12 +254,15 @@ void PassView::setTimeline(std::shared_ptr<const PassTimeline> timeline, bool ch
         m_graphDiff->showMessage(m_timeline ? tr("The pipeline has no steps") : tr("No pass pipeline yet"));
         m_textDiff->showMessage(QString());
         updateStepLabel();
+        if (m_timeline)
+            emit timelineShown(0);
         return;
     }
     // Start at the kept step, else at the first step that changed something once known (the
     // first one for now).
     setCurrentStep(keep >= 0 && keep < n ? keep : 0);
     startCounting();
+    emit timelineShown(n);
 }
 
 void PassView::setCurrentStep(int step)

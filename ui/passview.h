@@ -86,6 +86,8 @@ signals:
     void stepShown(int step);
     /// Every step's counts are known.
     void countsFinished();
+    /// setTimeline() showed a timeline of `steps` steps (emitted for a non-null one only).
+    void timelineShown(int steps);
 
 protected:
     void showEvent(QShowEvent *event) override;

@@ -138,7 +138,8 @@ QString RunLogResult::referee(size_t record) const
               .arg(closer);
 }
 
-std::shared_ptr<const RunLogResult> RunLogResult::compute(const QString &path, DebugTarget target)
+std::shared_ptr<const RunLogResult> RunLogResult::compute(
+    const QString &path, DebugTarget target, std::function<bool()> canceled)
 {
     QElapsedTimer timer;
     timer.start();
@@ -163,6 +164,7 @@ std::shared_ptr<const RunLogResult> RunLogResult::compute(const QString &path, D
     ProgramRunner::Options options;
     const DebugSources sources = DebugSources::defaultsFor(out->target);
     auto check = std::make_shared<RunLogCheck>();
+    options.interpreter.canceled = std::move(canceled);
     if (!sources.applyTo(out->target, &QtImageDecoder::decode, options, why)
         || !RunLogCheck::againstRun(out->target, options, *out->log, out->tolerance, *check, why)) {
         out->error = QObject::tr("PIRScope cannot run the program to compare with the log: %1")

@@ -6,6 +6,7 @@
 #include "ui/common/nodemarks.h"
 
 #include <QString>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -67,7 +68,9 @@ struct RunLogResult
 
     /// Reads the log at `path` and checks it against `target` (the window's programs). Any
     /// thread; never throws for a bad log: the result then says why in `error`.
-    static std::shared_ptr<const RunLogResult> compute(const QString &path, DebugTarget target);
+    /// `canceled` stops PIRScope's run at its next op (Interpreter::Options::canceled).
+    static std::shared_ptr<const RunLogResult> compute(
+        const QString &path, DebugTarget target, std::function<bool()> canceled = {});
 };
 
 } // namespace ps

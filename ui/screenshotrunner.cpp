@@ -61,6 +61,13 @@ ScreenshotRunner::ScreenshotRunner(MainWindow &window, const LaunchOptions &opti
             if (step == passStep && !passView->graphDiff()->diffGraph())
                 grab(); // a step without a diff shows its message
         });
+        // A step past the timeline's end would be waited for until the watchdog.
+        connect(passView, &PassView::timelineShown, this, [this, passStep](int steps) {
+            if (passStep >= steps)
+                emit finished(QStringLiteral("--step %1: the pass timeline has %2 step(s)")
+                                  .arg(passStep + 1)
+                                  .arg(steps));
+        });
         break;
     }
     case MainWindow::Tab::Split:

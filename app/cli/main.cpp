@@ -66,8 +66,9 @@ int usage(std::ostream &out)
     for (const Command &c : kCommands)
         out << "  " << c.usage << "\n";
     out << "\nFILE is PIR JSON (paddle.jit.save) or PIR text (print(program), any generation).\n";
-    out << "Every command takes --max-memory SIZE (4G, 512M, 75%; default 75% of RAM): the host-memory "
-           "budget.\n";
+    out << "Every command takes --max-memory SIZE (4G, 512M, 75%; default 75% of the available memory): the "
+           "host-memory budget.\n";
+    out << "Commands that run a program take --max-ops N: a run stops with an error before its op N+1.\n";
     return 1;
 }
 
@@ -83,7 +84,9 @@ int main(int argc, char **argv)
         return 0;
     }
     std::vector<std::string> args(argv + 2, argv + argc);
-    if (std::string error; !applyGlobalOptions(args, error))
+    const bool runs = name == "run" || name == "verify" || name == "passes" || name == "memory"
+        || name == "reduce" || name == "bench";
+    if (std::string error; !applyGlobalOptions(args, runs, error))
         return cliError(error);
     for (const Command &c : kCommands) {
         if (name == c.name) {

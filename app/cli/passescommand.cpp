@@ -486,11 +486,13 @@ int runPasses(const std::vector<std::string> &args)
     pm->run(*program);
     const ps::PassTimeline timeline(recorder->takeSteps(), "pass manager");
     const std::vector<ps::PassTimelineStep> &steps = timeline.steps();
-    const int status = numerics && beyondTolerance(*numerics) ? 2 : 0;
+    // A check cut short by --max-ops or the budget checked nothing: an error, after the report.
+    const bool bounded = numerics && !numerics->boundedError().empty();
+    const int status = bounded ? 1 : numerics && beyondTolerance(*numerics) ? 2 : 0;
 
     if (cli.flag("json")) {
         writeJson(steps, numerics.get(), cli.flag("print") ? program.get() : nullptr);
-        return status;
+        return bounded ? cliError("--check-numerics: " + numerics->boundedError()) : status;
     }
     if (numerics && !numerics->baselineError().empty())
         std::cout << "numerics: the program does not run before the passes: " << numerics->baselineError()
@@ -500,5 +502,5 @@ int runPasses(const std::vector<std::string> &args)
     writeText(steps, numerics.get(), cli.flag("all") ? size_t(-1) : 10);
     if (cli.flag("print"))
         ps::PirPrinter::print(*program, std::cout);
-    return status;
+    return bounded ? cliError("--check-numerics: " + numerics->boundedError()) : status;
 }

@@ -3,11 +3,12 @@
 #include "core/io/numbertext.h"
 #include "core/ir/shapesize.h"
 
-#include <atomic>
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <unistd.h>
 
 namespace ps {
@@ -52,9 +53,54 @@ uint64_t MemoryBudget::physicalMemory()
     return total;
 }
 
+std::optional<uint64_t> MemoryBudget::parseMemAvailable(std::string_view meminfo)
+{
+    static constexpr std::string_view kKey = "MemAvailable:";
+    size_t at = meminfo.find(kKey);
+    while (at != std::string_view::npos && at > 0 && meminfo[at - 1] != '\n')
+        at = meminfo.find(kKey, at + 1);
+    if (at == std::string_view::npos)
+        return std::nullopt;
+    std::string_view rest = meminfo.substr(at + kKey.size());
+    rest = rest.substr(0, rest.find('\n'));
+    const size_t begin = rest.find_first_not_of(' ');
+    if (begin == std::string_view::npos)
+        return std::nullopt;
+    rest = rest.substr(begin);
+    const size_t unit = rest.find(" kB");
+    if (unit == std::string_view::npos || rest.find_first_not_of(' ', unit + 3) != std::string_view::npos)
+        return std::nullopt;
+    std::string why;
+    const std::optional<uint64_t> kilobytes
+        = NumberText::parseUnsigned(rest.substr(0, unit), UINT64_MAX / 1024, why);
+    if (!kilobytes)
+        return std::nullopt;
+    return *kilobytes * 1024;
+}
+
+uint64_t MemoryBudget::availableMemory()
+{
+    uint64_t bytes = physicalMemory();
+    std::ifstream in("/proc/meminfo");
+    const std::string meminfo((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (const std::optional<uint64_t> available = parseMemAvailable(meminfo); available && *available > 0)
+        bytes = std::min(bytes, *available);
+    const std::pair<const char *, const char *> cgroups[] = {
+        { "/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current" },
+        { "/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes" },
+    };
+    for (const auto &[limitFile, usageFile] : cgroups) {
+        const std::optional<uint64_t> limit = readLimitFile(limitFile), usage = readLimitFile(usageFile);
+        if (limit && usage && *usage < *limit)
+            bytes = std::min(bytes, *limit - *usage);
+    }
+    return bytes;
+}
+
 uint64_t MemoryBudget::defaultLimit()
 {
-    return physicalMemory() / 4 * 3;
+    static const uint64_t limit = availableMemory() / 4 * 3;
+    return limit;
 }
 
 uint64_t MemoryBudget::limit()

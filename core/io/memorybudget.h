@@ -13,13 +13,21 @@ namespace ps {
 /// limit 18 GB") instead of a process the OOM killer ends. Releasing what a failed session held
 /// leaves the budget usable by the next. Thread-safe (lock-free counters).
 ///
-/// The default limit is 3/4 of the physical memory (or of the cgroup's limit when lower); the
-/// CLI's `--max-memory` and the GUI's setting change it.
+/// The default limit is 3/4 of the memory available when it is first asked for (availableMemory():
+/// on a machine whose memory others already use, a budget of 3/4 of the RAM would let the OOM
+/// killer act first); the CLI's `--max-memory` and the GUI's setting change it.
 class MemoryBudget
 {
 public:
     /// Physical memory, or the cgroup (v2 or v1) memory limit when that is lower.
     static uint64_t physicalMemory();
+    /// Memory free for this process now: /proc/meminfo's MemAvailable, the cgroup's limit less its
+    /// usage when lower, at most physicalMemory() (physicalMemory() where neither can be read).
+    static uint64_t availableMemory();
+    /// MemAvailable of a /proc/meminfo text in bytes; nullopt when absent or malformed.
+    static std::optional<uint64_t> parseMemAvailable(std::string_view meminfo);
+    /// 3/4 of availableMemory() at the first call, fixed from then on (what this process allocates
+    /// later must not shrink its own budget).
     static uint64_t defaultLimit();
     static uint64_t limit();
     /// 0 restores the default.

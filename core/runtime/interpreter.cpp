@@ -65,7 +65,10 @@ Interpreter::Interpreter(std::vector<Segment> segments, Backend &backend, Scope 
     m_lastStop.position = position();
 }
 
-Interpreter::~Interpreter() = default;
+Interpreter::~Interpreter()
+{
+    dropRecords(m_records.size());
+}
 
 void Interpreter::addObserver(InterpreterObserver *observer)
 {
@@ -93,8 +96,10 @@ void Interpreter::snapshotScope()
 void Interpreter::restart()
 {
     m_values.clear();
-    m_records.clear();
+    dropRecords(m_records.size());
+    m_recordingError.clear();
     m_sequence = 0;
+    m_opsExecuted = 0;
     m_error.reset();
     m_frames.clear();
     m_pendingStop.reset();
@@ -318,6 +323,22 @@ StopInfo Interpreter::finish(StopInfo info)
 
 namespace {
 
+std::atomic<uint64_t> g_defaultMaxOps { 0 };
+
+} // namespace
+
+uint64_t Interpreter::defaultMaxOps()
+{
+    return g_defaultMaxOps.load(std::memory_order_relaxed);
+}
+
+void Interpreter::setDefaultMaxOps(uint64_t ops)
+{
+    g_defaultMaxOps.store(ops, std::memory_order_relaxed);
+}
+
+namespace {
+
 /// Ops that only fetch a value from the scope (a program's hundreds of parameters): stepping
 /// runs through them instead of stopping at each; a breakpoint or the cursor still stops there.
 bool loadsAValue(const Operation *op)
@@ -384,6 +405,21 @@ bool Interpreter::microStep()
     }
     const Operation &op = *currentOp();
     const std::string_view name = op.name();
+    std::string bound;
+    if (!m_recordingError.empty())
+        bound = m_recordingError;
+    else if (const uint64_t limit = m_options.maxOps ? m_options.maxOps : defaultMaxOps();
+             limit > 0 && m_opsExecuted >= limit)
+        bound = "stopped before op " + std::to_string(m_opsExecuted + 1) + ": the limit of "
+            + std::to_string(limit) + " executed ops (a pd_op.while that never ends?)";
+    else if (m_options.canceled && m_options.canceled())
+        bound = "canceled after " + std::to_string(m_opsExecuted) + " executed ops";
+    if (!bound.empty()) {
+        fail(op, bound, false);
+        m_error->bounded = true;
+        return false;
+    }
+    ++m_opsExecuted;
     try {
         auto provided = m_provided.find(&op);
         if (provided != m_provided.end()) {

@@ -97,6 +97,8 @@ public:
         bool stopOnDivergence = true;
         /// records() keeps at most this many records; the older half is dropped when it is full
         /// (long loops), so StopInfo::record indexes stay valid only until the next run call.
+        /// The records' bytes are reserved in the MemoryBudget: a record the budget refuses
+        /// stops the run at the next op with the budget's message.
         size_t recordLimit = 1000000;
         /// Paddle's eager deletion (PirInterpreter's garbage collection): a value is dropped after
         /// its last use in its segment (an op nested in a region uses what it reads for its
@@ -106,6 +108,15 @@ public:
         /// value, so a debugger that shows values keeps this off. Cost: one walk of a segment's
         /// ops when it first starts.
         bool eagerDeletion = false;
+        /// At most this many ops execute between restarts (0: defaultMaxOps()): the op that would
+        /// pass it fails instead ("stopped before op N+1: the limit of N executed ops"), so a
+        /// `pd_op.while` whose condition never turns false ends. Every op counts, inside regions
+        /// too (an if or while itself, a cf.yield, each body op per iteration).
+        uint64_t maxOps = 0;
+        /// Asked before every op from the thread that runs; true makes the op fail with "canceled"
+        /// (the Error state): how a background run whose result nobody waits for any more ends
+        /// inside a loop. Must be cheap and thread-safe.
+        std::function<bool()> canceled;
     };
 
     enum class State : unsigned char {
@@ -224,6 +235,11 @@ public:
     /// Ops the interpreter runs itself (not control flow): data, parameter, shadow_output, ...
     static bool isBuiltinOp(std::string_view name);
 
+    /// The process's limit for runs whose Options::maxOps is 0 (0: none, the default); the
+    /// CLI's `--max-ops` sets it. Thread-safe.
+    static uint64_t defaultMaxOps();
+    static void setDefaultMaxOps(uint64_t ops);
+
 private:
     enum class Mode : unsigned char { Into, Over, Out, Cursor, Continue };
     struct ActiveFrame
@@ -290,6 +306,8 @@ private:
     OpRecord newRecord(const Operation &op, OpRecord::Kind kind);
     /// Fills the output shapes, runs the NaN/name/divergence checks, stores, notifies.
     void commitRecord(OpRecord record);
+    /// Releases the budget of m_records' first `count` records and erases them.
+    void dropRecords(size_t count);
     /// `index`: where the record will be in records().
     void checkOutputs(OpRecord &record, size_t index);
     void fail(const Operation &op, const std::string &message, bool missingKernel);
@@ -310,6 +328,9 @@ private:
     std::unordered_map<const ValueImpl *, RuntimeValue> m_values;
     std::vector<OpRecord> m_records;
     size_t m_sequence = 0;
+    uint64_t m_opsExecuted = 0; ///< against Options::maxOps
+    uint64_t m_recordBytes = 0; ///< reserved in the MemoryBudget for m_records
+    std::string m_recordingError; ///< the budget refused a record: the next op fails with it
     std::optional<OpError> m_error;
     StopInfo m_lastStop;
     std::optional<StopInfo> m_pendingStop;

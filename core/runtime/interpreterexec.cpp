@@ -3,6 +3,7 @@
 #include "core/analysis/valuenames.h"
 #include "core/dialect/opregistry.h"
 #include "core/dialect/ops.h"
+#include "core/io/memorybudget.h"
 #include "core/ir/block.h"
 #include "core/ir/datatypekind.h"
 #include "core/ir/operation.h"
@@ -201,13 +202,32 @@ void Interpreter::commitRecord(OpRecord record)
     }
     record.liveBytes = liveBytes();
     if (m_records.size() >= std::max<size_t>(m_options.recordLimit, 2))
-        m_records.erase(m_records.begin(), m_records.begin() + long(m_records.size() / 2));
+        dropRecords(m_records.size() / 2);
+    const uint64_t bytes = record.bytes();
+    if (std::string why; MemoryBudget::reserve(bytes, why))
+        m_recordBytes += bytes;
+    else if (m_recordingError.empty())
+        m_recordingError = "recording the executed ops " + why + " after " + std::to_string(m_records.size())
+            + " records (the host-memory budget)";
     checkOutputs(record, m_records.size());
     m_records.push_back(std::move(record));
     for (InterpreterObserver *o : m_observers)
         o->opExecuted(m_records.back());
     if (m_options.eagerDeletion && m_frames.size() == 1)
         releaseAfter(op);
+}
+
+void Interpreter::dropRecords(size_t count)
+{
+    count = std::min(count, m_records.size());
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < count; ++i)
+        bytes += m_records[i].bytes();
+    // Records kept while the budget refused them were never reserved.
+    bytes = std::min(bytes, m_recordBytes);
+    MemoryBudget::release(bytes);
+    m_recordBytes -= bytes;
+    m_records.erase(m_records.begin(), m_records.begin() + std::ptrdiff_t(count));
 }
 
 void Interpreter::checkOutputs(OpRecord &record, size_t index)

@@ -53,6 +53,17 @@ struct OpRecord
     double maxRelDiff = 0;
     /// Why the comparison failed or was skipped ("no reference kernel", "result 1: 3 of 24 ...").
     std::string comparison;
+
+    /// What a kept copy holds, in itself and on the heap: what keeping it costs the MemoryBudget.
+    uint64_t bytes() const
+    {
+        uint64_t n = sizeof(OpRecord) + position.path.capacity() * sizeof(size_t)
+            + outputShapes.capacity() * sizeof(std::vector<int64_t>) + outputDtypes.capacity()
+            + comparison.capacity();
+        for (const std::vector<int64_t> &shape : outputShapes)
+            n += shape.capacity() * sizeof(int64_t);
+        return n;
+    }
 };
 
 /// An op that could not run: which op, where, what it read and why it failed. The interpreter
@@ -66,6 +77,9 @@ struct OpError
     std::string message;
     /// The backend has no kernel for the op (provideOutputs() can step past it).
     bool missingKernel = false;
+    /// Not the op's fault: the run was bounded before it (Interpreter::Options::maxOps, the
+    /// budget for records, a cancel request).
+    bool bounded = false;
     /// "%3 float32[4, 6]", "%kwarg_x <no value>", "<null>" per operand.
     std::vector<std::string> operands;
     /// "%5" or "%5 (middle_0)" per result.

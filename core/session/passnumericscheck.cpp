@@ -263,6 +263,8 @@ PassNumericsCheck::Run PassNumericsCheck::execute(const Program &program)
     options.inputShapes = m_options.inputShapes;
     options.dynamicDim = m_options.dynamicDim;
     options.interpreter.synchronizeEachOp = false;
+    options.interpreter.maxOps = m_options.maxOps;
+    options.interpreter.canceled = m_options.canceled;
     if (!runner.prepare(options, run.error))
         return run;
     ValueRecorder recorder(runner.interpreter(), m_backend, run.values);
@@ -270,7 +272,10 @@ PassNumericsCheck::Run PassNumericsCheck::execute(const Program &program)
     const StopInfo stop = runner.run();
     runner.interpreter().removeObserver(&recorder);
     if (stop.reason != StopReason::Finished) {
-        run.error = runner.interpreter().error() ? runner.interpreter().error()->toString() : stop.message;
+        const std::optional<OpError> &error = runner.interpreter().error();
+        run.error = error ? error->toString() : stop.message;
+        if (error && error->bounded && m_boundedError.empty())
+            m_boundedError = run.error;
         return run;
     }
     for (ProgramRunner::NamedTensor &t : runner.outputs())

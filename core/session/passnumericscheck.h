@@ -5,6 +5,7 @@
 #include "core/runtime/tensorsource.h"
 #include "core/transform/passinstrumentation.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -114,6 +115,10 @@ public:
         double lowPrecisionRtol = 1e-2;
         double lowPrecisionAtol = 1e-3;
         double bfloat16Rtol = 5e-2;
+        /// Each run's Interpreter::Options::maxOps and canceled (a run they stop is reported as
+        /// not run, and in boundedError()).
+        uint64_t maxOps = 0;
+        std::function<bool()> canceled;
     };
 
     PassNumericsCheck(Backend &backend, std::shared_ptr<ParameterStore> params, Options options);
@@ -126,6 +131,9 @@ public:
     const Options &options() const { return m_options; }
     /// Why the run before the first pass failed (empty when it ran).
     const std::string &baselineError() const { return m_baselineError; }
+    /// The error of the first run that was bounded (the op limit, the budget for records, a
+    /// cancel) rather than failed by the program; empty when none was.
+    const std::string &boundedError() const { return m_boundedError; }
 
 private:
     struct Run
@@ -154,6 +162,7 @@ private:
     Options m_options;
     Run m_current;
     std::string m_baselineError;
+    std::string m_boundedError;
     std::vector<PassNumerics> m_results;
 };
 

@@ -2,6 +2,7 @@
 
 #include "ui/debugger/debugsession.h"
 
+#include "core/io/memorybudget.h"
 #include "ui/debugger/qtimagedecoder.h"
 
 #include <QTemporaryDir>
@@ -17,7 +18,16 @@ DebugSession::DebugSession(QObject *parent)
     m_engine = std::make_unique<DebugEngine>(
         [this](uint64_t epoch, const OpRecord &record) {
             std::lock_guard lock(m_recordsMutex);
-            m_incoming.emplace_back(epoch, record);
+            // The Executed ops list holds a copy of every record: it counts against the budget,
+            // and once refused the list stops growing and the run is paused (flushRecords).
+            const uint64_t bytes = record.bytes();
+            std::string why;
+            if (m_recordsRefused.empty() && MemoryBudget::reserve(bytes, why)) {
+                m_recordBytes += bytes;
+                m_incoming.emplace_back(epoch, record);
+            } else if (m_recordsRefused.empty()) {
+                m_recordsRefused = "keeping the executed ops " + why + " (the host-memory budget)";
+            }
             if (!m_flushQueued) {
                 m_flushQueued = true;
                 QMetaObject::invokeMethod(this, &DebugSession::flushRecords, Qt::QueuedConnection);
@@ -52,6 +62,21 @@ DebugSession::~DebugSession()
     m_thread.wait();
     delete m_context;
     m_engine.reset();
+    MemoryBudget::release(m_recordBytes);
+}
+
+void DebugSession::clearRecords()
+{
+    std::lock_guard lock(m_recordsMutex);
+    uint64_t bytes = 0;
+    for (const OpRecord &r : m_records)
+        bytes += r.bytes();
+    bytes = std::min(bytes, m_recordBytes);
+    MemoryBudget::release(bytes);
+    m_recordBytes -= bytes;
+    m_records.clear();
+    m_recordsRefused.clear();
+    m_refusalReported = false;
 }
 
 void DebugSession::post(std::function<void()> fn)
@@ -249,7 +274,7 @@ void DebugSession::finishCommand(const DebugEngine::Snapshot &snapshot,
     // Records of a later command (already flushed) are newer than this snapshot: keep them.
     if (snapshot.epoch > m_epoch || (!snapshot.active && snapshot.epoch >= m_epoch && !m_records.empty())) {
         m_epoch = std::max(m_epoch, snapshot.epoch);
-        m_records.clear();
+        clearRecords();
         emit recordsReset();
     }
     if (!snapshot.active && m_pending == 0)
@@ -282,22 +307,39 @@ void DebugSession::finishCommand(const DebugEngine::Snapshot &snapshot,
 void DebugSession::flushRecords()
 {
     std::vector<std::pair<uint64_t, OpRecord>> incoming;
+    std::string refused;
     {
         std::lock_guard lock(m_recordsMutex);
         incoming.swap(m_incoming);
         m_flushQueued = false;
+        if (!m_refusalReported)
+            refused = m_recordsRefused;
+        m_refusalReported = m_refusalReported || !refused.empty();
     }
     size_t first = m_records.size();
+    uint64_t dropped = 0;
     for (auto &[epoch, record] : incoming) {
-        if (epoch < m_epoch || epoch <= m_staleEpoch)
+        if (epoch < m_epoch || epoch <= m_staleEpoch) {
+            dropped += record.bytes();
             continue;
+        }
         if (epoch > m_epoch) {
             m_epoch = epoch;
-            m_records.clear();
+            clearRecords();
             emit recordsReset();
             first = 0;
         }
         m_records.push_back(std::move(record));
+    }
+    if (dropped > 0) {
+        std::lock_guard lock(m_recordsMutex);
+        dropped = std::min(dropped, m_recordBytes);
+        MemoryBudget::release(dropped);
+        m_recordBytes -= dropped;
+    }
+    if (!refused.empty()) {
+        m_engine->requestStop(m_sequence);
+        emit error(QString::fromStdString(refused) + tr(": the run was paused"));
     }
     if (m_records.size() <= first)
         return;

@@ -228,6 +228,8 @@ private:
     void finishCommand(const DebugEngine::Snapshot &snapshot, std::vector<DebugEngine::WatchValue> watches,
         const QString &error, bool ran);
     void flushRecords();
+    /// Empties m_records, releasing their budget.
+    void clearRecords();
     void setState(State state);
     void setTarget(DebugTarget target, PipelineOpMap map = {});
     void endSession();
@@ -273,6 +275,11 @@ private:
     std::mutex m_recordsMutex;
     std::vector<std::pair<uint64_t, OpRecord>> m_incoming;
     bool m_flushQueued = false;
+    /// Reserved in the MemoryBudget for m_incoming and m_records (guarded by m_recordsMutex).
+    uint64_t m_recordBytes = 0;
+    /// The budget refused a record: none is kept until the records are cleared.
+    std::string m_recordsRefused;
+    bool m_refusalReported = false;
 };
 
 } // namespace ps

@@ -53,7 +53,7 @@ void DebugSession::setTarget(DebugTarget target, PipelineOpMap map)
     m_snapshot = DebugEngine::Snapshot {};
     m_snapshot.epoch = m_epoch;
     if (!m_records.empty()) {
-        m_records.clear();
+        clearRecords();
         emit recordsReset();
     }
     // Op breakpoints on ops of the new programs stay (re-positioned), as do those on ops of the

@@ -49,7 +49,7 @@ void MemoryLimitSetting::restore()
 
 QString MemoryLimitSetting::defaultText()
 {
-    return QObject::tr("default: %1 (75% of %2 of RAM)")
+    return QObject::tr("default: %1 (75% of the memory available at start; %2 of RAM)")
         .arg(QString::fromStdString(ShapeSize::formatBytes(MemoryBudget::defaultLimit())),
             QString::fromStdString(ShapeSize::formatBytes(MemoryBudget::physicalMemory())));
 }

@@ -17,7 +17,7 @@ public:
     static bool apply(const QString &text, QString *error = nullptr);
     /// Applies the stored setting (a malformed stored value falls back to the default).
     static void restore();
-    /// "default: 18 GB (75% of 24 GB of RAM)".
+    /// "default: 18 GB (75% of the memory available at start; 32 GB of RAM)".
     static QString defaultText();
     /// The limit in force, "18 GB".
     static QString currentText();

@@ -2,6 +2,7 @@
 
 #include "core/graph/ghostchiplayout.h"
 #include "core/graph/groupdotwriter.h"
+#include "core/io/memorybudget.h"
 #include "ui/render/graphvizthread.h"
 
 #include <QCryptographicHash>
@@ -277,7 +278,8 @@ std::shared_ptr<GraphLayout> GroupLayoutEngine::layout(void *gvc, const Request 
             local.result = gridLayout(local.graph.items, m_boxSizes, groupSizes);
         else if (!local.graph.clusters.empty()
             || !(local.result = chainLayout(local.graph, m_boxSizes, groupSizes, request.expansion))) {
-            local.result = cachedOrRun(gvc, QByteArray::fromStdString(local.graph.dot), *out, error);
+            local.result = cachedOrRun(gvc, QByteArray::fromStdString(local.graph.dot),
+                local.graph.items.size() + local.graph.edges.size(), *out, error);
             if (!local.result)
                 return nullptr;
         }
@@ -289,7 +291,7 @@ std::shared_ptr<GraphLayout> GroupLayoutEngine::layout(void *gvc, const Request 
 }
 
 std::shared_ptr<const LayoutResult> GroupLayoutEngine::cachedOrRun(
-    void *gvc, const QByteArray &dot, GraphLayout &stats, QString *error)
+    void *gvc, const QByteArray &dot, size_t elements, GraphLayout &stats, QString *error)
 {
     const QByteArray hash = QCryptographicHash::hash(dot, QCryptographicHash::Sha1);
     if (auto it = m_cache.constFind(hash); it != m_cache.constEnd()) {
@@ -298,8 +300,17 @@ std::shared_ptr<const LayoutResult> GroupLayoutEngine::cachedOrRun(
         m_cacheOrder.append(hash);
         return *it;
     }
+    const uint64_t bytes = std::max<uint64_t>(uint64_t(elements), 1) * kBytesPerElement;
+    if (std::string why; !MemoryBudget::reserve(bytes, why)) {
+        if (error)
+            *error = QStringLiteral("laying out %1 boxes and edges in one graph %2 (the host-memory budget)")
+                         .arg(elements)
+                         .arg(QString::fromStdString(why));
+        return nullptr;
+    }
     QString message;
     std::shared_ptr<const LayoutResult> result = GraphvizThread::layout(gvc, dot, &message);
+    MemoryBudget::release(bytes);
     if (!result) {
         if (error)
             *error = message;

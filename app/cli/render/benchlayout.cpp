@@ -23,7 +23,6 @@
 #include <QImage>
 #include <QPainter>
 #include <QProcess>
-#include <QTemporaryFile>
 #include <fstream>
 #include <iostream>
 #include <sys/resource.h>
@@ -120,8 +119,10 @@ bool syntheticSubject(
 /// the flat baseline).
 int flatChild(const std::string &path)
 {
+    // "-": the DOT on stdin, as flatBaseline passes it (no temporary file to leave behind).
     QFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::ReadOnly))
+    const bool opened = path == "-" ? file.open(stdin, QIODevice::ReadOnly) : file.open(QIODevice::ReadOnly);
+    if (!opened)
         return cliError("cannot read " + path);
     const QByteArray dot = file.readAll();
     ps::GraphvizLayout layout;
@@ -145,20 +146,16 @@ double flatBaseline(
         const QSizeF s = style.nodeSize(n);
         options.nodeSizes.push_back({ s.width(), s.height() });
     }
-    QTemporaryFile file;
-    if (!file.open()) {
-        note = "no temporary file for the flat DOT";
-        return -1;
-    }
-    file.write(QByteArray::fromStdString(ps::DotWriter::write(model, options)));
-    file.flush();
     QProcess child;
     child.start(QCoreApplication::applicationFilePath(),
-        { QStringLiteral("bench"), QStringLiteral("layout"), QStringLiteral("--flat-dot"), file.fileName() });
+        { QStringLiteral("bench"), QStringLiteral("layout"), QStringLiteral("--flat-dot"),
+            QStringLiteral("-") });
     if (!child.waitForStarted()) {
         note = "could not start the flat layout";
         return -1;
     }
+    child.write(QByteArray::fromStdString(ps::DotWriter::write(model, options)));
+    child.closeWriteChannel();
     if (!child.waitForFinished(int(timeout * 1000))) {
         child.kill();
         child.waitForFinished();

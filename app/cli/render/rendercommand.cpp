@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "core/graph/graphbuilder.h"
 #include "core/graph/groupexpansion.h"
+#include "core/io/memorybudget.h"
 #include "core/io/numbertext.h"
 #include "core/ir/program.h"
 #include "core/runtime/opreference.h"
@@ -82,6 +83,12 @@ int runRender(const std::vector<std::string> &args)
     std::unique_ptr<ps::Program> program = loadForCli(cli.positional()[0]);
     if (!program)
         return 1;
+    // The graph model and the layouts of a whole graph hold about this much per op (a 20,000-op
+    // train program's whole layout: 140 MB): refused before they are built, not by bad_alloc.
+    constexpr uint64_t kBytesPerOp = 8 << 10;
+    if (const uint64_t ops = program->numOpsTotal(); !ps::MemoryBudget::fits(ops * kBytesPerOp, error))
+        return cliError("render: drawing " + std::to_string(ops) + " ops " + error
+            + " (the host-memory budget; --max-memory, or --layer NAME for one layer)");
     RenderApp::ensure();
     auto model = std::make_shared<const ps::GraphModel>(ps::GraphBuilder().build(*program));
     int root = -1;
