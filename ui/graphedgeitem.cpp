@@ -1,5 +1,6 @@
 #include "ui/graphedgeitem.h"
 
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QPainterPathStroker>
 #include <QStyleOptionGraphicsItem>
@@ -14,6 +15,7 @@ GraphEdgeItem::GraphEdgeItem(const LayoutResult::Edge &geometry, Value value, co
     m_visual.path = geometry.path;
     m_visual.dashed = dashed;
     m_visual.label = label;
+    m_declaredLabel = label;
     setZValue(0);
     setAcceptedMouseButtons(Qt::NoButton);
     m_bounds = m_visual.path.controlPointRect();
@@ -38,6 +40,25 @@ QPainterPath GraphEdgeItem::shape() const
         m_shape.addPolygon(m_visual.arrow);
     }
     return m_shape;
+}
+
+void GraphEdgeItem::setRuntimeLabel(const QString &label)
+{
+    const QString shown = label.isEmpty() ? m_declaredLabel : label;
+    if (shown == m_visual.label && m_visual.runtime == !label.isEmpty())
+        return;
+    prepareGeometryChange();
+    m_visual.label = shown;
+    m_visual.runtime = !label.isEmpty();
+    if (!m_visual.labelRect.isNull()) {
+        QFont font = m_style->edgeFont();
+        font.setItalic(m_visual.runtime);
+        const QFontMetricsF metrics(font);
+        m_visual.labelRect.setWidth(metrics.horizontalAdvance(shown) + 4);
+        m_bounds |= m_visual.labelRect.adjusted(-2, -2, 2, 2);
+    }
+    m_shape = QPainterPath();
+    update();
 }
 
 void GraphEdgeItem::setHighlighted(bool on)

@@ -31,6 +31,12 @@ public:
     const QPainterPath &path() const { return m_visual.path; }
     void setHighlighted(bool on);
     bool isHighlighted() const { return m_visual.highlighted; }
+    /// Shows `label` (a shape the run made) instead of the laid-out label, in the runtime
+    /// colour; an empty one restores the laid-out label.
+    void setRuntimeLabel(const QString &label);
+    bool hasRuntimeLabel() const { return m_visual.runtime; }
+    /// The label as laid out (the value's name, else the program's type).
+    QString declaredLabel() const { return m_declaredLabel; }
 
 private:
     EdgeVisual m_visual;
@@ -38,6 +44,7 @@ private:
     QRectF m_bounds;
     const GraphStyle *m_style;
     Value m_value;
+    QString m_declaredLabel;
 };
 
 } // namespace ps

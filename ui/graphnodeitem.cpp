@@ -1,5 +1,7 @@
 #include "ui/graphnodeitem.h"
 
+#include "core/graph/graphbuilder.h"
+#include "core/ir/datatype.h"
 #include "core/ir/operation.h"
 
 #include <QLocale>
@@ -36,7 +38,20 @@ GraphNodeItem::GraphNodeItem(
         tip = m_visual.lines.join(QLatin1Char('\n'));
     }
     m_toolTip = tip;
+    m_declaredLines = m_visual.lines;
     setToolTip(tip);
+}
+
+QString GraphNodeItem::runtimeShapeText(ps::Type declared, const std::vector<int64_t> &dims)
+{
+    if (declared.isNull() || declared.kind() != Type::Kind::DenseTensor || dims.empty()
+        || declared.dims().size() != dims.size())
+        return {};
+    QString text;
+    for (int64_t d : dims)
+        text += QString::number(d) + QLatin1Char('x');
+    return text
+        + QString::fromUtf8(irName(declared.dtype()).data(), qsizetype(irName(declared.dtype()).size()));
 }
 
 QRectF GraphNodeItem::boundingRect() const
@@ -76,6 +91,22 @@ void GraphNodeItem::setMarks(const NodeMarks &marks)
     if (m_visual.marks.empty() != marks.empty())
         prepareGeometryChange();
     m_visual.marks = marks;
+    // The shape line (GraphBuilder's label: the first result's type, " +N" for more results)
+    // shows the run's shape where the program's type has dynamic dims.
+    m_visual.lines = m_declaredLines;
+    m_visual.runtimeLine = -1;
+    if (m_op && !m_visual.ghost && !marks.runtimeShapes.empty() && m_op->numResults() > 0
+        && m_declaredLines.size() > 1) {
+        const ps::Type type = m_op->result(0).type();
+        const QString suffix
+            = m_op->numResults() > 1 ? QStringLiteral(" +%1").arg(m_op->numResults() - 1) : QString();
+        const QString declared = QString::fromStdString(GraphBuilder::shapeText(type)) + suffix;
+        const QString runtime = runtimeShapeText(type, marks.runtimeShapes.front());
+        if (m_declaredLines[1] == declared && !runtime.isEmpty() && runtime + suffix != declared) {
+            m_visual.lines[1] = runtime + suffix;
+            m_visual.runtimeLine = 1;
+        }
+    }
     const QString lines = marksText();
     const QString tip = lines.isEmpty() ? m_toolTip : m_toolTip + QLatin1Char('\n') + lines;
     setOpacity(marks.faded ? 0.22 : 1.0);
@@ -93,6 +124,12 @@ QString GraphNodeItem::marksText() const
             line += QObject::tr(" (device %1 ms)").arg(marks.deviceMilliseconds, 0, 'f', 3);
         lines << line;
     }
+    if (marks.timeShare >= 0)
+        lines << QObject::tr("%1% of the run's time").arg(double(marks.timeShare) * 100, 0, 'f', 1);
+    if (m_visual.runtimeLine >= 0)
+        lines << QObject::tr("run's shape: %1 (the program's: %2)")
+                     .arg(m_visual.lines.value(m_visual.runtimeLine),
+                         m_declaredLines.value(m_visual.runtimeLine));
     if (marks.current)
         lines << QObject::tr("the debugger is paused here");
     if (marks.error)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/graph/graphmodel.h"
+#include "core/ir/type.h"
 #include "ui/common/nodemarks.h"
 #include "ui/render/graphstyle.h"
 
@@ -46,7 +47,9 @@ public:
     bool isMatched() const { return m_visual.matched; }
 
     /// Debugger marks: a green frame for the current op, a red dot for a breakpoint, a red frame
-    /// for a failed op, an orange frame for NaN/Inf, a time badge and tooltip line once executed.
+    /// for a failed op, an orange frame for NaN/Inf, a time badge and tooltip line once executed;
+    /// the shape line of an op's label shows its first result's runtime shape where that differs
+    /// from the program's type; the time overlay fills the box in timeShareColor().
     /// Pass-diff marks: a tinted fill, a frame and a corner badge (− + ~) in changeColor(); a
     /// faded node is drawn at low opacity.
     void setMarks(const NodeMarks &marks);
@@ -54,6 +57,10 @@ public:
     /// (GraphStyle::changeColor).
     static QColor changeColor(NodeMarks::Change change) { return GraphStyle::changeColor(change); }
     const NodeMarks &marks() const { return m_visual.marks; }
+    /// "1x96x160x160xf32": `dims` with the element type of `declared` in the graph's shape
+    /// syntax (GraphBuilder::shapeText); empty when `declared` is not a dense tensor type of
+    /// `dims`'s rank.
+    static QString runtimeShapeText(ps::Type declared, const std::vector<int64_t> &dims);
     /// The marks as tooltip lines ("executed: 0.120 ms", "breakpoint"); empty without marks.
     QString marksText() const;
 
@@ -64,6 +71,7 @@ private:
     Value m_value;
     int m_nodeId;
     QString m_toolTip; ///< the tooltip without the debugger's line
+    QStringList m_declaredLines; ///< the label as laid out, before runtime shapes replaced a line
 };
 
 } // namespace ps

@@ -1,5 +1,6 @@
 #include "ui/graphscene.h"
 
+#include "core/graph/graphbuilder.h"
 #include "ui/graphclusteritem.h"
 #include "ui/graphedgeitem.h"
 #include "ui/graphgroupitem.h"
@@ -362,7 +363,24 @@ void GraphScene::applyOpMarks()
             m.removedInside += marks.change == NodeMarks::Change::Removed ? 1 : 0;
             m.addedInside += marks.change == NodeMarks::Change::Added ? 1 : 0;
             m.changedInside += marks.change == NodeMarks::Change::Changed ? 1 : 0;
+            if (marks.timeShare >= 0)
+                m.timeShare = std::max(m.timeShare, 0.f) + marks.timeShare;
         }
+    }
+    // Edges labelled with their value's type show the run's shape where it differs.
+    for (GraphEdgeItem *edge : m_edgeItems) {
+        const Value v = edge->value();
+        const Operation *producer = v ? v.definingOp() : nullptr;
+        const auto it = producer ? all.find(producer) : all.end();
+        QString runtime;
+        if (it != all.end() && v.index() < it->second.runtimeShapes.size()
+            && edge->declaredLabel() == QString::fromStdString(GraphBuilder::shapeText(v.type()))) {
+            runtime = GraphNodeItem::runtimeShapeText(v.type(), it->second.runtimeShapes[v.index()]);
+            if (runtime == edge->declaredLabel())
+                runtime.clear();
+        }
+        if (!runtime.isEmpty() || edge->hasRuntimeLabel())
+            edge->setRuntimeLabel(runtime);
     }
     for (auto &[group, marks] : inside) {
         if (marks.empty())

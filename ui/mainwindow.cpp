@@ -204,6 +204,7 @@ MainWindow::MainWindow(QWidget *parent)
         if (a->menu() && a->menu()->objectName() == QLatin1String("viewMenu")) {
             a->menu()->addAction(m_runLog->dock()->toggleViewAction());
             a->menu()->addAction(m_memory->dock()->toggleViewAction());
+            a->menu()->addAction(m_debugger->timeOverlayAction());
         }
 
     QSettings settings;

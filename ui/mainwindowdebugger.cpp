@@ -19,11 +19,14 @@
 #include "ui/pipelinesnapshot.h"
 #include "ui/programdocument.h"
 #include "ui/propertiesmodel.h"
+#include "ui/runoverlaylegend.h"
 #include "ui/selectionmodel.h"
 
+#include <QAction>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolButton>
@@ -43,6 +46,8 @@ MainWindowDebugger::MainWindowDebugger(MainWindow *window, const WindowParts &pa
     , m_dock(new QDockWidget(tr("Debugger"), window))
     , m_menu(nullptr)
     , m_shapesStatus(new QLabel(window))
+    , m_timeOverlay(new QAction(tr("&Time Overlay"), this))
+    , m_overlayLegend(new RunOverlayLegend(window))
 {
     window->addToolBar(m_toolBar);
     m_dock->setObjectName(QStringLiteral("debuggerDock"));
@@ -101,6 +106,20 @@ MainWindowDebugger::MainWindowDebugger(MainWindow *window, const WindowParts &pa
             showDock();
     });
     connect(m_marks, &GraphMarks::marksChanged, this, &MainWindowDebugger::applyMarks);
+    m_timeOverlay->setObjectName(QStringLiteral("timeOverlayAction"));
+    m_timeOverlay->setCheckable(true);
+    m_timeOverlay->setToolTip(tr("Colour the executed ops by their share of the run's time; NaN/Inf framed"));
+    m_timeOverlay->setStatusTip(m_timeOverlay->toolTip());
+    m_toolBar->addSeparator();
+    m_toolBar->addAction(m_timeOverlay);
+    m_overlayLegend->hide();
+    window->statusBar()->addPermanentWidget(m_overlayLegend);
+    connect(m_timeOverlay, &QAction::toggled, this, [this](bool on) {
+        QSettings().setValue(QStringLiteral("debugger/timeOverlay"), on);
+        m_overlayLegend->setVisible(on);
+        m_marks->setTimeOverlay(on);
+    });
+    m_timeOverlay->setChecked(QSettings().value(QStringLiteral("debugger/timeOverlay"), false).toBool());
     m_shapesStatus->setObjectName(QStringLiteral("shapesStatus"));
     m_shapesStatus->hide();
     window->statusBar()->addPermanentWidget(m_shapesStatus);

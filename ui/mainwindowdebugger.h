@@ -5,6 +5,7 @@
 #include <QObject>
 #include <array>
 
+class QAction;
 class QDockWidget;
 class QLabel;
 class QMenu;
@@ -20,6 +21,7 @@ class DiagnosticsModel;
 class GraphMarks;
 class GraphView;
 class MainWindow;
+class RunOverlayLegend;
 class Operation;
 class SelectionModel;
 class ValueSummary;
@@ -67,6 +69,11 @@ public:
     QLabel *shapesStatus() const { return m_shapesStatus; }
     /// What the session holds for a value, for hover tooltips.
     ValueSummary *valueSummary() const { return m_summary; }
+    /// View ▸ Time Overlay (also on the debugger toolbar): executed ops coloured by their share
+    /// of the run's time (GraphMarks::setTimeOverlay); kept in QSettings "debugger/timeOverlay".
+    QAction *timeOverlayAction() const { return m_timeOverlay; }
+    /// The overlay's colours, in the status bar while it is on.
+    RunOverlayLegend *overlayLegend() const { return m_overlayLegend; }
 
 private:
     /// Sets the session's target from the window; `force` replaces a running session's target.
@@ -91,6 +98,8 @@ private:
     QDockWidget *m_dock;
     QMenu *m_menu;
     QLabel *m_shapesStatus;
+    QAction *m_timeOverlay;
+    RunOverlayLegend *m_overlayLegend;
 };
 
 } // namespace ps

@@ -111,6 +111,11 @@ QString ShortcutSheet::html(QWidget *window)
                     "<span style='color:%2'>red frame</span>: failed; "
                     "<span style='color:%3'>orange frame</span>: produced NaN/Inf; badge: its time")
             .arg(ThemeColors::css(c.success), ThemeColors::css(c.error), ThemeColors::css(c.warning)));
+    legend += row(QObject::tr("2x3xf32"),
+        QObject::tr("in blue italics: the shape the run made, where the program's type has dynamic dims"));
+    legend += row(QObject::tr("time overlay"),
+        QObject::tr("View \u25b8 Time Overlay: executed ops filled from pale yellow to red by their "
+                    "share of the run's time (the legend in the status bar)"));
     html += QObject::tr("<h3>Legend</h3><table>%1</table>").arg(legend);
     return html;
 }

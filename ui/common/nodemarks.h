@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <unordered_map>
+#include <vector>
 
 namespace ps {
 
@@ -47,12 +48,20 @@ struct NodeMarks
     int removedInside = 0;
     int addedInside = 0;
     int changedInside = 0;
+    /// The shape of each result as the latest execution made it (empty for a result that is not
+    /// a tensor, or a 0-d one): the labels show it where the program's type differs (dynamic
+    /// dims). Empty when the op did not run.
+    std::vector<std::vector<int64_t>> runtimeShapes;
+    /// The time overlay: the op's share (0 to 1) of the run's device time, all its executions
+    /// summed (a collapsed layer: its ops' sum); negative when the overlay is off or it did not
+    /// run.
+    float timeShare = -1;
 
     bool empty() const
     {
         return !current && !breakpoint && !error && !nonFinite && milliseconds < 0 && change == Change::None
             && !faded && accuracy == Accuracy::None && keptBytes == 0 && removedInside == 0
-            && addedInside == 0 && changedInside == 0;
+            && addedInside == 0 && changedInside == 0 && runtimeShapes.empty() && timeShare < 0;
     }
     friend bool operator==(const NodeMarks &, const NodeMarks &) = default;
 };

@@ -3,6 +3,7 @@
 #include "ui/debugger/debugsession.h"
 
 #include <QTimer>
+#include <unordered_map>
 
 namespace ps {
 
@@ -31,10 +32,20 @@ void GraphMarks::schedule()
     QTimer::singleShot(0, this, &GraphMarks::recompute);
 }
 
+void GraphMarks::setTimeOverlay(bool on)
+{
+    if (m_timeOverlay == on)
+        return;
+    m_timeOverlay = on;
+    recompute();
+}
+
 void GraphMarks::recompute()
 {
     m_scheduled = false;
     OpMarks marks;
+    std::unordered_map<const Operation *, double> seconds;
+    double total = 0;
     for (const OpRecord &r : m_session->records()) {
         if (!r.op)
             continue;
@@ -42,7 +53,16 @@ void GraphMarks::recompute()
         m.milliseconds = r.hostSeconds * 1000.0;
         m.deviceMilliseconds = r.deviceSeconds * 1000.0;
         m.nonFinite = m.nonFinite || r.hasNanInf;
+        m.runtimeShapes = r.outputShapes;
+        // A control-flow op's time includes its region's ops, which have records of their own.
+        if (m_timeOverlay && r.kind != OpRecord::Kind::ControlFlow) {
+            seconds[r.op] += r.deviceSeconds;
+            total += r.deviceSeconds;
+        }
     }
+    if (m_timeOverlay)
+        for (const auto &[op, s] : seconds)
+            marks[op].timeShare = total > 0 ? float(s / total) : 0.f;
     for (const DebugBreakpoint &b : m_session->breakpoints()) {
         if (b.kind != DebugBreakpoint::Kind::Op || !b.op)
             continue;

@@ -9,8 +9,9 @@ namespace ps {
 class DebugSession;
 
 /// What the graph views show of a debug session, as NodeMarks per op: the op the session stands
-/// at (current, or failed), the ops with op breakpoints, the ops that produced NaN/Inf and each
-/// executed op's latest wall and device time. Recomputed once per stop (not per op while
+/// at (current, or failed), the ops with op breakpoints, the ops that produced NaN/Inf, each
+/// executed op's latest wall and device time and result shapes, and with the time overlay on
+/// its share of the run's time. Recomputed once per stop (not per op while
 /// running); marksChanged() tells the views to apply marks() (GraphScene::setOpMarks).
 class GraphMarks : public QObject
 {
@@ -25,6 +26,10 @@ public:
     /// Recomputes now (normally done on the next event-loop turn after a change).
     void recompute();
 
+    /// The time overlay: executed ops carry NodeMarks::timeShare (the views colour them by it).
+    void setTimeOverlay(bool on);
+    bool timeOverlay() const { return m_timeOverlay; }
+
 signals:
     void marksChanged();
 
@@ -34,6 +39,7 @@ private:
     DebugSession *m_session;
     OpMarks m_marks;
     bool m_scheduled = false;
+    bool m_timeOverlay = false;
 };
 
 } // namespace ps

@@ -1,5 +1,7 @@
 #include "ui/debugger/valuesummary.h"
 
+#include "core/ir/operation.h"
+#include "core/runtime/oprecord.h"
 #include "core/runtime/tensorstats.h"
 #include "ui/debugger/debugsession.h"
 
@@ -26,9 +28,33 @@ QString ValueSummary::text(Value value)
     return it->second;
 }
 
+int64_t ValueSummary::knownElements(Value value) const
+{
+    const auto count = [](const std::vector<int64_t> &dims) {
+        int64_t n = 1;
+        for (int64_t d : dims) {
+            if (d < 0)
+                return int64_t(-1);
+            n *= d;
+        }
+        return n;
+    };
+    if (const Operation *producer = value.definingOp()) {
+        const std::vector<OpRecord> &records = m_session->records();
+        for (auto it = records.rbegin(); it != records.rend(); ++it)
+            if (it->op == producer)
+                return value.index() < it->outputShapes.size() ? count(it->outputShapes[value.index()]) : -1;
+    }
+    const Type type = value.type();
+    return !type.isNull() && type.kind() == Type::Kind::DenseTensor ? count(type.dims()) : -1;
+}
+
 QString ValueSummary::compute(Value value) const
 {
     const QString described = m_session->describe(value);
+    // The run's record tells the size before any copy: a huge value is not copied for a hover.
+    if (knownElements(value) > kMaxElements)
+        return described + tr(" (too large for a summary here: select it to inspect)");
     const Tensor t = m_session->hostValue(value);
     if (!t.defined())
         return described;

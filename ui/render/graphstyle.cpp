@@ -187,6 +187,24 @@ QColor GraphStyle::keptColor()
     return QColor(0x8e, 0x44, 0xad);
 }
 
+QColor GraphStyle::timeShareColor(float share)
+{
+    if (share < 0)
+        return QColor();
+    if (share >= kTimeShareSteps[3])
+        return QColor(0xc6, 0x28, 0x28);
+    if (share >= kTimeShareSteps[2])
+        return QColor(0xf4, 0x6d, 0x43);
+    if (share >= kTimeShareSteps[1])
+        return QColor(0xfe, 0xc4, 0x4f);
+    return QColor(0xff, 0xf3, 0xb0);
+}
+
+QColor GraphStyle::runtimeColor() const
+{
+    return m_dark ? QColor(0x7f, 0xd0, 0xff) : QColor(0x0b, 0x5c, 0xad);
+}
+
 QColor GraphStyle::accuracyColor(NodeMarks::Accuracy accuracy)
 {
     switch (accuracy) {
@@ -250,8 +268,27 @@ void GraphStyle::paintMarks(
         painter->drawRect(QRectF(rect.left() + 2, rect.bottom() - h - 1, w, h));
         painter->setBrush(Qt::NoBrush);
     }
-    if (marks.nonFinite)
-        frame(QColor(0xf0, 0x8c, 0x00), 2.5, 1.5);
+    if (marks.nonFinite) {
+        frame(nonFiniteColor(), 2.5, 1.5);
+        if (marks.timeShare >= 0 && !ghost && lod >= kDetailLod) {
+            // The overlay fills the box with the time's colour: NaN/Inf also says so in words.
+            QFont small = m_nodeFont;
+            small.setPixelSize(8);
+            small.setBold(true);
+            const QString text = QStringLiteral("NaN/Inf");
+            const QFontMetricsF metrics(small);
+            const qreal w = metrics.horizontalAdvance(text) + 6;
+            const qreal h = metrics.height();
+            const QRectF badge(rect.left() + 4, rect.bottom() - h / 2 + 1, w, h);
+            painter->setPen(Qt::NoPen);
+            painter->setBrush(nonFiniteColor());
+            painter->drawRoundedRect(badge, h / 2, h / 2);
+            painter->setFont(small);
+            painter->setPen(Qt::white);
+            painter->drawText(badge, Qt::AlignCenter | Qt::TextSingleLine, text);
+            painter->setBrush(Qt::NoBrush);
+        }
+    }
     if (marks.error)
         frame(QColor(0xd0, 0x1f, 0x1f), 3, 1.5);
     if (marks.current) {
@@ -305,6 +342,8 @@ void GraphStyle::paintNode(QPainter *painter, const NodeVisual &n, qreal lod) co
             flat = c;
         else if (const QColor a = accuracyColor(n.marks.accuracy); a.isValid())
             flat = a;
+        else if (const QColor t = timeShareColor(n.marks.timeShare); t.isValid())
+            flat = t;
         painter->fillRect(n.rect, flat);
         return;
     }
@@ -322,6 +361,10 @@ void GraphStyle::paintNode(QPainter *painter, const NodeVisual &n, qreal lod) co
         // A run log's verdict: half the kind's colour, half the verdict's.
         tinted = QColor(
             (fill.red() + a.red()) / 2, (fill.green() + a.green()) / 2, (fill.blue() + a.blue()) / 2);
+    } else if (const QColor t = timeShareColor(n.marks.timeShare); t.isValid()) {
+        // The time overlay: mostly the time's colour, so that the hot ops stand out.
+        tinted = QColor((fill.red() + t.red() * 3) / 4, (fill.green() + t.green() * 3) / 4,
+            (fill.blue() + t.blue() * 3) / 4);
     }
     painter->setBrush(tinted);
     const qreal radius = qMin<qreal>(6, n.rect.height() / 4);
@@ -329,7 +372,10 @@ void GraphStyle::paintNode(QPainter *painter, const NodeVisual &n, qreal lod) co
     paintMarks(painter, n.rect, n.marks, lod, n.ghost);
     if (n.lines.isEmpty())
         return;
-    painter->setPen(textColor());
+    // The time overlay's pale fills in the dark theme take the light theme's text colours.
+    const bool lightFill = m_dark && tinted.lightness() > 150;
+    const QColor text = lightFill ? QColor(0x1e, 0x1e, 0x1e) : textColor();
+    painter->setPen(text);
     const QFont &font = n.ghost ? m_ghostFont : m_nodeFont;
     QFont title = font;
     title.setBold(!n.ghost);
@@ -344,8 +390,21 @@ void GraphStyle::paintNode(QPainter *painter, const NodeVisual &n, qreal lod) co
     const qreal top = n.rect.top() + (labelHeight - lineHeight * n.lines.size()) / 2;
     QRectF line(n.rect.left() + 2, top, n.rect.width() - 4, lineHeight);
     for (int i = 0; i < n.lines.size(); ++i) {
-        painter->setFont(i == 0 ? title : font);
-        painter->drawText(line, Qt::AlignCenter | Qt::TextSingleLine, n.lines[i]);
+        if (i == n.runtimeLine) {
+            // The box was laid out for the program's type: a longer runtime shape is shrunk.
+            QFont fitted = font;
+            fitted.setItalic(true);
+            const qreal width = QFontMetricsF(fitted).horizontalAdvance(n.lines[i]);
+            if (width > line.width() && width > 0 && fitted.pixelSize() > 0)
+                fitted.setPixelSize(qMax(5, int(std::floor(fitted.pixelSize() * line.width() / width))));
+            painter->setFont(fitted);
+            painter->setPen(lightFill ? QColor(0x0b, 0x5c, 0xad) : runtimeColor());
+            painter->drawText(line, Qt::AlignCenter | Qt::TextSingleLine, n.lines[i]);
+            painter->setPen(text);
+        } else {
+            painter->setFont(i == 0 ? title : font);
+            painter->drawText(line, Qt::AlignCenter | Qt::TextSingleLine, n.lines[i]);
+        }
         line.translate(0, lineHeight);
     }
 }
@@ -370,12 +429,15 @@ void GraphStyle::paintGroup(QPainter *painter, const GroupVisual &g, qreal lod) 
         : m.removedInside == changes    ? changeColor(NodeMarks::Change::Removed)
         : m.addedInside == changes      ? changeColor(NodeMarks::Change::Added)
                                         : changeColor(NodeMarks::Change::Changed);
+    // The time overlay: a closed layer in the colour of its ops' summed share of the run.
+    const QColor time = timeShareColor(m.timeShare);
     if (!g.expanded) {
         if (lod < kFlatLod) {
             painter->fillRect(g.rect,
-                emphasised        ? border
-                    : changes > 0 ? changed
-                                  : box.darker(m_dark ? 80 : 108));
+                emphasised           ? border
+                    : changes > 0    ? changed
+                    : time.isValid() ? time
+                                     : box.darker(m_dark ? 80 : 108));
             return;
         }
         QPen pen(border, emphasised ? 2.5 : 1.2);
@@ -386,12 +448,16 @@ void GraphStyle::paintGroup(QPainter *painter, const GroupVisual &g, qreal lod) 
             painter->drawRoundedRect(g.rect.translated(3, 3), 7, 7);
         }
         painter->setPen(pen);
-        painter->setBrush(box);
+        const QColor front = time.isValid() ? QColor((box.red() + time.red() * 3) / 4,
+                                 (box.green() + time.green() * 3) / 4, (box.blue() + time.blue() * 3) / 4)
+                                            : box;
+        const bool lightFill = m_dark && front.lightness() > 150;
+        painter->setBrush(front);
         painter->drawRoundedRect(g.rect, 7, 7);
         paintMarks(painter, g.rect, g.marks, lod);
         if (changes > 0)
             paintChangeCounts(painter, g.rect, m, changed, lod);
-        painter->setPen(textColor());
+        painter->setPen(lightFill ? QColor(0x1e, 0x1e, 0x1e) : textColor());
         if (lod < kDetailLod) {
             drawFittedText(
                 painter, g.rect.adjusted(6, 3, -6, -3), g.title, m_groupFont, lod, 3, Qt::AlignCenter);
@@ -402,7 +468,7 @@ void GraphStyle::paintGroup(QPainter *painter, const GroupVisual &g, qreal lod) 
         painter->setFont(m_groupFont);
         painter->drawText(titleRect, Qt::AlignCenter | Qt::TextSingleLine, g.title);
         painter->setFont(m_nodeFont);
-        painter->setPen(m_dark ? QColor(0xa8, 0xb0, 0xbb) : QColor(0x5a, 0x64, 0x72));
+        painter->setPen(m_dark && !lightFill ? QColor(0xa8, 0xb0, 0xbb) : QColor(0x5a, 0x64, 0x72));
         painter->drawText(
             titleRect.translated(0, titleHeight), Qt::AlignCenter | Qt::TextSingleLine, g.detail);
         return;
@@ -507,9 +573,13 @@ void GraphStyle::paintEdge(QPainter *painter, const EdgeVisual &e, qreal lod) co
         back.setAlpha(210);
         painter->setBrush(back);
         painter->drawRect(e.labelRect);
-        painter->setPen(
-            e.highlighted ? color : (m_dark ? QColor(0xb8, 0xc0, 0xca) : QColor(0x44, 0x4b, 0x55)));
-        painter->setFont(m_edgeFont);
+        painter->setPen(e.highlighted ? color
+                : e.runtime           ? runtimeColor()
+                : m_dark              ? QColor(0xb8, 0xc0, 0xca)
+                                      : QColor(0x44, 0x4b, 0x55));
+        QFont font = m_edgeFont;
+        font.setItalic(e.runtime);
+        painter->setFont(font);
         painter->drawText(e.labelRect, Qt::AlignCenter | Qt::TextSingleLine, e.label);
     }
 }

@@ -27,6 +27,9 @@ struct NodeVisual
     bool highlighted = false;
     bool matched = false; ///< a search match
     NodeMarks marks;
+    /// The label line showing a shape the run made (NodeMarks::runtimeShapes), drawn in
+    /// runtimeColor() and shrunk to fit the box laid out for the program's type; -1: none.
+    int runtimeLine = -1;
 };
 
 /// One layer group as painted: a collapsed box or an expanded frame with a title bar.
@@ -53,6 +56,7 @@ struct EdgeVisual
     QRectF labelRect;
     bool dashed = false;
     bool highlighted = false;
+    bool runtime = false; ///< the label is a shape the run made (drawn in runtimeColor())
 };
 
 /// How the graph looks: fonts, colours, paddings, the size of every box and the painting of
@@ -102,6 +106,15 @@ public:
     static QColor accuracyColor(NodeMarks::Accuracy accuracy);
     /// The bar of the bytes an op keeps for the backward (NodeMarks::keptBytes): purple.
     static QColor keptColor();
+    /// The time overlay's colour of a share of the run (NodeMarks::timeShare), in four steps
+    /// from pale yellow to dark red (kTimeShareSteps); invalid for a negative share.
+    static QColor timeShareColor(float share);
+    /// The lower bounds of the time overlay's steps, as shares of the run.
+    static constexpr float kTimeShareSteps[4] = { 0.f, 0.01f, 0.05f, 0.2f };
+    /// The colour of a label that shows what the run made rather than the program's type.
+    QColor runtimeColor() const;
+    /// The frame of an op whose results hold NaN or Inf.
+    static QColor nonFiniteColor() { return QColor(0xf0, 0x8c, 0x00); }
     void paintGroup(QPainter *painter, const GroupVisual &group, qreal lod) const;
     void paintEdge(QPainter *painter, const EdgeVisual &edge, qreal lod) const;
     void paintCluster(QPainter *painter, const QRectF &rect, const QString &label, qreal lod) const;

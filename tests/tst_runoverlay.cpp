@@ -1,0 +1,186 @@
+#include "core/ir/block.h"
+#include "core/ir/operation.h"
+#include "core/ir/program.h"
+#include "debugwait.h"
+#include "dynamicinputs.h"
+#include "ui/debugger/debugsession.h"
+#include "ui/debugger/graphmarks.h"
+#include "ui/graphedgeitem.h"
+#include "ui/graphnodeitem.h"
+#include "ui/graphscene.h"
+#include "ui/graphview.h"
+#include "ui/mainwindow.h"
+#include "ui/mainwindowdebugger.h"
+#include "ui/programdocument.h"
+#include "ui/render/graphstyle.h"
+#include "ui/runoverlaylegend.h"
+
+#include <QAction>
+#include <QMenuBar>
+#include <QPainter>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+
+using namespace ps;
+
+namespace {
+
+using State = DebugSession::State;
+
+/// x (batch, height and width dynamic) → relu → tanh → the output "out": relu's result is
+/// unnamed, so its edge is labelled with its type.
+const char *const kChain
+    = "{\n"
+      "    (%0) = \"pd_op.data\" () {dtype:float32,name:\"x\",place:Place(cpu),shape:[-1,3,-1,-1],"
+      "stop_gradient:[true]} : () -> tensor<-1x3x-1x-1xf32>\n"
+      "    (%1) = \"pd_op.relu\" (%0) {} : (tensor<-1x3x-1x-1xf32>) -> tensor<-1x3x-1x-1xf32>\n"
+      "    (%2) = \"pd_op.tanh\" (%1) {} : (tensor<-1x3x-1x-1xf32>) -> tensor<-1x3x-1x-1xf32>\n"
+      "    () = \"builtin.shadow_output\" (%2) {output_name:\"out\"} : (tensor<-1x3x-1x-1xf32>) -> \n"
+      "}\n";
+
+bool openAndLayOut(MainWindow &w, const QString &path)
+{
+    QSignalSpy finished(w.graphView(), &GraphView::layoutFinished);
+    if (!w.openFile(path))
+        return false;
+    return finished.count() > 0 || finished.wait(60000);
+}
+
+} // namespace
+
+/// After a run the graph shows it: op labels and edge labels with the runtime shapes where the
+/// program's types have dynamic dims, and the time overlay (View ▸ Time Overlay, kept in
+/// QSettings) colouring each executed op by its share of the run, with a legend.
+class TestRunOverlay : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("PIRScopeTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_runoverlay"));
+        QSettings().clear();
+    }
+
+    void runtimeShapesAndTheTimeOverlay()
+    {
+        QTemporaryDir dir;
+        const QString path = writeTestFile(dir, QStringLiteral("chain.txt"), kChain);
+        QVERIFY(!path.isEmpty());
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndLayOut(w, path));
+        MainWindowDebugger *debugger = w.debugger();
+        DebugSession *session = debugger->session();
+        DebugSources sources = session->sources();
+        sources.shapes["x"] = { 2, 3, 5, 7 };
+        session->setSources(sources);
+
+        // The overlay is off by default; View ▸ Time Overlay and the debugger toolbar turn it on.
+        QAction *overlay = debugger->timeOverlayAction();
+        QVERIFY(!overlay->isChecked());
+        QVERIFY(debugger->overlayLegend()->isHidden());
+        QMenu *view = w.menuBar()->findChild<QMenu *>(QStringLiteral("viewMenu"));
+        QVERIFY(view && view->actions().contains(overlay));
+        overlay->trigger();
+        QVERIFY(debugger->marks()->timeOverlay());
+        QVERIFY(debugger->overlayLegend()->isVisible());
+        QCOMPARE(QSettings().value(QStringLiteral("debugger/timeOverlay")).toBool(), true);
+
+        const Block &block = w.document()->program().block();
+        const Operation *relu = block.op(1);
+        const Operation *tanh = block.op(2);
+        QCOMPARE(relu->name(), std::string_view("pd_op.relu"));
+        GraphScene *scene = w.graphView()->graphScene();
+        GraphNodeItem *reluItem = scene->itemForOp(relu);
+        QVERIFY(reluItem);
+        QCOMPARE(reluItem->lines().value(1), QStringLiteral("?x3x?x?xf32"));
+
+        session->continueRun();
+        QVERIFY(waitUntilIdle(*session));
+        QCOMPARE(session->state(), State::Finished);
+
+        // The op's shape line and the unnamed value's edge show what the run made.
+        QTRY_COMPARE(reluItem->lines().value(1), QStringLiteral("2x3x5x7xf32"));
+        QVERIFY2(reluItem->toolTip().contains(
+                     QStringLiteral("run's shape: 2x3x5x7xf32 (the program's: ?x3x?x?xf32)")),
+            qPrintable(reluItem->toolTip()));
+        GraphEdgeItem *edge = nullptr;
+        for (GraphEdgeItem *e : scene->edgeItems())
+            if (e->value() == relu->result(0))
+                edge = e;
+        QVERIFY(edge);
+        QCOMPARE(edge->declaredLabel(), QStringLiteral("?x3x?x?xf32"));
+        QVERIFY(edge->hasRuntimeLabel());
+        QCOMPARE(edge->label(), QStringLiteral("2x3x5x7xf32"));
+
+        // Every executed op carries its share of the run; the shares add up to the whole.
+        double total = 0;
+        for (const Operation *op : { relu, tanh }) {
+            const NodeMarks &m = scene->itemForOp(op)->marks();
+            QVERIFY(m.timeShare >= 0 && m.timeShare <= 1);
+            QVERIFY(GraphStyle::timeShareColor(m.timeShare).isValid());
+        }
+        for (const auto &[op, marks] : scene->opMarks())
+            if (marks.timeShare >= 0)
+                total += marks.timeShare;
+        QVERIFY2(std::abs(total - 1.0) < 1e-3 || total == 0, qPrintable(QString::number(total)));
+        QVERIFY(reluItem->toolTip().contains(QStringLiteral("of the run's time")));
+
+        // The overlay paints the box in its colour: rendered, the box holds the colour's blend.
+        const QRectF box = reluItem->rect();
+        QImage image(QSize(int(box.width() * 2), int(box.height() * 2)), QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        {
+            QPainter painter(&image);
+            scene->render(&painter, QRectF(image.rect()), box);
+        }
+        const QColor fill = scene->style().nodeFill(NodeKind::Compute, false);
+        const QColor time = GraphStyle::timeShareColor(reluItem->marks().timeShare);
+        const QColor expected((fill.red() + time.red() * 3) / 4, (fill.green() + time.green() * 3) / 4,
+            (fill.blue() + time.blue() * 3) / 4);
+        int tinted = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x) {
+                const QColor c = image.pixelColor(x, y);
+                tinted += std::abs(c.red() - expected.red()) + std::abs(c.green() - expected.green())
+                        + std::abs(c.blue() - expected.blue())
+                    <= 6;
+            }
+        QVERIFY2(tinted > image.width() * image.height() / 3, qPrintable(QString::number(tinted)));
+
+        // Off again: the labels keep the run's shapes, the colours and the legend go.
+        overlay->trigger();
+        QTRY_VERIFY(scene->itemForOp(relu)->marks().timeShare < 0);
+        QVERIFY(debugger->overlayLegend()->isHidden());
+        QCOMPARE(reluItem->lines().value(1), QStringLiteral("2x3x5x7xf32"));
+        QCOMPARE(QSettings().value(QStringLiteral("debugger/timeOverlay")).toBool(), false);
+
+        // A new session (restart) drops them: back to the program's types.
+        session->stop();
+        QVERIFY(waitUntilIdle(*session));
+        QTRY_COMPARE(reluItem->lines().value(1), QStringLiteral("?x3x?x?xf32"));
+        QVERIFY(!edge->hasRuntimeLabel());
+        QCOMPARE(edge->label(), QStringLiteral("?x3x?x?xf32"));
+    }
+
+    void theOverlayIsRemembered()
+    {
+        QSettings().setValue(QStringLiteral("debugger/timeOverlay"), true);
+        MainWindow w;
+        QVERIFY(w.debugger()->timeOverlayAction()->isChecked());
+        QVERIFY(w.debugger()->marks()->timeOverlay());
+        QVERIFY(!w.debugger()->overlayLegend()->isHidden());
+        QSettings().remove(QStringLiteral("debugger/timeOverlay"));
+    }
+};
+
+QTEST_MAIN(TestRunOverlay)
+#include "tst_runoverlay.moc"
