@@ -5,9 +5,11 @@
 #include "dynamicinputs.h"
 #include "ui/debugger/debugsession.h"
 #include "ui/debugger/graphmarks.h"
+#include "ui/debugger/valuesummary.h"
 #include "ui/graphedgeitem.h"
 #include "ui/graphnodeitem.h"
 #include "ui/graphscene.h"
+#include "ui/graphtooltips.h"
 #include "ui/graphview.h"
 #include "ui/mainwindow.h"
 #include "ui/mainwindowdebugger.h"
@@ -120,6 +122,14 @@ private slots:
         QCOMPARE(edge->declaredLabel(), QStringLiteral("?x3x?x?xf32"));
         QVERIFY(edge->hasRuntimeLabel());
         QCOMPARE(edge->label(), QStringLiteral("2x3x5x7xf32"));
+
+        // Hovering the op tells its result's statistics from the session.
+        const GraphToolTips::LiveText live
+            = [debugger](Value v) { return debugger->valueSummary()->text(v); };
+        const QString tip = GraphToolTips::text(reluItem, *w.document(), live);
+        QVERIFY2(tip.contains(QStringLiteral("now: float32[2, 3, 5, 7]"))
+                && tip.contains(QStringLiteral(" · min ")) && tip.contains(QStringLiteral(" · NaN 0")),
+            qPrintable(tip));
 
         // Every executed op carries its share of the run; the shares add up to the whole.
         double total = 0;
