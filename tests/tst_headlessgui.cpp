@@ -153,6 +153,19 @@ private slots:
         expectError({ kExample, "--size", "big" }, refused.path(), QStringLiteral("--size: 'big'"));
     }
 
+    /// 1280x720 holds the debugger and the Memory dock side by side, stopped at a grad op whose
+    /// 4-d value puts an index box per axis in the inspector (the slicing row scrolls instead of
+    /// widening the window to 1331 px).
+    void debuggerAndMemoryFit1280()
+    {
+        QTemporaryDir dir;
+        const GuiRun r = runGui({ QStringLiteral(PIRSCOPE_FIXTURES_DIR "/paddle/transformer_encoder"),
+                                    "--view", "split", "--memory", "--steps", "80", "--size", "1280x720" },
+            dir.path());
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(QImage(dir.path() + "/shot.png").size(), QSize(1280, 720));
+    }
+
     /// Issue 11: --select and --inspect name an op and a value as --break does; a reference that
     /// names none (or several) exits non-zero saying so. (tst_scenesetup checks what they select.)
     void selectAndInspectReferences()

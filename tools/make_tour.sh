@@ -58,3 +58,7 @@ PY
 shot intermediates "$config/mlp_ce" --view split --select fwd:9 --size 1280x720
 # The Memory dock: the attention block Paddle's allocator was measured on, its train step op by op.
 shot memory "$here/tests/fixtures/memory/attention" --view split --memory --size 1280x720
+# The same dock while debugging a train step that frees as Paddle: the measured bytes (green) drawn
+# over the prediction up to the op the session is at.
+mkdir -p "$config/PIRScope" && printf '[memory]\nfreeAsPaddle=true\n' >> "$config/PIRScope/pirscope.conf"
+shot memory_measured "$here/tests/fixtures/paddle/transformer_encoder" --view split --memory --steps 100 --size 1280x720

@@ -144,7 +144,9 @@ void MemoryChart::paintEvent(QPaintEvent *)
     p.drawPath(area);
 
     // What the run measured, per column as the prediction, where it has run.
-    const QColor measuredColour = palette().color(QPalette::Link);
+    // Green: apart from the prediction's highlight blue and the debugger's orange, in both themes.
+    const bool dark = palette().color(QPalette::Base).lightnessF() < 0.5;
+    const QColor measuredColour = dark ? QColor(0x66, 0xbb, 0x6a) : QColor(0x2e, 0x7d, 0x32);
     if (m_measured.size() == n) {
         QPainterPath line;
         bool drawing = false;
@@ -167,7 +169,7 @@ void MemoryChart::paintEvent(QPaintEvent *)
             line.lineTo(x1, yOf(double(most)));
             drawing = true;
         }
-        p.setPen(QPen(measuredColour, 1.8));
+        p.setPen(QPen(measuredColour, 2.2));
         p.setBrush(Qt::NoBrush);
         p.drawPath(line);
     }

@@ -59,11 +59,10 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     auto *sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);
     sideLayout->setSpacing(2);
-    auto *row = new QHBoxLayout;
-    row->addWidget(m_list, 1);
-    row->addWidget(m_onGraph);
-    sideLayout->addLayout(row);
+    // Stacked, not side by side: beside the debugger's dock at 1280 px the panel must stay narrow.
+    sideLayout->addWidget(m_list);
     sideLayout->addWidget(m_table, 1);
+    sideLayout->addWidget(m_onGraph);
     sideLayout->addWidget(m_freeAsPaddle);
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_chart);

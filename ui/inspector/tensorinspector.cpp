@@ -13,6 +13,7 @@
 #include <QCheckBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFrame>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -82,9 +83,22 @@ TensorInspector::TensorInspector(QWidget *parent)
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     // The slice's size and the inspector's messages at the end of the slicing row.
+    // The controls scroll sideways: a 4-d tensor's axis boxes must not set the inspector's (and
+    // with it the main window's) minimum width.
+    auto *sliceScroll = new QScrollArea(this);
+    sliceScroll->setObjectName(QStringLiteral("sliceScroll"));
+    sliceScroll->setWidget(m_sliceControls);
+    sliceScroll->setWidgetResizable(true);
+    sliceScroll->setFrameShape(QFrame::NoFrame);
+    sliceScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    sliceScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    sliceScroll->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    sliceScroll->setFixedHeight(
+        m_sliceControls->sizeHint().height() + sliceScroll->horizontalScrollBar()->sizeHint().height());
+    sliceScroll->setMinimumWidth(120);
     auto *sliceRow = new QHBoxLayout;
-    sliceRow->addWidget(m_sliceControls);
-    sliceRow->addWidget(m_footer, 1);
+    sliceRow->addWidget(sliceScroll, 1);
+    sliceRow->addWidget(m_footer);
     rightLayout->addLayout(sliceRow);
     rightLayout->addWidget(m_tabs, 1);
     // The statistics scroll: twelve rows must not set the inspector's minimum height.
