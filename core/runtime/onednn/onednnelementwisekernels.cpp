@@ -15,18 +15,7 @@ namespace {
 using dt = dnnl::memory::data_type;
 using tag = dnnl::memory::format_tag;
 
-struct Plan
-{
-    dnnl::primitive primitive;
-    dnnl::memory::desc scratchpad;
-};
-
-dnnl::primitive_attr userScratchpad()
-{
-    dnnl::primitive_attr attr;
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    return attr;
-}
+using Plan = OneDnnPlan;
 
 // x op y with NumPy broadcasting, when one operand has the result's shape (oneDNN broadcasts
 // src1 only; the commutative ops swap their operands for it). An inplace form writes into x.

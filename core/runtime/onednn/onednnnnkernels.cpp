@@ -14,18 +14,7 @@ namespace {
 using dt = dnnl::memory::data_type;
 using tag = dnnl::memory::format_tag;
 
-struct Plan
-{
-    dnnl::primitive primitive;
-    dnnl::memory::desc scratchpad;
-};
-
-dnnl::primitive_attr userScratchpad()
-{
-    dnnl::primitive_attr attr;
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    return attr;
-}
+using Plan = OneDnnPlan;
 
 // Row-major strides of an operand stored as batch dims + [rows, cols], seen as batch + [m, k]
 // (or [k, n]); `transposed` when the stored matrix is the transpose of the one multiplied.

@@ -12,6 +12,13 @@
 
 namespace ps {
 
+dnnl::primitive_attr userScratchpad()
+{
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    return attr;
+}
+
 void runPlainKernel(KernelContext &ctx)
 {
     const KernelFn plain = plainCpuKernels().find(ctx.opName());

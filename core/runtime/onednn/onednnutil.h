@@ -13,6 +13,16 @@ class Tensor;
 // What the oneDNN kernels share: descriptors of PIRScope's dense row-major tensors, plan keys
 // and the hand-over to the plain kernel.
 
+/// A cached primitive and the scratchpad it asks for (the kernels provide it: userScratchpad()).
+struct OneDnnPlan
+{
+    dnnl::primitive primitive;
+    dnnl::memory::desc scratchpad;
+};
+
+/// Attributes with a user-provided scratchpad, so cached primitives share no hidden buffers.
+dnnl::primitive_attr userScratchpad();
+
 /// Runs the plain CPU kernel of ctx's op (the oracle's), for a case the oneDNN kernel leaves.
 void runPlainKernel(KernelContext &ctx);
 /// A float32 tensor with at least one element: what the oneDNN kernels compute on.
