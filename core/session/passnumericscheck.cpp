@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <map>
 
 namespace ps {
 
@@ -54,18 +55,39 @@ public:
             for (Value r : op->results()) {
                 const RuntimeValue *v = m_interpreter.valueOf(r);
                 if (v && v->isTensor() && v->tensor().defined())
-                    m_take(*op, r, deepHostCopy(m_backend, v->tensor()));
+                    m_take(*op, r, copyOf(v->tensor()));
             }
         }
         m_peak = std::max(m_peak, m_meter->liveBytes() + record.liveBytes);
     }
 
 private:
+    /// A host tensor that views the bytes of one copied before (reshape, flatten, squeeze ...),
+    /// equal to them still, shares that copy: one memcmp instead of a copy.
+    Tensor copyOf(const Tensor &t)
+    {
+        const bool host = t.storage()->device().isCpu();
+        const std::pair<const Storage *, size_t> key(t.storage().get(), t.byteOffset());
+        if (host) {
+            auto it = m_copies.find(key);
+            if (it != m_copies.end() && it->second.dtype() == t.dtype()
+                && it->second.byteSize() == t.byteSize()
+                && std::memcmp(it->second.rawData(), t.rawData(), t.byteSize()) == 0)
+                return it->second.reshaped(t.shape());
+        }
+        Tensor copy = deepHostCopy(m_backend, t);
+        if (host)
+            m_copies[key] = copy;
+        return copy;
+    }
+
     Interpreter &m_interpreter;
     Backend &m_backend;
     std::shared_ptr<AllocationMeter> m_meter;
     Take m_take;
     int64_t &m_peak;
+    /// The copy of each host buffer (storage, offset) last copied.
+    std::map<std::pair<const Storage *, size_t>, Tensor> m_copies;
 };
 
 bool hasLowPrecision(const Program &program, bool &bfloat16)

@@ -103,7 +103,8 @@ struct PassNumerics
 /// values and their comparison. Memory: about one run's values (host copies) plus what the running
 /// program holds: the reference keeps only the values that survived the pass, and each top-level
 /// value is compared as the run produces it and the reference's copy released at once (values
-/// inside regions wait for the run's end).
+/// inside regions wait for the run's end); a value whose buffer still holds the bytes of one copied
+/// before shares that copy.
 class PassNumericsCheck : public PassInstrumentation
 {
 public:
