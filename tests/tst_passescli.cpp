@@ -51,6 +51,9 @@ private slots:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o["numerics_baseline_error"].toString(), QString());
+        // What the check held at most, and one run alone (both measured, never zero).
+        QVERIFY(o["numerics_peak_bytes"].toDouble() > 0);
+        QVERIFY(o["numerics_run_peak_bytes"].toDouble() > 0);
         const QJsonArray passes = o["passes"].toArray();
         QCOMPARE(passes.size(), 11); // on a CPU, without params_sync_among_devices_pass
         // Listed, marked, not run, not checked.

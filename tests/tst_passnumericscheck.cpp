@@ -50,6 +50,21 @@ const char *kSelection = R"({
 }
 )";
 
+/// x -> op -> op ... (`length` of them) -> y, every value 256x1024 float32 (1 MiB).
+std::string chain(const std::string &op, int length)
+{
+    const std::string type = "tensor<256x1024xf32>";
+    std::string text = "{\n    (%0) = \"pd_op.data\" () {dtype:float32,name:\"x\",place:Place(undefined:0),"
+                       "shape:[256,1024],stop_gradient:[true]} : () -> "
+        + type + "\n";
+    for (int i = 1; i <= length; ++i)
+        text += "    (%" + std::to_string(i) + ") = \"" + op + "\" (%" + std::to_string(i - 1)
+            + ") {stop_gradient:[true]} : (" + type + ") -> " + type + "\n";
+    text += "    () = \"builtin.shadow_output\" (%" + std::to_string(length) + ") {output_name:\"y\"} : ("
+        + type + ") ->\n}\n";
+    return text;
+}
+
 std::unique_ptr<Program> parse(const char *text = kProgram)
 {
     LoadResult r = PirTextReader::readString(text, "numerics.txt");
@@ -295,6 +310,56 @@ private slots:
         QVERIFY(output(n, "picked")->ok);
         QVERIFY(!output(n, "scaled")->ok);
         QVERIFY(!output(n, "scaled")->orderSensitive);
+    }
+
+    void checkHoldsAboutOneRunsValues()
+    {
+        // Two changed passes over a chain of 1 MiB values: holding the reference's values, the
+        // compared run's and the running program's values (as before eager deletion and the
+        // comparison as each value comes) would reach about three runs' values.
+        const int length = 24;
+        const std::string text = chain("pd_op.sigmoid", length);
+        auto program = parse(text.c_str());
+        QVERIFY(program);
+        Setup s(*program);
+        s.pm.addPass(std::make_unique<SetAttribute>("pd_op.sigmoid", 3, "unused", Attribute::f32(1)));
+        s.pm.addPass(std::make_unique<SetAttribute>("pd_op.sigmoid", 7, "unused", Attribute::f32(2)));
+        s.pm.addInstrumentation(s.check);
+        s.pm.run(*program);
+        QVERIFY2(s.check->baselineError().empty(), s.check->baselineError().c_str());
+        const std::vector<PassNumerics> &r = s.check->results();
+        QCOMPARE(r.size(), size_t(2));
+        for (const PassNumerics &n : r) {
+            QVERIFY2(n.checked && n.skipped.empty(), n.skipped.c_str());
+            QVERIFY(n.ok);
+            QCOMPARE(n.valuesCompared, size_t(length + 2)); // x, the sigmoids and the output y
+        }
+        const int64_t oneRun = int64_t(length + 1) * 256 * 1024 * 4;
+        QVERIFY2(s.check->peakBytes() >= oneRun, qPrintable(QString::number(s.check->peakBytes())));
+        QVERIFY2(s.check->peakBytes() < oneRun * 3 / 2, qPrintable(QString::number(s.check->peakBytes())));
+        // A run on its own frees each value after its last read: a few values at a time.
+        QVERIFY2(s.check->runPeakBytes() < oneRun / 4, qPrintable(QString::number(s.check->runPeakBytes())));
+    }
+
+    void aValueEqualToTheBufferItTakesSharesItsCopy()
+    {
+        // relu_(relu_(x)) = relu_(x): each relu_ after the first writes its input's buffer and
+        // leaves its bytes as they were, so one copy serves them all.
+        const int length = 24;
+        const std::string text = chain("pd_op.relu_", length);
+        auto program = parse(text.c_str());
+        QVERIFY(program);
+        Setup s(*program);
+        s.pm.addPass(std::make_unique<SetAttribute>("pd_op.relu_", 3, "unused", Attribute::f32(1)));
+        s.pm.addInstrumentation(s.check);
+        s.pm.run(*program);
+        QCOMPARE(s.check->results().size(), size_t(1));
+        const PassNumerics &n = s.check->results().front();
+        QVERIFY2(n.checked && n.skipped.empty(), n.skipped.c_str());
+        QVERIFY(n.ok);
+        QCOMPARE(n.valuesCompared, size_t(length + 2));
+        const int64_t oneRun = int64_t(length + 1) * 256 * 1024 * 4;
+        QVERIFY2(s.check->peakBytes() < oneRun / 2, qPrintable(QString::number(s.check->peakBytes())));
     }
 
     void runFailuresAreReportedNotHidden()

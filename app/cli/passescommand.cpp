@@ -8,6 +8,7 @@
 #include "core/ir/operation.h"
 #include "core/ir/pirprinter.h"
 #include "core/ir/program.h"
+#include "core/ir/shapesize.h"
 #include "core/ir/valuenumbering.h"
 #include "core/session/inputshapes.h"
 #include "core/session/passsession.h"
@@ -306,6 +307,8 @@ void writeJson(const std::vector<ps::PassTimelineStep> &steps, const ps::PassNum
     json.endArray();
     if (numerics) {
         json.key("numerics_baseline_error").value(numerics->baselineError());
+        json.key("numerics_peak_bytes").value(numerics->peakBytes());
+        json.key("numerics_run_peak_bytes").value(numerics->runPeakBytes());
         json.key("numerics_input_shapes").beginObject();
         for (const auto &[name, dims] : numerics->options().inputShapes) {
             json.key(name).beginArray();
@@ -500,6 +503,11 @@ int runPasses(const std::vector<std::string> &args)
     if (steps.empty())
         std::cout << "no pass enabled; passes: " << passList(*pm) << "\n";
     writeText(steps, numerics.get(), cli.flag("all") ? size_t(-1) : 10);
+    if (numerics)
+        std::cout << "numerics: the check held at most "
+                  << ps::ShapeSize::formatBytes(uint64_t(numerics->peakBytes()))
+                  << " (one run alone: " << ps::ShapeSize::formatBytes(uint64_t(numerics->runPeakBytes()))
+                  << ")\n";
     if (cli.flag("print"))
         ps::PirPrinter::print(*program, std::cout);
     return bounded ? cliError("--check-numerics: " + numerics->boundedError()) : status;

@@ -7,6 +7,7 @@
 #include "core/ir/program.h"
 #include "core/ir/region.h"
 #include "core/ir/valuenumbering.h"
+#include "core/runtime/allocationmeter.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/hostcopy.h"
 #include "core/runtime/interpreterobserver.h"
@@ -22,40 +23,71 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <map>
 
 namespace ps {
 
 namespace {
 
 /// Copies each op's tensor results as the op produces them (later inplace ops may overwrite the
-/// buffer; a loop body keeps its last iteration's values).
+/// buffer; a loop body keeps its last iteration's values) into storages counted by `meter`, and
+/// hands each copy to `take` before the run drops the value. Samples `meter`'s bytes plus the
+/// run's live bytes after each op into `peak`.
 class ValueRecorder : public InterpreterObserver
 {
 public:
-    ValueRecorder(
-        Interpreter &interpreter, Backend &backend, std::unordered_map<const ValueImpl *, Tensor> &values)
+    using Take = std::function<void(const Operation &, Value, Tensor)>;
+    ValueRecorder(Interpreter &interpreter, Backend &backend, std::shared_ptr<AllocationMeter> meter,
+        Take take, int64_t &peak)
         : m_interpreter(interpreter)
         , m_backend(backend)
-        , m_values(values)
+        , m_meter(std::move(meter))
+        , m_take(std::move(take))
+        , m_peak(peak)
     {
     }
     void opExecuted(const OpRecord &record) override
     {
         const Operation *op = record.op;
-        if (!op || DeadCodeElimination::hasSideEffect(*op) || op->name() == "pd_op.empty"
-            || op->name() == "pd_op.empty_like")
-            return;
-        for (Value r : op->results()) {
-            const RuntimeValue *v = m_interpreter.valueOf(r);
-            if (v && v->isTensor() && v->tensor().defined())
-                m_values[r.impl()] = deepHostCopy(m_backend, v->tensor());
+        if (op && !DeadCodeElimination::hasSideEffect(*op) && op->name() != "pd_op.empty"
+            && op->name() != "pd_op.empty_like") {
+            const AllocationMeter::Use metered(m_meter);
+            for (Value r : op->results()) {
+                const RuntimeValue *v = m_interpreter.valueOf(r);
+                if (v && v->isTensor() && v->tensor().defined())
+                    m_take(*op, r, copyOf(v->tensor()));
+            }
         }
+        m_peak = std::max(m_peak, m_meter->liveBytes() + record.liveBytes);
     }
 
 private:
+    /// A host tensor that views the bytes of one copied before (reshape, flatten, squeeze ...),
+    /// equal to them still, shares that copy: one memcmp instead of a copy.
+    Tensor copyOf(const Tensor &t)
+    {
+        const bool host = t.storage()->device().isCpu();
+        const std::pair<const Storage *, size_t> key(t.storage().get(), t.byteOffset());
+        if (host) {
+            auto it = m_copies.find(key);
+            if (it != m_copies.end() && it->second.dtype() == t.dtype()
+                && it->second.byteSize() == t.byteSize()
+                && std::memcmp(it->second.rawData(), t.rawData(), t.byteSize()) == 0)
+                return it->second.reshaped(t.shape());
+        }
+        Tensor copy = deepHostCopy(m_backend, t);
+        if (host)
+            m_copies[key] = copy;
+        return copy;
+    }
+
     Interpreter &m_interpreter;
     Backend &m_backend;
-    std::unordered_map<const ValueImpl *, Tensor> &m_values;
+    std::shared_ptr<AllocationMeter> m_meter;
+    Take m_take;
+    int64_t &m_peak;
+    /// The copy of each host buffer (storage, offset) last copied.
+    std::map<std::pair<const Storage *, size_t>, Tensor> m_copies;
 };
 
 bool hasLowPrecision(const Program &program, bool &bfloat16)
@@ -148,6 +180,26 @@ struct Compared
     ValueNumerics numerics;
     bool comparable = false;
 };
+
+Compared compareValues(const Tensor &actual, const Tensor &expected, double rtol, double atol)
+{
+    Compared c;
+    c.comparable = comparable(actual, expected);
+    if (!c.comparable) {
+        c.numerics.ok = false;
+        c.numerics.maxAbs = c.numerics.maxRel = INFINITY;
+        return c;
+    }
+    const TensorComparison t = compareToScale(actual, expected, rtol, atol);
+    c.numerics.maxAbs = t.maxAbsError;
+    c.numerics.maxRel = t.maxRelError;
+    c.numerics.mismatches = size_t(t.mismatches);
+    c.numerics.worstIndex = t.worstIndex;
+    c.numerics.worstActual = t.worstActual;
+    c.numerics.worstExpected = t.worstExpected;
+    c.numerics.ok = t.mismatches == 0;
+    return c;
+}
 
 /// Marks the values of `block` (and of the regions inside, whose values also mark the op that
 /// holds them) by the selections they go through, in program order; records the flipped
@@ -246,12 +298,13 @@ PassNumericsCheck::PassNumericsCheck(
     : m_backend(backend)
     , m_params(std::move(params))
     , m_options(std::move(options))
+    , m_meter(std::make_shared<AllocationMeter>())
 {
 }
 
 PassNumericsCheck::~PassNumericsCheck() = default;
 
-PassNumericsCheck::Run PassNumericsCheck::execute(const Program &program)
+PassNumericsCheck::Run PassNumericsCheck::execute(const Program &program, const Take &take)
 {
     Run run;
     // The live program, not owned: it is only read during this call.
@@ -263,14 +316,23 @@ PassNumericsCheck::Run PassNumericsCheck::execute(const Program &program)
     options.inputShapes = m_options.inputShapes;
     options.dynamicDim = m_options.dynamicDim;
     options.interpreter.synchronizeEachOp = false;
+    options.interpreter.eagerDeletion = true; // the check keeps its own copies
     options.interpreter.maxOps = m_options.maxOps;
     options.interpreter.canceled = m_options.canceled;
     if (!runner.prepare(options, run.error))
         return run;
-    ValueRecorder recorder(runner.interpreter(), m_backend, run.values);
+    ValueRecorder recorder(
+        runner.interpreter(), m_backend, m_meter,
+        [&run, &take](const Operation &op, Value r, Tensor copy) {
+            if (take)
+                take(op, r, copy);
+            run.values[r.impl()] = std::move(copy);
+        },
+        m_peakBytes);
     runner.interpreter().addObserver(&recorder);
     const StopInfo stop = runner.run();
     runner.interpreter().removeObserver(&recorder);
+    m_runPeakBytes = std::max(m_runPeakBytes, runner.interpreter().peakLiveBytes());
     if (stop.reason != StopReason::Finished) {
         const std::optional<OpError> &error = runner.interpreter().error();
         run.error = error ? error->toString() : stop.message;
@@ -278,8 +340,11 @@ PassNumericsCheck::Run PassNumericsCheck::execute(const Program &program)
             m_boundedError = run.error;
         return run;
     }
-    for (ProgramRunner::NamedTensor &t : runner.outputs())
-        run.outputs.emplace_back(t.name, std::move(t.tensor));
+    {
+        const AllocationMeter::Use metered(m_meter);
+        for (ProgramRunner::NamedTensor &t : runner.outputs())
+            run.outputs.emplace_back(t.name, std::move(t.tensor));
+    }
     program.block().walk([&run](Operation *op) {
         for (Value r : op->results())
             if (isChannelsLast(r))
@@ -297,7 +362,7 @@ PassNumericsCheck::Run PassNumericsCheck::execute(const Program &program)
 
 void PassNumericsCheck::runBeforePipeline(const Program &program, std::string_view)
 {
-    m_current = execute(program);
+    m_current = execute(program, {});
     m_baselineError = m_current.ok ? std::string() : m_current.error;
 }
 
@@ -318,7 +383,8 @@ void PassNumericsCheck::runAfterPass(const Pass &pass, const Program &program, c
     }
     if (!m_current.ok) {
         n.skipped = "the program before the pass did not run: " + m_current.error;
-        m_current = execute(program); // the next pass may have a runnable program to start from
+        m_current = Run(); // its values go before the next run records its own
+        m_current = execute(program, {}); // the next pass may have a runnable program to start from
         m_results.push_back(std::move(n));
         return;
     }
@@ -328,7 +394,39 @@ void PassNumericsCheck::runAfterPass(const Pass &pass, const Program &program, c
         m_results.push_back(std::move(n));
         return;
     }
-    Run after = execute(program);
+    // The values the pass removed go before the run: the reference keeps only what it can be
+    // compared with.
+    std::unordered_set<const ValueImpl *> live;
+    program.block().walk([&live](Operation *op) {
+        for (Value r : op->results())
+            live.insert(r.impl());
+    });
+    std::erase_if(m_current.values, [&live](const auto &v) { return !live.contains(v.first); });
+
+    // A top-level value is compared as the run produces it and the reference's copy released, so
+    // the check holds about one run's values; a value inside a region (a loop body runs many
+    // times) is compared once the run ends.
+    const ValueNumbering numbering(program);
+    std::unordered_map<const ValueImpl *, Compared> compared;
+    Run &before = m_current;
+    auto compareValue = [&](const Operation &op, Value r, const Tensor &actual, const Tensor &expected) {
+        const bool movedToNhwc = isChannelsLast(r) && !before.channelsLast.contains(r.impl())
+            && actual.defined() && actual.rank() == 4;
+        Compared c = compareValues(movedToNhwc ? toChannelsFirst(actual) : actual, expected, n.rtol, n.atol);
+        c.numerics.value = numbering.name(r);
+        c.numerics.op = std::string(op.name());
+        compared.insert_or_assign(r.impl(), std::move(c));
+    };
+    const Take streamed = [&](const Operation &op, Value r, const Tensor &copy) {
+        if (op.parentBlock() != &program.block())
+            return;
+        auto b = before.values.find(r.impl());
+        if (b != before.values.end()) {
+            compareValue(op, r, copy, b->second);
+            before.values.erase(b);
+        }
+    };
+    Run after = execute(program, streamed);
     if (!after.ok) {
         n.skipped = "the program after the pass did not run: " + after.error;
         m_current = std::move(after);
@@ -336,45 +434,22 @@ void PassNumericsCheck::runAfterPass(const Pass &pass, const Program &program, c
         return;
     }
     n.checked = true;
-    auto compare = [&n](const Tensor &actual, const Tensor &expected) {
-        Compared c;
-        c.comparable = comparable(actual, expected);
-        if (!c.comparable) {
-            c.numerics.ok = false;
-            c.numerics.maxAbs = c.numerics.maxRel = INFINITY;
-            return c;
-        }
-        const TensorComparison t = compareToScale(actual, expected, n.rtol, n.atol);
-        c.numerics.maxAbs = t.maxAbsError;
-        c.numerics.maxRel = t.maxRelError;
-        c.numerics.mismatches = size_t(t.mismatches);
-        c.numerics.worstIndex = t.worstIndex;
-        c.numerics.worstActual = t.worstActual;
-        c.numerics.worstExpected = t.worstExpected;
-        c.numerics.ok = t.mismatches == 0;
-        return c;
-    };
-    // Every value both runs computed, then the selections they went through.
-    const ValueNumbering numbering(program);
-    std::unordered_map<const ValueImpl *, Compared> compared;
+    // Every value both runs computed in program order, then the selections they went through.
     std::vector<const ValueImpl *> order;
     program.block().walk([&](Operation *op) {
         for (Value r : op->results()) {
-            auto a = after.values.find(r.impl());
-            auto b = m_current.values.find(r.impl());
-            if (a == after.values.end() || b == m_current.values.end())
-                continue;
-            const bool movedToNhwc = after.channelsLast.contains(r.impl())
-                && !m_current.channelsLast.contains(r.impl()) && a->second.defined() && a->second.rank() == 4;
-            Compared c = compare(movedToNhwc ? toChannelsFirst(a->second) : a->second, b->second);
-            c.numerics.value = numbering.name(r);
-            c.numerics.op = std::string(op->name());
-            compared.emplace(r.impl(), std::move(c));
+            if (!compared.contains(r.impl())) {
+                auto a = after.values.find(r.impl());
+                auto b = before.values.find(r.impl());
+                if (a == after.values.end() || b == before.values.end())
+                    continue;
+                compareValue(*op, r, a->second, b->second);
+            }
             order.push_back(r.impl());
         }
     });
     std::unordered_map<const ValueImpl *, Selected> marks;
-    auto untouched = [&before = m_current, &after](const Operation &op) {
+    auto untouched = [&before, &after](const Operation &op) {
         auto b = before.selections.find(&op);
         auto a = after.selections.find(&op);
         return b != before.selections.end() && a != after.selections.end() && a->second == b->second;
@@ -422,7 +497,7 @@ void PassNumericsCheck::runAfterPass(const Pass &pass, const Program &program, c
             [&name = name](const auto &o) { return o.first == name; });
         if (it == m_current.outputs.end())
             continue; // a new output: nothing to compare with
-        ValueNumerics v = compare(tensor, it->second).numerics;
+        ValueNumerics v = compareValues(tensor, it->second, n.rtol, n.atol).numerics;
         v.value = name;
         auto value = outputs.find(name);
         account(std::move(v), value == outputs.end() ? nullptr : value->second, true);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/ir/attribute.h"
+#include "core/ir/value.h"
 #include "core/runtime/tensor.h"
 #include "core/runtime/tensorsource.h"
 #include "core/transform/passinstrumentation.h"
@@ -15,6 +16,7 @@
 
 namespace ps {
 
+class AllocationMeter;
 class Backend;
 class Operation;
 class ParameterStore;
@@ -97,8 +99,12 @@ struct PassNumerics
 /// pass). Differences that only a flipped near tie in a discrete selection explains are reported
 /// apart (PassNumerics::OrderSensitive). Values are copied as each op produces them, so an inplace op
 /// overwriting its input later does not count as a difference. Values of random ops and `empty` are not
-/// compared. Cost per changed pass: one program execution and a host copy of its values (memory: two runs'
-/// values).
+/// compared. Cost per changed pass: one program execution with eager deletion, a host copy of its
+/// values and their comparison. Memory: about one run's values (host copies) plus what the running
+/// program holds: the reference keeps only the values that survived the pass, and each top-level
+/// value is compared as the run produces it and the reference's copy released at once (values
+/// inside regions wait for the run's end); a value whose buffer still holds the bytes of one copied
+/// before shares that copy.
 class PassNumericsCheck : public PassInstrumentation
 {
 public:
@@ -134,6 +140,12 @@ public:
     /// The error of the first run that was bounded (the op limit, the budget for records, a
     /// cancel) rather than failed by the program; empty when none was.
     const std::string &boundedError() const { return m_boundedError; }
+    /// The most bytes the check held at once: its copies of values (both runs') plus what the
+    /// running program held, sampled after each op (AllocationMeter counts; a kernel's
+    /// temporaries are in runPeakBytes only).
+    int64_t peakBytes() const { return m_peakBytes; }
+    /// The largest Interpreter::peakLiveBytes() of its runs: one run on its own, as Paddle frees.
+    int64_t runPeakBytes() const { return m_runPeakBytes; }
 
 private:
     struct Run
@@ -155,7 +167,9 @@ private:
         };
         std::unordered_map<const Operation *, Selection> selections;
     };
-    Run execute(const Program &program);
+    /// Sees each value's copy as the run records it.
+    using Take = std::function<void(const Operation &, Value, const Tensor &)>;
+    Run execute(const Program &program, const Take &take);
 
     Backend &m_backend;
     std::shared_ptr<ParameterStore> m_params;
@@ -164,6 +178,10 @@ private:
     std::string m_baselineError;
     std::string m_boundedError;
     std::vector<PassNumerics> m_results;
+    /// Counts the check's copies of values.
+    std::shared_ptr<AllocationMeter> m_meter;
+    int64_t m_peakBytes = 0;
+    int64_t m_runPeakBytes = 0;
 };
 
 } // namespace ps
