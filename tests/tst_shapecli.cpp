@@ -145,6 +145,18 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("dyn.yml:1:9: warning:"), r.err.constData());
         QVERIFY2(r.err.contains("need a shape: x (?x3x?x?)"), r.err.constData());
+        // A .yml shape that cannot stand for the input (a rank of 3, a channel count of 4) is not
+        // used and says why where the shape is asked for.
+        write(dir, "dyn.yml",
+            "Hpi:\n  backend_configs:\n    paddle_infer:\n      trt_dynamic_shapes:\n        x:\n"
+            "        - [1, 4, 8, 8]\n        - [1, 4, 16, 16]\n        - [4, 4, 64, 64]\n");
+        r = runCli({ "run", program, "--shape", "ids=1x3" });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(
+            r.err.contains("need a shape: x (?x3x?x?) (dyn.yml's 1x4x16x16 "
+                           "(Hpi.backend_configs.paddle_infer.trt_dynamic_shapes.x) is not used: dim 1 is 4, "
+                           "the input declares 3"),
+            r.err.constData());
     }
 
     void ymlDefaultsOnTheSamples()

@@ -141,14 +141,23 @@ std::vector<InputShape> InputShapes::resolve(const Program &program,
         }
         if (!s.dynamic())
             continue;
+        // A `.yml` shape that cannot stand for the input is not used, and the note says why.
+        std::string unusable;
+        const auto noteUnusable = [&s, &unusable] {
+            if (!unusable.empty())
+                s.note += (s.note.empty() ? "" : "; ") + unusable;
+        };
         if (config) {
             if (auto it = config->dynamicShapes.find(s.name); it != config->dynamicShapes.end()) {
-                if (mismatch(s.declared, it->second.opt).empty()) {
+                const std::string why = mismatch(s.declared, it->second.opt);
+                if (why.empty()) {
                     s.shape = it->second.opt;
                     s.origin = InputShape::Origin::ConfigShapes;
                     s.note = fileName(config->path) + ": " + it->second.where + " (opt of min/opt/max)";
                     continue;
                 }
+                unusable = fileName(config->path) + "'s " + dimsText(it->second.opt) + " (" + it->second.where
+                    + ") is not used: " + why;
             }
             if (s.imageLike && config->imageSize) {
                 const bool nchw = s.channelDim == 1;
@@ -164,6 +173,7 @@ std::vector<InputShape> InputShapes::resolve(const Program &program,
                 s.shape = shape;
                 s.origin = InputShape::Origin::ConfigImage;
                 s.note = fileName(config->path) + ": " + config->imageSize->where;
+                noteUnusable();
                 continue;
             }
         }
@@ -172,11 +182,13 @@ std::vector<InputShape> InputShapes::resolve(const Program &program,
         if (batchOnly) {
             s.shape[0] = 1;
             s.origin = InputShape::Origin::Batch;
+            noteUnusable();
             continue;
         }
         s.origin = InputShape::Origin::Unresolved;
-        s.note = config ? fileName(config->path) + " gives no shape for it"
-                        : "no .yml beside the program gives a default";
+        s.note = !unusable.empty() ? unusable
+            : config               ? fileName(config->path) + " gives no shape for it"
+                                   : "no .yml beside the program gives a default";
     }
     return out;
 }
