@@ -219,7 +219,8 @@ void MemoryChart::paintEvent(QPaintEvent *)
         p.drawText(QPointF(x, plot.top() - 4), label);
     }
 
-    // The legend, when there is a measurement to tell from the prediction.
+    // The legend, when there is a measurement to tell from the prediction: bottom right, where
+    // neither the peak's label (top) nor the baseline's (left) is.
     if (m_measured.size() == n) {
         const QString predicted = tr("predicted");
         const QString measured
@@ -227,7 +228,9 @@ void MemoryChart::paintEvent(QPaintEvent *)
         const double swatch = fm.height();
         double x = plot.right() - 8 - fm.horizontalAdvance(measured) - fm.horizontalAdvance(predicted)
             - 2 * (swatch + 6) - 12;
-        const double y = plot.top() + 4 + fm.height() / 2.0;
+        const double y = plot.bottom() - 4 - fm.height() / 2.0;
+        p.fillRect(QRectF(x - 4, y - fm.height() / 2.0 - 2, plot.right() - x, fm.height() + 4),
+            palette().color(QPalette::Base));
         auto entry = [&](const QColor &colour, const QString &text) {
             p.setPen(QPen(colour, 2.5));
             p.drawLine(QPointF(x, y), QPointF(x + swatch, y));
