@@ -109,7 +109,7 @@ class PaddleRunner:
         try:
             self.predictor = self.create(folder, shape, True)
             self.predictor.run()
-        except NotImplementedError as e:
+        except RuntimeError as e:  # Paddle raises its C++ errors as RuntimeError and its subclasses
             print(f"  Paddle with oneDNN failed: {str(e).splitlines()[0][:160]}; measured with oneDNN off",
                   file=sys.stderr)
             self.what = "oneDNN off"
