@@ -51,10 +51,7 @@ MainWindowMemory::MainWindowMemory(MainWindow *window, DebugSession *session)
     connect(m_panel, &MemoryPanel::freeAsPaddleChanged, session, &DebugSession::setFreeAsPaddle);
     connect(session, &DebugSession::recordsAppended, this, [this](int first, int) { measure(first); });
     connect(session, &DebugSession::recordsReset, this, [this] { measure(0); });
-    connect(session, &DebugSession::stateChanged, this, [this] {
-        measure(0);
-        followDebugger();
-    });
+    connect(session, &DebugSession::stateChanged, this, &MainWindowMemory::followDebugger);
     connect(session, &DebugSession::stoppedAt, this, &MainWindowMemory::followDebugger);
 }
 
