@@ -5,6 +5,7 @@
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/runtime/cpu/cpubackend.h"
 #include "core/runtime/npyio.h"
 #include "core/runtime/tensorcomparison.h"
 #include "core/session/bundleprograms.h"
@@ -782,10 +783,16 @@ private slots:
         if (s.devices().size() >= 2 && s.devices()[1].available)
             QSKIP("a CUDA device is available here");
 #ifdef PIRSCOPE_HAVE_CUDA_SIM
-        const size_t expected = 3; // CPU, CUDA (unavailable), cuda-sim
+        size_t expected = 3; // CPU, CUDA (unavailable), cuda-sim
 #else
-        const size_t expected = 2;
+        size_t expected = 2;
 #endif
+        // The plain kernels, beside oneDNN's: the reference a user can run on.
+        if (CpuBackend::hasOneDnn()) {
+            ++expected;
+            QVERIFY(s.devices().back().device.isPlainCpu());
+            QVERIFY(s.devices().back().available);
+        }
         QCOMPARE(s.devices().size(), expected);
         QVERIFY(s.devices().front().available);
         QVERIFY(s.devices().front().label.rfind("CPU", 0) == 0);
@@ -809,6 +816,9 @@ private slots:
         // cuda-sim runs the CUDA backend on the host: selectable without a GPU.
         QVERIFY(s.devices()[2].available);
         QVERIFY(s.devices()[2].device.isSimulated());
+        // Users read what it is; the command line's spelling is in the tooltip.
+        QVERIFY(s.devices()[2].label.find("cuda-sim") == std::string::npos);
+        QVERIFY(model->item(2)->toolTip().contains(QStringLiteral("--device cuda-sim")));
         QVERIFY(model->item(2)->flags() & Qt::ItemIsEnabled);
         QVERIFY(s.setDeviceIndex(2));
         QCOMPARE(s.deviceIndex(), 2);

@@ -394,7 +394,7 @@ void TestTensorInspector::statsPanelFields()
     panel.setTensor(t);
     QCOMPARE(panel.field("Shape"), QStringLiteral("[2, 3]"));
     QCOMPARE(panel.field("DType"), QStringLiteral("float64"));
-    QCOMPARE(panel.field("Device"), QStringLiteral("cpu"));
+    QCOMPARE(panel.field("Device"), QStringLiteral("CPU"));
     QCOMPARE(panel.field("Count"), QStringLiteral("6"));
     QCOMPARE(panel.field("Min"), QStringLiteral("…"));
     panel.setStats(computeStatsHost(t));
@@ -494,7 +494,7 @@ void TestTensorInspector::deviceTensorNeedsHostCopy()
     inspector.setTensor(onDevice, "d");
     QCOMPARE(inspector.message(), QStringLiteral("device tensor; copy to host to show values"));
     QCOMPARE(inspector.sliceModel()->rowCount(), 0);
-    QCOMPARE(inspector.statsPanel()->field("Device"), QStringLiteral("cuda:0"));
+    QCOMPARE(inspector.statsPanel()->field("Device"), QStringLiteral("CUDA:0"));
     QVERIFY(!inspector.statsPending()); // computeStatsHost must not read device memory
 
     // With a stats function (Backend::stats in the debugger) the device tensor itself is summarised.

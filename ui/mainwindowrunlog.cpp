@@ -105,7 +105,7 @@ MainWindowRunLog::MainWindowRunLog(
     fileMenu->insertAction(before, m_compareIntermediates);
     fileMenu->insertAction(before, m_clear);
 
-    // Beside Stop on NaN in the Debug toolbar, and in the Debug menu.
+    // Beside Break on NaN/Inf in the Debug toolbar, and in the Debug menu.
     DebuggerToolBar *bar = debugger->toolBar();
     const QList<QAction *> barActions = bar->actions();
     const qsizetype nan = barActions.indexOf(debugger->actions()->breakOnNanInfAction());

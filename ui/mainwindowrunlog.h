@@ -33,7 +33,7 @@ struct RunLogResult;
 /// CPU run with the target's own inputs and parameters); the "Compare with Paddle" dock lists the
 /// records or values (RunLogPanel), the three graphs colour every compared op by its worst error
 /// ratio (GraphScene::setOpAccuracy) and "Run to first divergence" (the Debug menu and toolbar,
-/// beside Stop on NaN) runs the debugger to the op of the first record or value beyond
+/// beside Break on NaN/Inf) runs the debugger to the op of the first record or value beyond
 /// tolerance. A new program clears the comparison; a new pipeline snapshot (mode or pass switch)
 /// keeps the table but removes the colours until the snapshot it was checked against is shown
 /// again. The automatic check of a bundle's intermediates shows the dock only when a value

@@ -65,10 +65,16 @@ std::vector<DeviceOption> DebugEngine::probeDevices()
         }
         out.push_back({ Device::cuda(i), cuda->name(), true, {} });
     }
-    // cuda-sim: the CUDA backend run on the host (slow; for checking the CUDA code path).
+    // cuda-sim: the CUDA backend run on the host (slow; for checking the CUDA code path). Users
+    // see what it is, not its device name.
     std::string simReason;
-    if (const Backend *sim = backend(Device::cudaSim(), simReason))
-        out.push_back({ Device::cudaSim(), sim->name(), true, {} });
+    if (backend(Device::cudaSim(), simReason))
+        out.push_back(
+            { Device::cudaSim(), "CUDA emulated on the CPU (slow: checks the CUDA kernels)", true, {} });
+    // The plain kernels, the oracle the oneDNN ones are checked against (without oneDNN they are
+    // what Device::cpu() runs already).
+    if (CpuBackend::hasOneDnn())
+        out.push_back({ Device::cpuPlain(), "CPU, plain kernels (the reference; slower)", true, {} });
     return out;
 }
 

@@ -11,7 +11,8 @@ namespace ps {
 struct DeviceOption
 {
     Device device;
-    /// "CPU (OpenBLAS)", "CUDA:0 NVIDIA H200", "CUDA (unavailable)".
+    /// What users read: "CPU (oneDNN 2.6, OpenBLAS)", "CUDA:0 NVIDIA H200", "CUDA (unavailable)",
+    /// "CUDA emulated on the CPU (...)", "CPU, plain kernels (...)".
     std::string label;
     bool available = true;
     /// Why it is unavailable; empty otherwise.

@@ -38,8 +38,8 @@ DebuggerActions::DebuggerActions(DebugSession *session, QObject *parent)
     m_breakOnNanInf = make(tr("Break on &NaN/Inf"), QKeySequence(),
         tr("Stop after the first op that produces a NaN or an infinity"));
     m_breakOnNanInf->setCheckable(true);
-    // The toolbar shows the short form (no icon says NaN).
-    m_breakOnNanInf->setIconText(tr("Stop on NaN"));
+    // The toolbar shows it as text (no icon says NaN), without the menu mnemonic.
+    m_breakOnNanInf->setIconText(tr("Break on NaN/Inf"));
 
     connect(m_continue, &QAction::triggered, session, &DebugSession::continueRun);
     connect(m_pause, &QAction::triggered, session, &DebugSession::pause);

@@ -77,7 +77,10 @@ void DebuggerToolBar::fillDevices()
             item->setFlags(item->flags() & ~(Qt::ItemIsEnabled | Qt::ItemIsSelectable));
             item->setToolTip(QString::fromStdString(d.reason));
         } else {
-            item->setToolTip(QString::fromStdString(d.device.name()));
+            // cuda-sim takes no index on the command line.
+            const std::string flag = d.device.isSimulated() ? "cuda-sim" : d.device.name();
+            item->setToolTip(tr("%1\npirscope-cli: --device %2")
+                                 .arg(QString::fromStdString(d.label), QString::fromStdString(flag)));
         }
         model->appendRow(item);
     }

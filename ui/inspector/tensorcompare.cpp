@@ -1,6 +1,7 @@
 #include "ui/inspector/tensorcompare.h"
 
 #include "core/runtime/tensorcomparison.h"
+#include "ui/common/devicetext.h"
 #include "ui/inspector/tensorslice.h"
 
 #include <cmath>
@@ -37,7 +38,7 @@ TensorCompare::Result TensorCompare::compare(const Tensor &a, const Tensor &b, c
         if (!t.defined())
             r.error = name + " is undefined";
         else if (!t.device().isCpu())
-            r.error = name + " is on " + t.device().name() + "; compare host copies";
+            r.error = name + " is on " + DeviceText::of(t.device()).toStdString() + "; compare host copies";
         else if (!TensorSlice::canRead(t))
             r.error = name + " has dtype " + std::string(phiName(t.dtype())) + ", which cannot be compared";
         return r.error.empty();

@@ -1,6 +1,7 @@
 #include "ui/inspector/tensorinspector.h"
 
 #include "core/runtime/npyio.h"
+#include "ui/common/devicetext.h"
 #include "ui/common/dialogdirectory.h"
 #include "ui/common/elidedlabel.h"
 #include "ui/inspector/comparepanel.h"
@@ -270,7 +271,7 @@ void TensorInspector::setTensor(const Tensor &tensor, const QString &name, const
     if (tensor.defined())
         header += QStringLiteral("%1 &nbsp;·&nbsp; %2")
                       .arg(QString::fromStdString(tensor.describe()).toHtmlEscaped(),
-                          QString::fromStdString(tensor.device().name()));
+                          DeviceText::of(tensor.device()));
     m_header->setText(header.isEmpty() ? tr("<i>no tensor</i>") : header);
     m_statsPanel->setTensor(tensor);
 

@@ -1,5 +1,6 @@
 #include "ui/inspector/tensorstatspanel.h"
 
+#include "ui/common/devicetext.h"
 #include "ui/common/themecolors.h"
 
 #include <QFormLayout>
@@ -86,7 +87,7 @@ void TensorStatsPanel::setTensor(const Tensor &t)
     }
     setField(QStringLiteral("Shape"), QString::fromStdString(shapeText(t.shape())));
     setField(QStringLiteral("DType"), QString::fromUtf8(phiName(t.dtype())));
-    setField(QStringLiteral("Device"), QString::fromStdString(t.device().name()));
+    setField(QStringLiteral("Device"), DeviceText::of(t.device()));
     setField(QStringLiteral("Count"), count(t.numElements()));
     setStatsText(QStringLiteral("…"));
 }
