@@ -163,6 +163,34 @@ private slots:
     }
 
     /// The same refusal for PIR JSON: the shadow_output without its value written by the writer.
+    // A binary file under a program's name is called binary, where its first non-text byte is;
+    // a text file named .json that is no program says it is not JSON either.
+    void binaryIsNotReadAsText()
+    {
+        std::string bytes(44, 'x');
+        bytes.replace(0, 4, "PK\x03\x04", 4);
+        const ps::LoadResult binary = ps::loadProgramFromString(bytes, "model.json");
+        QVERIFY(!binary.program);
+        QCOMPARE(binary.diagnostics.size(), size_t(1));
+        QCOMPARE(QString::fromStdString(binary.diagnostics[0].toString()),
+            QStringLiteral("model.json:1:3: error: binary data (byte 0x03), not a PIR program: PIR "
+                           "JSON starts with '{\"', PIR text with an op line"));
+
+        const ps::LoadResult prose = ps::loadProgramFromString("\n  hello world\nmore", "notes.json");
+        QVERIFY(prose.diagnostics.hasErrors());
+        QCOMPARE(QString::fromStdString(prose.diagnostics.items().back().toString()),
+            QStringLiteral("notes.json:2:3: note: named .json but not JSON: it starts with 'hello "
+                           "world', not '{\"'"));
+
+        // Tabs, form feeds and a BOM are text.
+        const ps::LoadResult text = ps::loadProgramFromString(
+            "\xEF\xBB\xBF{\n\t(%0) = \"pd_op.full\" () {dtype:(pd_op.DataType)float32,place:(pd_op.Place)"
+            "Place(cpu),shape:(pd_op.IntArray)[1],value:(Float)1,stop_gradient:[true]} : () -> "
+            "builtin.tensor<1xf32>\n\f}\n",
+            "p.txt");
+        QVERIFY2(!text.diagnostics.hasErrors(), text.diagnostics.toString().c_str());
+    }
+
     void jsonProgramIsRefused()
     {
         ps::LoadResult loaded = ps::loadProgram(fixture("shadow_output_without_value.txt").toStdString());
