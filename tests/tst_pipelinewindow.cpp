@@ -35,6 +35,23 @@ using namespace ps;
 
 namespace {
 
+// w needs a gradient; the only output is arg_max's int64 index.
+const char kArgmaxProgram[]
+    = "{\n"
+      "    (%0) = \"builtin.parameter\" () {parameter_name:\"w\",stop_gradient:[false]} : () -> "
+      "tensor<4x3xf32>\n"
+      "    (%1) = \"pd_op.data\" () "
+      "{dtype:float32,name:\"x\",place:Place(undefined:0),shape:[2,4],stop_gradient:[true]} : () -> "
+      "tensor<2x4xf32>\n"
+      "    (%2) = \"pd_op.matmul\" (%1, %0) {stop_gradient:[false],transpose_x:false,transpose_y:false} : "
+      "(tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>\n"
+      "    (%3) = \"pd_op.full\" () {dtype:int64,place:Place(cpu),shape:[1],stop_gradient:[true],value:1} : "
+      "() -> tensor<1xi64>\n"
+      "    (%4) = \"pd_op.argmax\" (%2, %3) {dtype:int64,flatten:false,keepdims:false,stop_gradient:[true]} "
+      ": (tensor<2x3xf32>, tensor<1xi64>) -> tensor<2xi64>\n"
+      "    (%5) = \"pd_op.fetch\" (%4) {col:0,name:\"out\"} : (tensor<2xi64>) -> tensor<2xi64>\n"
+      "}\n";
+
 const char *const kModels[] = { "mlp_ce", "lenet", "conv_bn_relu", "transformer_encoder", "inplace_chain",
     "pruned_param", "nested_output", "control_flow", "control_flow_if", "embedding_mean" };
 
@@ -376,9 +393,36 @@ private slots:
         w.setTraining(true);
         QVERIFY(waitForPipeline(w));
         QVERIFY(w.snapshot()->training);
-        QVERIFY(w.snapshot()->notice.contains(QStringLiteral("Nothing to differentiate")));
+        QCOMPARE(w.snapshot()->notice,
+            QStringLiteral("Nothing to differentiate: the 1 input and 1 parameter are all "
+                           "stop_gradient, so the backward program is empty. paddle.jit.save writes "
+                           "inference programs this way; a trace bundle or a print of the program "
+                           "being trained has the gradients."));
         QVERIFY(w.splitView()->noticeLabel()->isVisible());
         QCOMPARE(w.splitView()->noticeLabel()->text(), w.snapshot()->notice);
+    }
+
+    /// A parameter needs a gradient but the only output is an integer: the notice says the
+    /// output does not depend on it, not that nothing is differentiable.
+    void integerOutputHasNoBackward()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("argmax.txt"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(kArgmaxProgram);
+        f.close();
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(openSplit(w, path));
+        w.setTraining(true);
+        QVERIFY(waitForPipeline(w));
+        QVERIFY(w.snapshot()->ok());
+        QCOMPARE(w.snapshot()->notice,
+            QStringLiteral("The backward program is empty: its output does not depend on an input or "
+                           "parameter that needs a gradient (every path goes through stop_gradient "
+                           "or integer values)."));
     }
 };
 

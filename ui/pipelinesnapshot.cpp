@@ -41,10 +41,25 @@ QString noticeFor(const PipelineSource &source, const PipelineSnapshot &s)
                  "backward and see what crosses.");
     if (hasComputeOps(*s.result.backward))
         return QString();
-    if (!source.roles.hasDifferentiable())
-        return tr("Nothing to differentiate: no input or parameter of this program needs a gradient "
-                  "(all are stop_gradient), so the backward program is empty.");
-    return tr("The backward program is empty: no output depends on a value that needs a gradient.");
+    const ProgramRoles &roles = source.roles;
+    // No translations ship, so English plurals are spelled here.
+    auto count = [](size_t n, const char *one, const char *many) {
+        return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
+    };
+    if (!roles.hasDifferentiable())
+        return tr("Nothing to differentiate: the %1 and %2 are all stop_gradient, so the backward "
+                  "program is empty. paddle.jit.save writes inference programs this way; a trace "
+                  "bundle or a print of the program being trained has the gradients.")
+            .arg(count(roles.inputValues().size(), "input", "inputs"),
+                count(roles.parameters.size(), "parameter", "parameters"));
+    const size_t outputs = roles.outputValues().size();
+    if (outputs == 0)
+        return tr("The backward program is empty: the program has no outputs (no shadow_output or "
+                  "fetch op), so there is nothing to take the gradient of.");
+    return tr("The backward program is empty: %1 on an input or parameter that needs a gradient "
+              "(every path goes through stop_gradient or integer values).")
+        .arg(outputs == 1 ? tr("its output does not depend")
+                          : tr("none of its %1 outputs depends").arg(outputs));
 }
 
 } // namespace
