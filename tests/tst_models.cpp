@@ -86,6 +86,7 @@ private slots:
     void propertiesOfValue();
     void valueNameMap();
     void inplaceGroups();
+    void inplaceRenames();
     void diagnostics();
     void realSampleThroughAllModels();
 };
@@ -230,6 +231,44 @@ void TestModels::inplaceGroups()
     QCOMPARE(model.parent(model.index(1, 2, group)), group);
     model.setDocument(nullptr);
     QCOMPARE(model.rowCount(), 0);
+}
+
+// a = relu(x) is shadow-output as "middle_0", b = relu_(a) as "out_1": a's shadow_output is
+// renamed to the root's name, and the panel lists it as the CLI does.
+void TestModels::inplaceRenames()
+{
+    auto program = std::make_unique<Program>();
+    Builder b(*program);
+    b.setInsertionPointToEnd(program->block());
+    Operation *x = b.create("pd_op.data", {}, { tensor({ 4 }) }, { { "name", Attribute::string("x") } });
+    Operation *a = b.create("pd_op.relu", { x->result(0) }, { tensor({ 4 }) });
+    Operation *shadowA = b.create(
+        "builtin.shadow_output", { a->result(0) }, {}, { { "output_name", Attribute::string("middle_0") } });
+    Operation *r = b.create("pd_op.relu_", { a->result(0) }, { tensor({ 4 }) });
+    b.create(
+        "builtin.shadow_output", { r->result(0) }, {}, { { "output_name", Attribute::string("out_1") } });
+    auto doc = std::make_shared<ProgramDocument>(
+        std::move(program), QStringLiteral("renames.txt"), LoadResult::Format::PirText, 0.001);
+
+    InplaceGroupsModel model;
+    attachTester(&model, this);
+    model.setDocument(doc);
+    QCOMPARE(model.rowCount(), 2); // the group, then the renames
+    const QModelIndex renames = model.index(1, 0);
+    QCOMPARE(renames.data().toString(), QStringLiteral("Renames"));
+    QCOMPARE(
+        model.index(1, InplaceGroupsModel::NameColumn).data().toString(), QStringLiteral("1 shadow output"));
+    QCOMPARE(model.rowCount(renames), 1);
+    const QModelIndex rename = model.index(0, 0, renames);
+    QCOMPARE(rename.data().toString(), doc->valueId(a->result(0)));
+    QCOMPARE(model.index(0, InplaceGroupsModel::NameColumn, renames).data().toString(),
+        QStringLiteral("middle_0 → out_1"));
+    QCOMPARE(model.index(0, InplaceGroupsModel::DetailColumn, renames).data().toString(),
+        QStringLiteral("builtin.shadow_output  #%1").arg(doc->indexOf(shadowA)));
+    QCOMPARE(valueFromIndex(rename), a->result(0));
+    QCOMPARE(opFromIndex(rename), shadowA);
+    QVERIFY(!model.index(1, 0).data(GroupRole).isValid());
+    QCOMPARE(model.parent(rename), renames);
 }
 
 void TestModels::diagnostics()

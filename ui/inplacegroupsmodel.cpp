@@ -1,5 +1,6 @@
 #include "ui/inplacegroupsmodel.h"
 
+#include "core/analysis/inplacegroups.h"
 #include "core/analysis/valuenames.h"
 #include "core/ir/operation.h"
 #include "ui/common/itemroles.h"
@@ -7,7 +8,8 @@
 
 namespace ps {
 
-// Internal ids: 0 for group rows, group index + 1 for member rows (their parent group).
+// Top-level rows: the groups, then (when there are any) one "Shadow-output renames" row. Internal
+// ids: 0 for top-level rows, parent row + 1 for children (a group's members, the renames).
 
 InplaceGroupsModel::InplaceGroupsModel(QObject *parent)
     : QAbstractItemModel(parent)
@@ -40,10 +42,13 @@ int InplaceGroupsModel::rowCount(const QModelIndex &parent) const
     if (!m_document)
         return 0;
     const auto &groups = m_document->inplaceGroups().groups();
+    const auto &renames = m_document->inplaceGroups().renames();
     if (!parent.isValid())
-        return int(groups.size());
+        return int(groups.size()) + (renames.empty() ? 0 : 1);
     if (parent.internalId() != 0 || parent.column() != 0)
         return 0;
+    if (size_t(parent.row()) == groups.size())
+        return int(renames.size());
     return int(groups[size_t(parent.row())].members.size());
 }
 
@@ -57,8 +62,12 @@ QVariant InplaceGroupsModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
     const auto &groups = m_document->inplaceGroups().groups();
-    const bool isGroup = index.internalId() == 0;
-    const InplaceGroup &group = groups[isGroup ? size_t(index.row()) : size_t(index.internalId() - 1)];
+    const bool topLevel = index.internalId() == 0;
+    const size_t top = topLevel ? size_t(index.row()) : size_t(index.internalId() - 1);
+    if (top == groups.size())
+        return topLevel ? renamesHeader(index, role) : renameData(index, role);
+    const bool isGroup = topLevel;
+    const InplaceGroup &group = groups[top];
     if (isGroup) {
         if (role == GroupRole)
             return index.row();
@@ -93,6 +102,42 @@ QVariant InplaceGroupsModel::data(const QModelIndex &index, int role) const
             return QString::fromUtf8(op->name().data(), qsizetype(op->name().size()))
                 + QStringLiteral("  #%1").arg(m_document->indexOf(op));
         return tr("argument");
+    }
+    return {};
+}
+
+QVariant InplaceGroupsModel::renamesHeader(const QModelIndex &index, int role) const
+{
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+        return {};
+    const size_t count = m_document->inplaceGroups().renames().size();
+    if (index.column() == ValueColumn)
+        return tr("Renames");
+    if (index.column() == NameColumn)
+        return count == 1 ? tr("1 shadow output") : tr("%1 shadow outputs").arg(count);
+    if (role == Qt::ToolTipRole)
+        return tr("A shadow_output of a group member is renamed to the group's root name, as "
+                  "Paddle's deal_inplace_values does before the program runs");
+    return tr("renamed to the root's name");
+}
+
+QVariant InplaceGroupsModel::renameData(const QModelIndex &index, int role) const
+{
+    const ShadowOutputRename &rename = m_document->inplaceGroups().renames()[size_t(index.row())];
+    if (role == ValueRole)
+        return valueVariant(rename.value);
+    if (role == OpRole)
+        return opVariant(rename.op);
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+        return {};
+    switch (index.column()) {
+    case ValueColumn:
+        return m_document->valueId(rename.value);
+    case NameColumn:
+        return QStringLiteral("%1 → %2").arg(
+            QString::fromStdString(rename.from), QString::fromStdString(rename.to));
+    case DetailColumn:
+        return QStringLiteral("builtin.shadow_output  #%1").arg(m_document->indexOf(rename.op));
     }
     return {};
 }

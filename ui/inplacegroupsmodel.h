@@ -8,8 +8,10 @@ namespace ps {
 class ProgramDocument;
 
 /// The inplace union-find groups as a tree: one row per group (root id, root name, member
-/// count) with one child per member (id, names, defining op). Group rows carry GroupRole and
-/// the root in ValueRole; member rows their value and defining op.
+/// count) with one child per member (id, names, defining op), then, when there are any, a
+/// "Renames" row with one child per shadow-output rename (value, from → to, the shadow_output
+/// op), as `pirscope-cli inplace` lists them. Group rows carry GroupRole and the root in
+/// ValueRole; member and rename rows their value and op.
 class InplaceGroupsModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -30,6 +32,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    QVariant renamesHeader(const QModelIndex &index, int role) const;
+    QVariant renameData(const QModelIndex &index, int role) const;
+
     std::shared_ptr<const ProgramDocument> m_document;
 };
 
