@@ -136,6 +136,27 @@ private slots:
         QCOMPARE(in.records().back().op, ifOp);
     }
 
+    // A user paused inside the branch: the if's time is what its ops took, not the pause.
+    void pauseInsideARegionIsNotTimed()
+    {
+        auto f = make(kControlFlowProgram);
+        QVERIFY(f);
+        Interpreter &in = *f->interpreter;
+        in.runToCursor(at("0:4"));
+        in.stepInto();
+        QTest::qSleep(300);
+        QCOMPARE(in.stepOut().position.value(), at("0:5"));
+        const OpRecord &ifRecord = in.records().back();
+        QCOMPARE(ifRecord.kind, OpRecord::Kind::ControlFlow);
+        double inside = 0;
+        for (const OpRecord &r : in.records())
+            if (r.position.depth() > 0)
+                inside += r.hostSeconds;
+        QVERIFY(inside > 0);
+        QCOMPARE(ifRecord.hostSeconds, inside);
+        QVERIFY2(ifRecord.hostSeconds < 0.3, qPrintable(QString::number(ifRecord.hostSeconds)));
+    }
+
     void stepIntoTakesTheBranch_data()
     {
         QTest::addColumn<double>("x");

@@ -249,7 +249,10 @@ private:
         const Operation *owner = nullptr;
         unsigned region = 0;
         size_t iteration = 0;
-        std::chrono::steady_clock::time_point entered;
+        /// The summed times of the ops run inside (nested control flow included): the owner's
+        /// record gets them, so time paused between steps inside a region is not counted.
+        double hostSeconds = 0;
+        double deviceSeconds = 0;
     };
 
     StopInfo run(Mode mode, const ProgramPosition *target);

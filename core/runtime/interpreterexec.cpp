@@ -201,6 +201,10 @@ void Interpreter::commitRecord(OpRecord record)
         record.outputDtypes.push_back(tensor ? v->tensor().dtype() : DataType::Undefined);
     }
     record.liveBytes = liveBytes();
+    if (m_frames.size() > 1) {
+        m_frames.back().hostSeconds += record.hostSeconds;
+        m_frames.back().deviceSeconds += record.deviceSeconds;
+    }
     if (m_records.size() >= std::max<size_t>(m_options.recordLimit, 2))
         dropRecords(m_records.size() / 2);
     const uint64_t bytes = record.bytes();
@@ -366,7 +370,6 @@ void Interpreter::enterIf(const Operation &op)
     f.block = &op.region(region).block(0);
     f.owner = &op;
     f.region = region;
-    f.entered = Clock::now();
     m_frames.push_back(f);
 }
 
@@ -390,7 +393,6 @@ void Interpreter::enterWhile(const Operation &op)
     ActiveFrame f;
     f.block = &body;
     f.owner = &op;
-    f.entered = Clock::now();
     m_frames.push_back(f);
 }
 
@@ -449,7 +451,8 @@ void Interpreter::leaveFrame(std::vector<RuntimeValue> results)
     }
     m_frames.pop_back();
     OpRecord record = newRecord(owner, OpRecord::Kind::ControlFlow);
-    record.hostSeconds = record.deviceSeconds = seconds(f.entered, Clock::now());
+    record.hostSeconds = f.hostSeconds;
+    record.deviceSeconds = f.deviceSeconds;
     setResults(owner, std::move(results));
     commitRecord(std::move(record));
     advance();

@@ -18,7 +18,8 @@ struct OpRecord
     enum class Kind : unsigned char {
         Kernel, ///< a backend kernel
         Builtin, ///< by the interpreter (data, parameter, shadow_output, combine, stacks, ...)
-        ControlFlow, ///< a whole `pd_op.if`/`pd_op.while` (times include the region's ops)
+        ControlFlow, ///< a whole `pd_op.if`/`pd_op.while` (times: the sum of its region's ops', pauses left
+                     ///< out)
         Provided, ///< outputs supplied by the user (provideOutputs)
     };
 
