@@ -456,6 +456,9 @@ private slots:
                     .data()
                     .toString()
                     .startsWith(QStringLiteral("tensor<?x6x")));
+        // Values are read from their start; ids and names keep both ends.
+        QCOMPARE(props->textElideMode(), Qt::ElideRight);
+        QCOMPARE(w.opListPanel()->view()->textElideMode(), Qt::ElideMiddle);
     }
 
     /// --dark: the graph, the status colours and the inspector follow the palette.

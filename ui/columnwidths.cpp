@@ -49,11 +49,11 @@ void ColumnWidths::fit(QAbstractItemView *view, int maxChars)
         const int headerWidth = header->sectionSizeHint(c);
         header->resizeSection(c, std::max(headerWidth, std::min(widths[size_t(c)] + padding, cap)));
     }
-    view->setTextElideMode(Qt::ElideMiddle);
 }
 
-void ColumnWidths::keepFitted(QAbstractItemView *view, int maxChars)
+void ColumnWidths::keepFitted(QAbstractItemView *view, int maxChars, Qt::TextElideMode elide)
 {
+    view->setTextElideMode(elide);
     fit(view, maxChars);
     QObject::connect(
         view->model(), &QAbstractItemModel::modelReset, view, [view, maxChars] { fit(view, maxChars); });

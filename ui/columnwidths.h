@@ -1,5 +1,7 @@
 #pragma once
 
+#include <Qt>
+
 class QAbstractItemView;
 
 namespace ps {
@@ -14,7 +16,8 @@ struct ColumnWidths
     static constexpr int kSampleRows = 400;
 
     /// Fits now and after each reset of the view's model.
-    static void keepFitted(QAbstractItemView *view, int maxChars = 40);
+    static void keepFitted(
+        QAbstractItemView *view, int maxChars = 40, Qt::TextElideMode elide = Qt::ElideMiddle);
     static void fit(QAbstractItemView *view, int maxChars = 40);
 };
 

@@ -149,7 +149,7 @@ MainWindow::MainWindow(QWidget *parent)
                 tree->setExpanded(group, tree->model()->rowCount(group) <= 64);
             }
         });
-    ColumnWidths::keepFitted(m_propertiesView, 28);
+    ColumnWidths::keepFitted(m_propertiesView, 28, Qt::ElideRight);
     ColumnWidths::keepFitted(m_nameMapView, 36);
     ColumnWidths::keepFitted(m_inplaceView, 30);
     ColumnWidths::keepFitted(m_attributesView, 30);
