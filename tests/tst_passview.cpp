@@ -304,6 +304,12 @@ private slots:
         QTest::keyClick(view.table(), Qt::Key_F8, Qt::ShiftModifier);
         QCOMPARE(editor->textCursor().blockNumber(), firstLine);
         QCOMPARE(diff.currentChange(), graphChange);
+        // The View menu's Pass Changes entries go the same way (PassView::goToChange).
+        view.goToChange(1);
+        QVERIFY(editor->textCursor().blockNumber() > firstLine);
+        view.tabs()->setCurrentWidget(&diff);
+        QCOMPARE(view.goToChange(1), (graphChange + 1) % int(changes.size()));
+        QCOMPARE(diff.currentChange(), (graphChange + 1) % int(changes.size()));
     }
 
     void stepWithoutProgramBefore()

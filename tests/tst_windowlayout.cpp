@@ -36,6 +36,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
 #include <QSettings>
@@ -459,6 +460,23 @@ private slots:
         // Values are read from their start; ids and names keep both ends.
         QCOMPARE(props->textElideMode(), Qt::ElideRight);
         QCOMPARE(w.opListPanel()->view()->textElideMode(), Qt::ElideMiddle);
+    }
+
+    /// View ▸ Pass Changes names F8 / Shift+F8 and brings the Passes tab to the front.
+    void passChangesInTheViewMenu()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(openAndLayOut(w, kExample));
+        QMenu *changes = w.menuBar()->findChild<QMenu *>(QStringLiteral("passChangesMenu"));
+        QVERIFY(changes);
+        QCOMPARE(changes->actions().size(), 2);
+        QVERIFY(changes->actions()[0]->text().endsWith(QStringLiteral("\tF8")));
+        QVERIFY(changes->actions()[1]->text().endsWith(QStringLiteral("\tShift+F8")));
+        QCOMPARE(w.currentTab(), MainWindow::Tab::Program);
+        changes->actions()[0]->trigger();
+        QCOMPARE(w.currentTab(), MainWindow::Tab::Passes);
     }
 
     /// --dark: the graph, the status colours and the inspector follow the palette.

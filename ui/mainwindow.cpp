@@ -314,6 +314,16 @@ void MainWindow::createActions()
             v->minimap()->updateFrame();
         }
     });
+    // The keys belong to the pass view (they act where it has the focus); the menu names them
+    // after a tab, which QMenu shows as the shortcut, and brings the Passes tab to the front.
+    auto *changes = view->addMenu(tr("Pass &Changes"));
+    changes->setObjectName(QStringLiteral("passChangesMenu"));
+    for (auto [text, step] :
+        { std::pair { tr("&Next Change\tF8"), 1 }, { tr("&Previous Change\tShift+F8"), -1 } })
+        changes->addAction(text, this, [this, step = step] {
+            showTab(Tab::Passes);
+            m_passes->view()->goToChange(step);
+        });
     m_focusMode->setOnToggled([this](bool on) { m_passes->view()->setTimelineShown(!on); });
     view->addAction(m_focusMode->action());
     view->addSeparator();
@@ -321,6 +331,7 @@ void MainWindow::createActions()
         ->setShortcut(Qt::CTRL | Qt::Key_1);
     view->addAction(tr("Forward / &Backward"), this, [this] { showTab(Tab::Split); })
         ->setShortcut(Qt::CTRL | Qt::Key_2);
+    view->addAction(tr("P&asses"), this, [this] { showTab(Tab::Passes); })->setShortcut(Qt::CTRL | Qt::Key_3);
     view->addAction(m_trainAction);
     view->addAction(m_inferAction);
     view->addSeparator();

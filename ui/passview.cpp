@@ -204,6 +204,13 @@ void PassView::showEvent(QShowEvent *event)
     m_splitter->setSizes({ top, qMax(1, total - top) });
 }
 
+int PassView::goToChange(int step)
+{
+    if (m_tabs->currentWidget() == m_textDiff)
+        return m_textDiff->goToChange(step);
+    return m_graphDiff->goToChange(step);
+}
+
 void PassView::setTimelineShown(bool shown)
 {
     if (shown == isTimelineShown())

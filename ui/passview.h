@@ -72,6 +72,9 @@ public:
     /// Focus mode: the table and the pipeline controls hidden, the slider row left (Alt+←/→ and
     /// the step line still work), the diff taking the rest.
     void setTimelineShown(bool shown);
+    /// Moves to the next (`step` 1) or previous (-1) change in the diff tab in front, as F8 and
+    /// Shift+F8 do there. Returns the change's index, -1 when there is none.
+    int goToChange(int step);
     bool isTimelineShown() const;
 
 signals:
