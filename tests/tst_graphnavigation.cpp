@@ -103,6 +103,7 @@ private slots:
     void collapseAndExpand();
     void bigGraphsOpenCollapsed();
     void openingTooMuchIsRefusedWithAMessage();
+    void openAllAndCloseAllKeepTheOpInSight();
     void searchNextPreviousAndCount();
     void minimapShowsAndMovesTheView();
     void titlesStayReadableAtMiddleZoom();
@@ -204,6 +205,51 @@ void TestGraphNavigation::openingTooMuchIsRefusedWithAMessage()
     QVERIFY(waitForLayout(view));
     for (Operation *op : net.relus)
         QVERIFY(view.graphScene()->itemForOp(op));
+}
+
+// Open All used to leave the view where it was in a scene many times larger: an empty canvas.
+void TestGraphNavigation::openAllAndCloseAllKeepTheOpInSight()
+{
+    Layers net(12);
+    GraphView view;
+    view.resize(700, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showAndWait(view, net.model));
+    GraphScene *scene = view.graphScene();
+    view.collapseAll();
+    QVERIFY(waitForLayout(view));
+    view.centerOnOp(net.relus[8]);
+    QVERIFY(waitForLayout(view));
+    scene->selectOp(net.relus[8]);
+    const auto screenCentre = [&](const Operation *op) {
+        return view.mapFromScene(
+            scene->visibleItemForNode(net.model->nodeOf(op))->sceneBoundingRect().center());
+    };
+    const QPoint before = screenCentre(net.relus[8]);
+    const double zoom = view.zoom();
+    QVERIFY(view.expandAll());
+    QVERIFY(waitForLayout(view));
+    QVERIFY(scene->itemForOp(net.relus[0]));
+    QVERIFY2((screenCentre(net.relus[8]) - before).manhattanLength() <= 2, // nothing clamps it here
+        qPrintable(QStringLiteral("%1,%2 -> %3,%4")
+                       .arg(before.x())
+                       .arg(before.y())
+                       .arg(screenCentre(net.relus[8]).x())
+                       .arg(screenCentre(net.relus[8]).y())));
+    QCOMPARE(view.zoom(), zoom);
+
+    // Without a selection the op nearest the centre stays in sight: after Close All its layer's
+    // box is in view (where the op was unless the smaller scene cannot scroll there).
+    scene->selectOp(nullptr);
+    view.centerOn(scene->itemForOp(net.convs[10]));
+    view.collapseAll();
+    QVERIFY(waitForLayout(view));
+    QVERIFY(!scene->itemForOp(net.convs[10]));
+    const QRect box
+        = view.mapFromScene(scene->visibleItemForNode(net.model->nodeOf(net.convs[10]))->sceneBoundingRect())
+              .boundingRect();
+    QVERIFY(view.viewport()->rect().contains(box));
 }
 
 void TestGraphNavigation::bigGraphsOpenCollapsed()

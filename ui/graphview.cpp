@@ -234,9 +234,10 @@ void GraphView::onLayoutFinished(quint64, std::shared_ptr<const GraphLayout> lay
     m_scene->setGraph(m_model, std::move(layout));
     if (newModel)
         m_finder->reset();
+    // The summary strip takes its height from the viewport: settle it before placing the anchor.
+    updateSummary();
     applyAnchor();
     m_minimap->refresh();
-    updateSummary();
     emit layoutFinished(m_timer.nsecsElapsed() / 1e9, fromCache);
 }
 
@@ -264,7 +265,11 @@ void GraphView::applyAnchor()
                 if (QGraphicsItem *o = m_scene->visibleItemForNode(other))
                     all |= o->sceneBoundingRect();
             const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
-            if (all.width() <= visible.width() && all.height() <= visible.height())
+            if (m_anchor.keepOnScreen) {
+                const QPointF moved = mapFromScene(all.center()) - m_anchor.screen;
+                horizontalScrollBar()->setValue(horizontalScrollBar()->value() + qRound(moved.x()));
+                verticalScrollBar()->setValue(verticalScrollBar()->value() + qRound(moved.y()));
+            } else if (all.width() <= visible.width() && all.height() <= visible.height())
                 centerOn(all.center());
             else
                 centerOn(item);
@@ -325,13 +330,70 @@ void GraphView::toggleGroup(int group)
 
 bool GraphView::expandAll()
 {
-    return m_model && setExpansion(GroupExpansion::all(*m_model));
+    return m_model && relayoutInPlace(GroupExpansion::all(*m_model));
 }
 
 void GraphView::collapseAll()
 {
     if (m_model)
-        setExpansion(GroupExpansion(*m_model));
+        relayoutInPlace(GroupExpansion(*m_model));
+}
+
+bool GraphView::relayoutInPlace(const GroupExpansion &expansion)
+{
+    if (!admits(expansion))
+        return false;
+    const int node = nodeInSight();
+    if (node < 0)
+        return setExpansion(expansion);
+    m_timer.start();
+    m_expansion = expansion;
+    Anchor anchor;
+    anchor.kind = Anchor::Node;
+    anchor.id = node;
+    anchor.keepOnScreen = true;
+    if (QGraphicsItem *item = m_scene->visibleItemForNode(node))
+        anchor.screen = mapFromScene(item->sceneBoundingRect().center());
+    requestLayout(anchor);
+    return true;
+}
+
+int GraphView::nodeInSight() const
+{
+    if (const Operation *op = m_scene->selectedOp()) {
+        const int node = m_scene->nodeOfOp(op);
+        if (node >= 0 && m_scene->visibleItemForNode(node))
+            return node;
+    }
+    const QPointF centre = mapToScene(viewport()->rect().center());
+    int best = -1;
+    double bestDistance = 0;
+    auto consider = [&](const QGraphicsItem *item, int node) {
+        if (!item || node < 0)
+            return;
+        const QPointF d = item->sceneBoundingRect().center() - centre;
+        const double distance = d.x() * d.x() + d.y() * d.y();
+        if (best < 0 || distance < bestDistance) {
+            best = node;
+            bestDistance = distance;
+        }
+    };
+    const std::vector<GraphNodeItem *> &nodes = m_scene->nodeItems();
+    for (size_t i = 0; i < nodes.size(); ++i)
+        if (nodes[i] && !nodes[i]->isGhost())
+            consider(nodes[i], int(i));
+    const std::vector<GraphGroupItem *> &groups = m_scene->groupItems();
+    for (size_t g = 0; g < groups.size(); ++g) {
+        if (!groups[g] || m_expansion.isExpanded(int(g)))
+            continue;
+        // A closed layer's first op, found through its first child layers.
+        int group = int(g);
+        while (m_model->groups[size_t(group)].nodes.empty() && !m_model->groups[size_t(group)].groups.empty())
+            group = m_model->groups[size_t(group)].groups.front();
+        const std::vector<int> &members = m_model->groups[size_t(group)].nodes;
+        consider(groups[g], members.empty() ? -1 : members.front());
+    }
+    return best;
 }
 
 void GraphView::revealNode(int node, bool readable, bool select)

@@ -65,7 +65,9 @@ public:
     bool setExpansion(const GroupExpansion &expansion, int anchorGroup = -1);
     void setGroupExpanded(int group, bool expanded);
     void toggleGroup(int group);
-    /// Opens every layer (refused, as setExpansion is, above maxShownItems()).
+    /// Opens every layer (refused, as setExpansion is, above maxShownItems()). Both keep the op
+    /// the user was looking at (the selected one, else the one nearest the view's centre) where
+    /// it was on screen, at the same zoom.
     bool expandAll();
     void collapseAll();
     /// Opens the layers around `node` (a chip: its consumer) and centres it; `readable` zooms in
@@ -144,9 +146,15 @@ private:
         QPointF screen; ///< where the group's top-left was (Group)
         bool readable = false; ///< Node: zoom in to kReadableZoom
         bool select = false; ///< Node: select it as a click would
+        bool keepOnScreen = false; ///< Node: back where `screen` says, not centred
     };
 
     void requestLayout(const Anchor &anchor);
+    /// Lays out `expansion` keeping the op the user looks at in place (expandAll, collapseAll).
+    bool relayoutInPlace(const GroupExpansion &expansion);
+    /// The selected op's node when it is drawn, else the node drawn nearest the view's centre (a
+    /// closed layer stands for its first op); -1 for an empty scene.
+    int nodeInSight() const;
     void onLayoutFinished(quint64 generation, std::shared_ptr<const GraphLayout> layout);
     void applyAnchor();
     void setOverlayVisible(bool visible);
