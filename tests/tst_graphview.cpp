@@ -7,6 +7,7 @@
 #include "ui/graphnodeitem.h"
 #include "ui/graphscene.h"
 #include "ui/graphview.h"
+#include "ui/render/edgelabelcrowds.h"
 
 #include <QFrame>
 #include <QPushButton>
@@ -73,6 +74,8 @@ private slots:
     void programmaticSelectionIsSilent();
     void highlight();
     void paintsAtEveryLevelOfDetail();
+    void parallelEdgeLabelsDoNotOverprint();
+    void edgeLabelCrowdsPlacement();
 };
 
 void TestGraphView::itemsMatchModel()
@@ -261,6 +264,65 @@ void TestGraphView::paintsAtEveryLevelOfDetail()
                 drawn = image.pixel(x, y) != background;
         QVERIFY2(drawn, qPrintable(QStringLiteral("nothing drawn at zoom %1").arg(zoom)));
     }
+}
+
+// Three values from one op to the next: their labels sat on one another. One is drawn, with
+// "+2", to the right of the three edges; no two drawn labels overlap.
+void TestGraphView::parallelEdgeLabelsDoNotOverprint()
+{
+    Program program;
+    Builder b(program);
+    b.setInsertionPointToEnd(program.block());
+    Operation *x = b.create("pd_op.data", {}, { tensor({ 4, 8 }) }, { { "name", Attribute::string("x") } });
+    Operation *three
+        = b.create("pd_op.unbind", { x->result(0) }, { tensor({ 8 }), tensor({ 8 }), tensor({ 8 }) });
+    Operation *sum = b.create(
+        "pd_op.add_n", { three->result(0), three->result(1), three->result(2) }, { tensor({ 8 }) });
+    b.create("pd_op.fetch", { sum->result(0) }, { tensor({ 8 }) }, { { "name", Attribute::string("out") } });
+    auto model = std::make_shared<GraphModel>(GraphBuilder().build(program));
+    GraphView view;
+    view.resize(800, 600);
+    view.show();
+    QVERIFY(showAndWait(view, model));
+    std::vector<GraphEdgeItem *> between;
+    for (QGraphicsItem *item : view.graphScene()->items())
+        if (auto *edge = qgraphicsitem_cast<GraphEdgeItem *>(item))
+            if (edge->value() && edge->value().definingOp() == three)
+                between.push_back(edge);
+    QCOMPARE(between.size(), size_t(3));
+    int hidden = 0;
+    QRectF drawn;
+    qreal rightmostStart = 0;
+    for (GraphEdgeItem *edge : between) {
+        QCOMPARE(edge->label(), QStringLiteral("8xf32"));
+        rightmostStart = std::max(rightmostStart, edge->ownLabelRect().left());
+        if (edge->isLabelHidden()) {
+            ++hidden;
+            QVERIFY(edge->labelRect().isNull());
+        } else {
+            drawn = edge->labelRect();
+        }
+    }
+    QCOMPARE(hidden, 2);
+    QVERIFY(!drawn.isNull());
+    QCOMPARE(drawn.left(), rightmostStart);
+}
+
+void TestGraphView::edgeLabelCrowdsPlacement()
+{
+    const std::vector<QRectF> rects { QRectF(10, 10, 50, 12), QRectF(), QRectF(20, 14, 50, 12),
+        QRectF(200, 12, 50, 12), QRectF(12, 40, 50, 12), QRectF(30, 16, 50, 12) };
+    const std::vector<EdgeLabelCrowds::Placement> p = EdgeLabelCrowds::place(rects);
+    QCOMPARE(p.size(), rects.size());
+    QVERIFY(!p[0].hidden);
+    QCOMPARE(p[0].others, 2); // rects 2 and 5 fall on it
+    QCOMPARE(p[0].left, 30.0); // drawn where the rightmost of them starts
+    QVERIFY(!p[1].hidden && p[1].others == 0); // no label
+    QVERIFY(p[2].hidden && p[5].hidden);
+    QVERIFY(!p[3].hidden && p[3].others == 0); // beside, not on it
+    QVERIFY(!p[4].hidden && p[4].others == 0); // below
+    QCOMPARE(EdgeLabelCrowds::text(QStringLiteral("8xf32"), 2), QStringLiteral("8xf32  +2"));
+    QCOMPARE(EdgeLabelCrowds::text(QStringLiteral("8xf32"), 0), QStringLiteral("8xf32"));
 }
 
 QTEST_MAIN(TestGraphView)

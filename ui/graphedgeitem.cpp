@@ -1,5 +1,7 @@
 #include "ui/graphedgeitem.h"
 
+#include "ui/render/edgelabelcrowds.h"
+
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QPainterPathStroker>
@@ -24,9 +26,53 @@ GraphEdgeItem::GraphEdgeItem(const LayoutResult::Edge &geometry, Value value, co
         m_bounds |= m_visual.arrow.boundingRect();
     }
     m_visual.labelRect = style->edgeLabelRect(m_visual.path, label);
-    if (!m_visual.labelRect.isNull())
+    m_labelled = !m_visual.labelRect.isNull();
+    m_labelOrigin = m_visual.labelRect.topLeft();
+    m_labelLeft = m_labelOrigin.x();
+    if (m_labelled)
         m_bounds |= m_visual.labelRect;
     m_bounds.adjust(-2, -2, 2, 2);
+}
+
+QRectF GraphEdgeItem::ownLabelRect() const
+{
+    if (!m_labelled)
+        return {};
+    QFont font = m_style->edgeFont();
+    font.setItalic(!m_runtimeLabel.isEmpty());
+    const QFontMetricsF metrics(font);
+    return QRectF(m_labelOrigin, QSizeF(metrics.horizontalAdvance(label()) + 4, metrics.height()));
+}
+
+void GraphEdgeItem::setLabelCrowd(bool hidden, int others, qreal left)
+{
+    if (hidden == m_labelHidden && others == m_labelOthers && left == m_labelLeft)
+        return;
+    m_labelHidden = hidden;
+    m_labelOthers = others;
+    m_labelLeft = left;
+    refreshLabel();
+}
+
+void GraphEdgeItem::refreshLabel()
+{
+    if (!m_labelled)
+        return;
+    prepareGeometryChange();
+    m_visual.runtime = !m_runtimeLabel.isEmpty();
+    m_visual.label = EdgeLabelCrowds::text(label(), m_labelOthers);
+    if (m_labelHidden) {
+        m_visual.labelRect = QRectF();
+    } else {
+        QFont font = m_style->edgeFont();
+        font.setItalic(m_visual.runtime);
+        const QFontMetricsF metrics(font);
+        m_visual.labelRect = QRectF(QPointF(m_labelLeft, m_labelOrigin.y()),
+            QSizeF(metrics.horizontalAdvance(m_visual.label) + 4, metrics.height()));
+        m_bounds |= m_visual.labelRect.adjusted(-2, -2, 2, 2);
+    }
+    m_shape = QPainterPath();
+    update();
 }
 
 QPainterPath GraphEdgeItem::shape() const
@@ -44,21 +90,10 @@ QPainterPath GraphEdgeItem::shape() const
 
 void GraphEdgeItem::setRuntimeLabel(const QString &label)
 {
-    const QString shown = label.isEmpty() ? m_declaredLabel : label;
-    if (shown == m_visual.label && m_visual.runtime == !label.isEmpty())
+    if (label == m_runtimeLabel)
         return;
-    prepareGeometryChange();
-    m_visual.label = shown;
-    m_visual.runtime = !label.isEmpty();
-    if (!m_visual.labelRect.isNull()) {
-        QFont font = m_style->edgeFont();
-        font.setItalic(m_visual.runtime);
-        const QFontMetricsF metrics(font);
-        m_visual.labelRect.setWidth(metrics.horizontalAdvance(shown) + 4);
-        m_bounds |= m_visual.labelRect.adjusted(-2, -2, 2, 2);
-    }
-    m_shape = QPainterPath();
-    update();
+    m_runtimeLabel = label;
+    refreshLabel();
 }
 
 void GraphEdgeItem::setHighlighted(bool on)

@@ -27,14 +27,24 @@ public:
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
 
     Value value() const { return m_value; }
-    QString label() const { return m_visual.label; }
+    /// The value's label (declared or the run's), whether drawn or not; no crowd count.
+    QString label() const { return m_runtimeLabel.isEmpty() ? m_declaredLabel : m_runtimeLabel; }
+    /// Where the label is drawn (null when the edge has none, or hides it in a crowd).
+    QRectF labelRect() const { return m_visual.labelRect; }
+    /// The label's box as it would be drawn alone (GraphScene::spreadEdgeLabels).
+    QRectF ownLabelRect() const;
+    /// Labels of parallel edges fall on one another: one label of a crowd is drawn with a count
+    /// of the `others` it stands for ("?x96x?x?xf32  +3") starting at `left`, the others are
+    /// `hidden` (EdgeLabelCrowds).
+    void setLabelCrowd(bool hidden, int others, qreal left);
+    bool isLabelHidden() const { return m_labelHidden; }
     const QPainterPath &path() const { return m_visual.path; }
     void setHighlighted(bool on);
     bool isHighlighted() const { return m_visual.highlighted; }
     /// Shows `label` (a shape the run made) instead of the laid-out label, in the runtime
     /// colour; an empty one restores the laid-out label.
     void setRuntimeLabel(const QString &label);
-    bool hasRuntimeLabel() const { return m_visual.runtime; }
+    bool hasRuntimeLabel() const { return !m_runtimeLabel.isEmpty(); }
     /// The label as laid out (the value's name, else the program's type).
     QString declaredLabel() const { return m_declaredLabel; }
 
@@ -44,7 +54,15 @@ private:
     QRectF m_bounds;
     const GraphStyle *m_style;
     Value m_value;
+    void refreshLabel();
+
     QString m_declaredLabel;
+    QString m_runtimeLabel;
+    QPointF m_labelOrigin; ///< the label's top-left; null point for edges without a label
+    bool m_labelled = false;
+    bool m_labelHidden = false;
+    int m_labelOthers = 0;
+    qreal m_labelLeft = 0;
 };
 
 } // namespace ps

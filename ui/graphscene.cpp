@@ -5,6 +5,7 @@
 #include "ui/graphedgeitem.h"
 #include "ui/graphgroupitem.h"
 #include "ui/graphnodeitem.h"
+#include "ui/render/edgelabelcrowds.h"
 
 #include <QApplication>
 #include <QGraphicsSceneHelpEvent>
@@ -388,6 +389,18 @@ void GraphScene::applyOpMarks()
         group->setMarks(marks);
         m_marked.push_back(group);
     }
+    spreadEdgeLabels();
+}
+
+void GraphScene::spreadEdgeLabels()
+{
+    std::vector<QRectF> rects;
+    rects.reserve(m_edgeItems.size());
+    for (GraphEdgeItem *edge : m_edgeItems)
+        rects.push_back(edge->ownLabelRect());
+    const std::vector<EdgeLabelCrowds::Placement> placed = EdgeLabelCrowds::place(rects);
+    for (size_t i = 0; i < m_edgeItems.size(); ++i)
+        m_edgeItems[i]->setLabelCrowd(placed[i].hidden, placed[i].others, placed[i].left);
 }
 
 void GraphScene::onSelectionChanged()

@@ -117,6 +117,9 @@ private:
     void applyHighlight();
     void applyMatches();
     void applyOpMarks();
+    /// Labels of parallel edges that would fall on one another: the first is drawn with a count
+    /// of the others, which are hidden (GraphEdgeItem::setLabelCrowd).
+    void spreadEdgeLabels();
     GraphGroupItem *collapsedGroupOf(int node) const;
 
     GraphStyle m_style;

@@ -1,5 +1,7 @@
 #include "ui/render/graphexporter.h"
 
+#include "ui/render/edgelabelcrowds.h"
+
 #include <QFileInfo>
 #include <QImage>
 #include <QImageWriter>
@@ -70,16 +72,28 @@ void GraphExporter::paint(QPainter *painter, const GraphModel &model, const Grap
         if (!layout.clusters[c].isNull() && visible(layout.clusters[c]))
             style.paintCluster(painter, layout.clusters[c], layout.clusterLabels[c], lod);
 
-    for (const GraphLayout::Segment &s : layout.segments) {
+    std::vector<QString> labels(layout.segments.size());
+    std::vector<QRectF> labelRects(layout.segments.size());
+    for (size_t i = 0; i < layout.segments.size(); ++i) {
+        const GraphLayout::Segment &s = layout.segments[i];
+        if (s.labelled && s.modelEdge >= 0) {
+            labels[i] = QString::fromStdString(model.edges[size_t(s.modelEdge)].label);
+            labelRects[i] = style.edgeLabelRect(s.geometry.path, labels[i]);
+        }
+    }
+    const std::vector<EdgeLabelCrowds::Placement> crowds = EdgeLabelCrowds::place(labelRects);
+    for (size_t i = 0; i < layout.segments.size(); ++i) {
+        const GraphLayout::Segment &s = layout.segments[i];
         if (!visible(s.geometry.path.controlPointRect().adjusted(-4, -4, 4, 4)))
             continue;
         EdgeVisual e;
         e.path = s.geometry.path;
         if (s.geometry.hasArrow)
             e.arrow = GraphStyle::arrowHead(s.geometry.arrowBase, s.geometry.arrowTip);
-        if (s.labelled && s.modelEdge >= 0) {
-            e.label = QString::fromStdString(model.edges[size_t(s.modelEdge)].label);
+        if (!labelRects[i].isNull() && !crowds[i].hidden) {
+            e.label = EdgeLabelCrowds::text(labels[i], crowds[i].others);
             e.labelRect = style.edgeLabelRect(e.path, e.label);
+            e.labelRect.moveLeft(crowds[i].left);
         }
         e.dashed = s.dashed;
         style.paintEdge(painter, e, lod);
