@@ -17,6 +17,7 @@
 #include "ui/mainwindowdebugger.h"
 #include "ui/mainwindowmemory.h"
 #include "ui/mainwindowpasses.h"
+#include "ui/mainwindowpirtext.h"
 #include "ui/mainwindowrunlog.h"
 #include "ui/oplistpanel.h"
 #include "ui/passlistmodel.h"
@@ -199,9 +200,12 @@ MainWindow::MainWindow(QWidget *parent)
     m_runLog = new MainWindowRunLog(this, m_fileMenu, m_debugger,
         { m_graphView, m_splitView->forwardView(), m_splitView->backwardView() });
     m_memory = new MainWindowMemory(this, m_debugger->session());
+    m_pirText = new MainWindowPirText(this, m_tabs);
     // The View menu lists the docks made before it; these came later.
     for (QAction *a : menuBar()->actions())
         if (a->menu() && a->menu()->objectName() == QLatin1String("viewMenu")) {
+            a->menu()->insertAction(m_filterOpsAction, m_pirText->showAction());
+            a->menu()->addAction(m_pirText->dock()->toggleViewAction());
             a->menu()->addAction(m_runLog->dock()->toggleViewAction());
             a->menu()->addAction(m_memory->dock()->toggleViewAction());
             a->menu()->addAction(m_debugger->timeOverlayAction());
@@ -333,6 +337,7 @@ void MainWindow::createActions()
         m_opList->focusSearch();
     });
     filter->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_F);
+    m_filterOpsAction = filter;
     view->addSeparator();
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         view->addAction(dock->toggleViewAction());

@@ -1,0 +1,244 @@
+#include "ui/mainwindowpirtext.h"
+
+#include "core/graph/diffgraph.h"
+#include "core/ir/pirlisting.h"
+#include "core/ir/program.h"
+#include "ui/graphview.h"
+#include "ui/mainwindow.h"
+#include "ui/mainwindowpasses.h"
+#include "ui/passdiffview.h"
+#include "ui/passview.h"
+#include "ui/pirtextview.h"
+#include "ui/programdocument.h"
+#include "ui/selectionmodel.h"
+#include "ui/splitview.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QPlainTextEdit>
+#include <QTabWidget>
+#include <algorithm>
+
+namespace ps {
+
+namespace {
+
+/// Listings kept: the Program tab's, the forward and backward, a pass step's.
+constexpr size_t kKeptListings = 4;
+
+} // namespace
+
+MainWindowPirText::MainWindowPirText(MainWindow *window, QTabWidget *tabs)
+    : QObject(window)
+    , m_window(window)
+    , m_tabs(tabs)
+    , m_view(new PirTextView(window))
+    , m_dock(new QDockWidget(tr("PIR Text"), window))
+    , m_show(new QAction(tr("PIR &Text"), this))
+{
+    m_dock->setObjectName(QStringLiteral("pirTextDock"));
+    m_dock->setWidget(m_view);
+    window->addDockWidget(Qt::RightDockWidgetArea, m_dock);
+    // A tab beside Program attributes: it takes no width or height from the other panels.
+    if (auto *attributes = window->findChild<QDockWidget *>(QStringLiteral("attributesDock"))) {
+        window->tabifyDockWidget(attributes, m_dock);
+        attributes->raise();
+    }
+    m_view->programBox()->addItems({ tr("Follow the graph"), tr("Program"), tr("Forward"), tr("Backward") });
+    m_view->programBox()->setToolTip(
+        tr("Follow the graph: the Program tab's program, the split pane last clicked, the pass "
+           "step's program after the pass"));
+    connect(m_view->programBox(), &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+
+    m_show->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+    m_show->setToolTip(tr("Show the program as PIR text, synced with the graph"));
+    connect(m_show, &QAction::triggered, this, [this] {
+        m_dock->show();
+        m_dock->raise();
+        // Wide and tall enough for an op's `(%3) = "pd_op.name" (%1, %2)` (about 30% of the
+        // window's width, half its height), unless the user made it so already.
+        const int width = m_window->width() * 3 / 10;
+        if (!m_dock->isFloating() && m_dock->width() < width)
+            m_window->resizeDocks({ m_dock }, { width }, Qt::Horizontal);
+        if (!m_dock->isFloating() && m_dock->height() < m_window->height() / 2)
+            m_window->resizeDocks({ m_dock }, { m_window->height() / 2 }, Qt::Vertical);
+        refresh();
+        m_view->editor()->setFocus(Qt::ShortcutFocusReason);
+    });
+
+    connect(m_dock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible)
+            refresh();
+    });
+    connect(window, &MainWindow::documentChanged, this, [this] {
+        m_listings.clear();
+        m_view->setListing(nullptr);
+        refresh();
+    });
+    for (auto signal : { &MainWindow::pipelineChanged, &MainWindow::programShown })
+        connect(window, signal, this, &MainWindowPirText::refresh);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindowPirText::refresh);
+    connect(window->selection(), &SelectionModel::changed, this, [this](const SelectionModel::Selection &s) {
+        if (s.side != ProgramSide::Origin && s.side != m_splitSide) {
+            m_splitSide = s.side;
+            refresh();
+        }
+        showSelection();
+    });
+    // The split pane that takes the focus is the one followed.
+    connect(qApp, &QApplication::focusChanged, this, [this](QWidget *, QWidget *now) {
+        SplitView *split = m_window->splitView();
+        for (ProgramSide side : { ProgramSide::Forward, ProgramSide::Backward }) {
+            GraphView *pane = split->view(side);
+            if (now && (now == pane || pane->isAncestorOf(now)) && side != m_splitSide) {
+                m_splitSide = side;
+                refresh();
+            }
+        }
+    });
+    PassView *passes = window->passes()->view();
+    connect(passes, &PassView::stepShown, this, &MainWindowPirText::refresh);
+    connect(passes->graphDiff(), &PassDiffView::opSelected, this, [this](const Operation *op) {
+        if (m_passStep)
+            m_view->showOp(afterOpOf(op));
+    });
+    connect(m_view, &PirTextView::opPicked, this, &MainWindowPirText::onOpPicked);
+    connect(m_view, &PirTextView::valuePicked, this, &MainWindowPirText::onValuePicked);
+}
+
+MainWindowPirText::Source MainWindowPirText::source() const
+{
+    return Source(std::max(0, m_view->programBox()->currentIndex()));
+}
+
+void MainWindowPirText::setSource(Source source)
+{
+    m_view->programBox()->setCurrentIndex(int(source));
+}
+
+std::shared_ptr<const Program> MainWindowPirText::shownProgram() const
+{
+    return m_view->listing() ? m_view->listing()->sharedProgram() : nullptr;
+}
+
+bool MainWindowPirText::isShown() const
+{
+    return m_dock->isVisible();
+}
+
+std::shared_ptr<const Program> MainWindowPirText::wanted(ProgramSide &side, bool &passStep) const
+{
+    passStep = false;
+    side = ProgramSide::Origin;
+    if (source() == Source::Follow) {
+        if (m_window->currentTab() == MainWindow::Tab::Passes) {
+            passStep = true;
+            const std::shared_ptr<const StepDiff> diff = m_window->passes()->view()->shownDiff();
+            return diff && diff->after ? diff->after->program : nullptr;
+        }
+        if (m_window->currentTab() == MainWindow::Tab::Split)
+            side = m_splitSide;
+    } else {
+        side = ProgramSide(int(source()) - 1);
+    }
+    const std::shared_ptr<const ProgramDocument> doc = m_window->documentOf(side);
+    return doc ? doc->sharedProgram() : nullptr;
+}
+
+std::shared_ptr<const PirListing> MainWindowPirText::listingOf(std::shared_ptr<const Program> program)
+{
+    auto it = std::find_if(m_listings.begin(), m_listings.end(),
+        [&](const std::shared_ptr<const PirListing> &l) { return l->sharedProgram() == program; });
+    std::shared_ptr<const PirListing> listing
+        = it != m_listings.end() ? *it : std::make_shared<const PirListing>(std::move(program));
+    if (it != m_listings.end())
+        m_listings.erase(it);
+    m_listings.insert(m_listings.begin(), listing);
+    if (m_listings.size() > kKeptListings)
+        m_listings.pop_back();
+    return listing;
+}
+
+void MainWindowPirText::refresh()
+{
+    if (!isShown())
+        return;
+    ProgramSide side = ProgramSide::Origin;
+    bool passStep = false;
+    std::shared_ptr<const Program> program = wanted(side, passStep);
+    m_side = side;
+    m_passStep = passStep;
+    m_stepDiff = passStep ? m_window->passes()->view()->shownDiff() : nullptr;
+    if (!program) {
+        m_view->showMessage(passStep ? tr("No pass step is shown.")
+                : side == ProgramSide::Origin
+                ? tr("No program is open.")
+                : tr("No forward and backward programs: they are computed in Train mode."));
+        return;
+    }
+    m_view->setListing(listingOf(std::move(program)));
+    showSelection();
+}
+
+void MainWindowPirText::showSelection()
+{
+    if (!isShown() || m_passStep)
+        return;
+    const SelectionModel::Selection &s = m_window->selection()->current();
+    if (s.empty() || s.side != m_side)
+        m_view->clearMarks();
+    else if (s.value)
+        m_view->showValue(s.value, s.op);
+    else
+        m_view->showOp(s.op);
+}
+
+void MainWindowPirText::onOpPicked(const Operation *op)
+{
+    if (!m_passStep) {
+        m_window->selection()->selectOp(m_side, op);
+        return;
+    }
+    m_view->showOp(op);
+    if (const Operation *diffOp = diffOpOf(op))
+        m_window->passes()->view()->graphDiff()->selectOp(diffOp);
+}
+
+void MainWindowPirText::onValuePicked(Value value, const Operation *at)
+{
+    if (m_passStep)
+        onOpPicked(at);
+    else
+        m_window->selection()->selectValue(m_side, value, at);
+}
+
+const Operation *MainWindowPirText::diffOpOf(const Operation *afterOp) const
+{
+    const std::shared_ptr<const DiffGraph> graph = m_window->passes()->view()->graphDiff()->diffGraph();
+    if (!m_stepDiff || !graph || !afterOp)
+        return nullptr;
+    const std::vector<const Operation *> &after = m_stepDiff->ops.after;
+    const auto it = std::find(after.begin(), after.end(), afterOp);
+    if (it == after.end())
+        return nullptr;
+    const int32_t index = int32_t(it - after.begin());
+    for (const auto &[op, i] : graph->afterIndex)
+        if (i == index)
+            return op;
+    return nullptr;
+}
+
+const Operation *MainWindowPirText::afterOpOf(const Operation *diffOp) const
+{
+    const std::shared_ptr<const DiffGraph> graph = m_window->passes()->view()->graphDiff()->diffGraph();
+    if (!m_stepDiff || !graph || !diffOp)
+        return nullptr;
+    const auto it = graph->afterIndex.find(diffOp);
+    if (it == graph->afterIndex.end() || it->second < 0 || size_t(it->second) >= m_stepDiff->ops.after.size())
+        return nullptr;
+    return m_stepDiff->ops.after[size_t(it->second)];
+}
+
+} // namespace ps

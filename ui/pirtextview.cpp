@@ -1,0 +1,238 @@
+#include "ui/pirtextview.h"
+
+#include "core/ir/pirlisting.h"
+#include "ui/common/themecolors.h"
+#include "ui/pirtexthighlighter.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QScopedValueRollback>
+#include <QTextBlock>
+#include <QVBoxLayout>
+
+namespace ps {
+
+PirTextView::PirTextView(QWidget *parent)
+    : QWidget(parent)
+    , m_program(new QComboBox(this))
+    , m_editor(new QPlainTextEdit(this))
+{
+    setObjectName(QStringLiteral("pirTextView"));
+    m_program->setObjectName(QStringLiteral("pirTextProgram"));
+    // A narrow dock keeps its width: the chooser does not ask for its longest item's.
+    m_program->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_program->setMinimumContentsLength(8);
+    m_editor->setObjectName(QStringLiteral("pirTextEditor"));
+    m_editor->setReadOnly(true);
+    m_editor->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_editor->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_editor->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_editor->setUndoRedoEnabled(false);
+    m_editor->setCenterOnScroll(false);
+    m_editor->viewport()->installEventFilter(this);
+    m_highlighter = new PirTextHighlighter(m_editor->document(), palette());
+    connect(m_editor, &QPlainTextEdit::cursorPositionChanged, this, &PirTextView::onCursorMoved);
+
+    auto *label = new QLabel(tr("Program:"), this);
+    auto *header = new QHBoxLayout;
+    header->setContentsMargins(4, 2, 4, 0);
+    header->addWidget(label);
+    header->addWidget(m_program, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addLayout(header);
+    layout->addWidget(m_editor, 1);
+}
+
+PirTextView::~PirTextView() = default;
+
+void PirTextView::setListing(std::shared_ptr<const PirListing> listing)
+{
+    if (listing == m_listing)
+        return;
+    m_listing = std::move(listing);
+    m_marked.clear();
+    const QScopedValueRollback following(m_following, true);
+    m_editor->setExtraSelections({});
+    m_editor->setPlainText(m_listing ? QString::fromStdString(m_listing->text()) : QString());
+}
+
+void PirTextView::showMessage(const QString &message)
+{
+    setListing(nullptr);
+    const QScopedValueRollback following(m_following, true);
+    m_editor->setPlainText(message);
+}
+
+int PirTextView::currentLine() const
+{
+    return m_listing ? m_editor->textCursor().blockNumber() : -1;
+}
+
+int PirTextView::firstVisibleLine() const
+{
+    return m_editor->cursorForPosition(QPoint(0, 0)).blockNumber();
+}
+
+bool PirTextView::isLineVisible(int line) const
+{
+    return isLineVisible(line, 0);
+}
+
+bool PirTextView::isLineVisible(int line, int margin) const
+{
+    const QTextBlock block = m_editor->document()->findBlockByNumber(line);
+    if (!block.isValid())
+        return false;
+    QTextCursor cursor(block);
+    const QRect rect = m_editor->cursorRect(cursor);
+    const QRect inside = m_editor->viewport()->rect().adjusted(0, margin, 0, -margin);
+    return inside.contains(QRect(inside.left(), rect.top(), 1, rect.height()));
+}
+
+void PirTextView::showOp(const Operation *op)
+{
+    const PirListing::Lines lines = m_listing && op ? m_listing->linesOf(op) : PirListing::Lines {};
+    if (!lines.valid()) {
+        clearMarks();
+        return;
+    }
+    std::vector<int> rest;
+    for (int line = lines.first + 1; line <= lines.last; ++line)
+        rest.push_back(line);
+    applyMarks(op, lines.first, rest);
+    moveTo(lines.first);
+}
+
+void PirTextView::showValue(Value value, const Operation *at)
+{
+    if (!m_listing || !value) {
+        clearMarks();
+        return;
+    }
+    const int def = m_listing->definitionLine(value);
+    std::vector<int> uses = m_listing->useLines(value);
+    if (def < 0 && uses.empty()) {
+        clearMarks();
+        return;
+    }
+    applyMarks(nullptr, def, uses);
+    const int atLine = at ? m_listing->linesOf(at).first : -1;
+    moveTo(atLine >= 0 ? atLine : def >= 0 ? def : uses.front());
+}
+
+void PirTextView::clearMarks()
+{
+    m_marked.clear();
+    m_editor->setExtraSelections({});
+}
+
+void PirTextView::applyMarks(const Operation *op, int strong, const std::vector<int> &light)
+{
+    const ThemeColors &theme = ThemeColors::of(palette());
+    const QColor base = palette().color(QPalette::Base);
+    const QColor hue = op ? theme.selection : theme.accent;
+    QList<QTextEdit::ExtraSelection> selections;
+    const auto mark = [&](int first, int last, double weight) {
+        const QTextBlock from = m_editor->document()->findBlockByNumber(first);
+        const QTextBlock to = m_editor->document()->findBlockByNumber(last);
+        if (!from.isValid() || !to.isValid())
+            return;
+        QTextEdit::ExtraSelection s;
+        s.cursor = QTextCursor(from);
+        s.cursor.setPosition(to.position() + to.length() - 1, QTextCursor::KeepAnchor);
+        s.format.setBackground(ThemeColors::mix(hue, base, weight));
+        s.format.setProperty(QTextFormat::FullWidthSelection, true);
+        selections << s;
+    };
+    m_marked.clear();
+    if (strong >= 0)
+        m_marked.push_back(strong);
+    m_marked.insert(m_marked.end(), light.begin(), light.end());
+    // An op's other lines (its regions) are one range; a value's uses one line each.
+    if (op && !light.empty())
+        mark(light.front(), light.back(), 0.1);
+    else
+        for (int line : light)
+            if (line != strong)
+                mark(line, line, 0.16);
+    if (strong >= 0)
+        mark(strong, strong, op ? 0.32 : 0.3);
+    m_editor->setExtraSelections(selections);
+}
+
+void PirTextView::moveTo(int line)
+{
+    const QTextBlock block = m_editor->document()->findBlockByNumber(line);
+    if (!block.isValid())
+        return;
+    const QScopedValueRollback following(m_following, true);
+    QTextCursor cursor(block);
+    m_editor->setTextCursor(cursor);
+    if (!isLineVisible(line, m_editor->fontMetrics().height() * 2))
+        m_editor->centerCursor();
+    // A cursor moved to before the dock had its size is centred once it has it (eventFilter).
+    m_scrollPending = !m_editor->viewport()->isVisible();
+}
+
+Value PirTextView::valueAtCursor() const
+{
+    const QTextCursor cursor = m_editor->textCursor();
+    const QString text = cursor.block().text();
+    int start = cursor.positionInBlock();
+    const auto idChar = [](QChar c) { return c.isLetterOrNumber() || c == QLatin1Char('_'); };
+    while (start > 0 && idChar(text[start - 1]))
+        --start;
+    if (start == 0 || text[start - 1] != QLatin1Char('%'))
+        return Value();
+    int end = start;
+    while (end < text.size() && idChar(text[end]))
+        ++end;
+    return m_listing->numbering().lookup(text.mid(start - 1, end - start + 1).toStdString());
+}
+
+void PirTextView::onCursorMoved()
+{
+    if (m_following || !m_listing || m_editor->textCursor().hasSelection())
+        return;
+    const int line = m_editor->textCursor().blockNumber();
+    const Operation *op = m_listing->opAt(line);
+    if (m_pressing) {
+        if (const Value v = valueAtCursor()) {
+            emit valuePicked(v, op);
+            return;
+        }
+    }
+    if (op)
+        emit opPicked(op);
+}
+
+bool PirTextView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_editor->viewport()) {
+        if ((event->type() == QEvent::Resize || event->type() == QEvent::Show) && m_scrollPending
+            && m_editor->viewport()->isVisible()) {
+            m_scrollPending = false;
+            m_editor->centerCursor();
+        }
+        if (event->type() == QEvent::MouseButtonPress)
+            m_pressing = true;
+        else if (event->type() == QEvent::MouseButtonRelease)
+            m_pressing = false;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void PirTextView::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange)
+        m_highlighter->setPalette(palette());
+    QWidget::changeEvent(event);
+}
+
+} // namespace ps
