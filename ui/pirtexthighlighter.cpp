@@ -23,10 +23,15 @@ int skipString(const QString &text, int quote)
     return std::min(int(text.size()), i + 1);
 }
 
+void add(QList<QTextLayout::FormatRange> &out, int start, int length, const QTextCharFormat &format)
+{
+    if (length > 0)
+        out.append(QTextLayout::FormatRange { start, length, format });
+}
+
 } // namespace
 
-PirTextHighlighter::PirTextHighlighter(QTextDocument *document, const QPalette &palette)
-    : QSyntaxHighlighter(document)
+PirTextHighlighter::PirTextHighlighter(const QPalette &palette)
 {
     setPalette(palette);
 }
@@ -46,10 +51,9 @@ void PirTextHighlighter::setPalette(const QPalette &palette)
     m_attribute.setForeground(ThemeColors::of(palette).mutedText);
     m_string = QTextCharFormat();
     m_string.setForeground(dark ? QColor(0xe5, 0xc0, 0x7b) : QColor(0x98, 0x68, 0x01));
-    rehighlight();
 }
 
-int PirTextHighlighter::attributes(const QString &text, int open)
+int PirTextHighlighter::attributes(const QString &text, int open, QList<QTextLayout::FormatRange> &out) const
 {
     int depth = 0;
     bool keyExpected = true;
@@ -58,7 +62,7 @@ int PirTextHighlighter::attributes(const QString &text, int open)
         const QChar c = text[i];
         if (c == QLatin1Char('"')) {
             const int end = skipString(text, i);
-            setFormat(i, end - i, m_string);
+            add(out, i, end - i, m_string);
             i = end;
             keyExpected = false;
             continue;
@@ -76,7 +80,7 @@ int PirTextHighlighter::attributes(const QString &text, int open)
             while (end < text.size() && isIdChar(text[end]))
                 ++end;
             if (end < text.size() && text[end] == QLatin1Char(':'))
-                setFormat(i, end - i, m_attribute);
+                add(out, i, end - i, m_attribute);
             keyExpected = false;
             i = end;
             continue;
@@ -86,8 +90,9 @@ int PirTextHighlighter::attributes(const QString &text, int open)
     return i;
 }
 
-void PirTextHighlighter::highlightBlock(const QString &text)
+QList<QTextLayout::FormatRange> PirTextHighlighter::formats(const QString &text) const
 {
+    QList<QTextLayout::FormatRange> out;
     // `(%1, %2) = "pd_op.name" (operands) {attributes} : (types) -> types`
     const int eq = text.indexOf(QLatin1String(") = "));
     if (eq >= 0) {
@@ -98,7 +103,7 @@ void PirTextHighlighter::highlightBlock(const QString &text)
         else
             while (i < text.size() && text[i] != QLatin1Char(' '))
                 ++i;
-        setFormat(nameStart, i - nameStart, m_opName);
+        add(out, nameStart, i - nameStart, m_opName);
         // The operand list, then the attribute dictionary (a while's body brace has no keys).
         int depth = 0;
         for (; i < text.size(); ++i) {
@@ -110,14 +115,13 @@ void PirTextHighlighter::highlightBlock(const QString &text)
                 break;
         }
         if (i < text.size())
-            i = attributes(text, i);
+            i = attributes(text, i, out);
         // The types: everything after the dictionary but a region's opening brace.
         int typesEnd = int(text.size());
         while (typesEnd > i
             && (text[typesEnd - 1] == QLatin1Char('{') || text[typesEnd - 1] == QLatin1Char(' ')))
             --typesEnd;
-        if (typesEnd > i)
-            setFormat(i, typesEnd - i, m_type);
+        add(out, i, typesEnd - i, m_type);
     }
     // Value ids wherever they are (results, operands, block arguments).
     for (int i = text.indexOf(QLatin1Char('%')); i >= 0; i = text.indexOf(QLatin1Char('%'), i)) {
@@ -125,9 +129,10 @@ void PirTextHighlighter::highlightBlock(const QString &text)
         while (end < text.size() && isIdChar(text[end]))
             ++end;
         if (end > i + 1)
-            setFormat(i, end - i, m_value);
+            add(out, i, end - i, m_value);
         i = end;
     }
+    return out;
 }
 
 } // namespace ps

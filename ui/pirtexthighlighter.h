@@ -1,7 +1,8 @@
 #pragma once
 
-#include <QSyntaxHighlighter>
+#include <QList>
 #include <QTextCharFormat>
+#include <QTextLayout>
 
 class QPalette;
 
@@ -9,27 +10,26 @@ namespace ps {
 
 /// Colours PIR text as PirPrinter writes it: op names, value ids (`%3`, `%arg_0`), attribute
 /// names and string values, and the types after ` : ` / ` -> `. The colours follow a palette
-/// (setPalette; lighter hues on a dark one). A hand-written scan of each line, no regular
-/// expressions: O(line) per line.
-class PirTextHighlighter : public QSyntaxHighlighter
+/// (lighter hues on a dark one). A hand-written scan of one line, no regular expressions:
+/// O(line). PirTextView colours only the lines it shows, so a large program opens at once.
+class PirTextHighlighter
 {
 public:
-    PirTextHighlighter(QTextDocument *document, const QPalette &palette);
+    explicit PirTextHighlighter(const QPalette &palette);
 
-    /// Picks the colours for `palette` and colours the text again.
+    /// Picks the colours for `palette`.
     void setPalette(const QPalette &palette);
+    /// The formats of `line`, later ranges over earlier ones (value ids over the types).
+    QList<QTextLayout::FormatRange> formats(const QString &line) const;
 
     const QTextCharFormat &opNameFormat() const { return m_opName; }
     const QTextCharFormat &valueFormat() const { return m_value; }
     const QTextCharFormat &typeFormat() const { return m_type; }
     const QTextCharFormat &attributeFormat() const { return m_attribute; }
 
-protected:
-    void highlightBlock(const QString &text) override;
-
 private:
     /// Colours the attribute dictionary starting at `open` (a `{`); returns the index after its `}`.
-    int attributes(const QString &text, int open);
+    int attributes(const QString &text, int open, QList<QTextLayout::FormatRange> &out) const;
 
     QTextCharFormat m_opName;
     QTextCharFormat m_value;

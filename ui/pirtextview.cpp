@@ -34,7 +34,7 @@ PirTextView::PirTextView(QWidget *parent)
     m_editor->setUndoRedoEnabled(false);
     m_editor->setCenterOnScroll(false);
     m_editor->viewport()->installEventFilter(this);
-    m_highlighter = new PirTextHighlighter(m_editor->document(), palette());
+    m_highlighter = std::make_unique<PirTextHighlighter>(palette());
     connect(m_editor, &QPlainTextEdit::cursorPositionChanged, this, &PirTextView::onCursorMoved);
 
     auto *label = new QLabel(tr("Program:"), this);
@@ -60,6 +60,7 @@ void PirTextView::setListing(std::shared_ptr<const PirListing> listing)
     const QScopedValueRollback following(m_following, true);
     m_editor->setExtraSelections({});
     m_editor->setPlainText(m_listing ? QString::fromStdString(m_listing->text()) : QString());
+    m_coloured.assign(size_t(m_listing ? m_editor->document()->blockCount() : 0), 0);
 }
 
 void PirTextView::showMessage(const QString &message)
@@ -67,6 +68,46 @@ void PirTextView::showMessage(const QString &message)
     setListing(nullptr);
     const QScopedValueRollback following(m_following, true);
     m_editor->setPlainText(message);
+    m_coloured.clear();
+}
+
+bool PirTextView::isLineColoured(int line) const
+{
+    return line >= 0 && size_t(line) < m_coloured.size() && m_coloured[size_t(line)];
+}
+
+void PirTextView::colourVisibleLines()
+{
+    if (m_coloured.empty())
+        return;
+    QTextDocument *document = m_editor->document();
+    const int bottom = m_editor->viewport()->height();
+    for (QTextBlock block = m_editor->cursorForPosition(QPoint(0, 0)).block(); block.isValid();
+         block = block.next()) {
+        const size_t line = size_t(block.blockNumber());
+        if (line < m_coloured.size() && !m_coloured[line]) {
+            m_coloured[line] = 1;
+            // As QSyntaxHighlighter does: the layout's formats, the block laid out again.
+            block.layout()->setFormats(m_highlighter->formats(block.text()));
+            document->markContentsDirty(block.position(), block.length());
+        }
+        if (m_editor->cursorRect(QTextCursor(block)).top() > bottom)
+            break;
+    }
+}
+
+void PirTextView::uncolourLines()
+{
+    QTextDocument *document = m_editor->document();
+    for (size_t line = 0; line < m_coloured.size(); ++line) {
+        if (!m_coloured[line])
+            continue;
+        m_coloured[line] = 0;
+        const QTextBlock block = document->findBlockByNumber(int(line));
+        block.layout()->clearFormats();
+        document->markContentsDirty(block.position(), block.length());
+    }
+    m_editor->viewport()->update();
 }
 
 int PirTextView::currentLine() const
@@ -215,6 +256,8 @@ void PirTextView::onCursorMoved()
 bool PirTextView::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_editor->viewport()) {
+        if (event->type() == QEvent::Paint)
+            colourVisibleLines();
         if ((event->type() == QEvent::Resize || event->type() == QEvent::Show) && m_scrollPending
             && m_editor->viewport()->isVisible()) {
             m_scrollPending = false;
@@ -230,8 +273,10 @@ bool PirTextView::eventFilter(QObject *watched, QEvent *event)
 
 void PirTextView::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::PaletteChange)
+    if (event->type() == QEvent::PaletteChange) {
         m_highlighter->setPalette(palette());
+        uncolourLines();
+    }
     QWidget::changeEvent(event);
 }
 

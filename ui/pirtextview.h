@@ -23,8 +23,8 @@ class PirTextHighlighter;
 /// lines, or a value's defining line and the lines that use it. A "Program:" chooser above the
 /// text says which program is shown; its items are the owner's (MainWindowPirText).
 ///
-/// Showing a listing costs one QTextDocument of its text and one colouring pass over it
-/// (about 0.4 s for a 20k-op program); the marks cost O(marked lines).
+/// Showing a listing costs one QTextDocument of its text (about 0.15 s for a 20k-op program);
+/// lines are coloured when first painted, the marks cost O(marked lines).
 class PirTextView : public QWidget
 {
     Q_OBJECT
@@ -57,7 +57,9 @@ public:
 
     QPlainTextEdit *editor() const { return m_editor; }
     QComboBox *programBox() const { return m_program; }
-    PirTextHighlighter *highlighter() const { return m_highlighter; }
+    PirTextHighlighter *highlighter() const { return m_highlighter.get(); }
+    /// Whether `line` got its colours (it has been on screen).
+    bool isLineColoured(int line) const;
 
 signals:
     /// The user picked the op printed on a line (click or keys).
@@ -77,11 +79,16 @@ private:
     bool isLineVisible(int line, int margin) const;
     void applyMarks(const Operation *op, int strong, const std::vector<int> &light);
     Value valueAtCursor() const;
+    /// Colours the lines in the viewport that are not yet (before the viewport paints them).
+    void colourVisibleLines();
+    /// Takes every line's colours off (a new palette); they come back as lines are painted.
+    void uncolourLines();
 
     std::shared_ptr<const PirListing> m_listing;
     QComboBox *m_program;
     QPlainTextEdit *m_editor;
-    PirTextHighlighter *m_highlighter;
+    std::unique_ptr<PirTextHighlighter> m_highlighter;
+    std::vector<char> m_coloured; ///< per line: coloured
     std::vector<int> m_marked;
     bool m_following = false; ///< the cursor moves to show a selection: no pick
     bool m_pressing = false; ///< a mouse button is down on the text
