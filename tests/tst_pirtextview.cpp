@@ -5,11 +5,14 @@
 #include "core/ir/program.h"
 #include "core/ir/region.h"
 #include "core/transform/syntheticprogram.h"
+#include "debugwait.h"
 #include "ui/common/themecolors.h"
+#include "ui/debugger/debugsession.h"
 #include "ui/graphnodeitem.h"
 #include "ui/graphscene.h"
 #include "ui/graphview.h"
 #include "ui/mainwindow.h"
+#include "ui/mainwindowdebugger.h"
 #include "ui/mainwindowpasses.h"
 #include "ui/mainwindowpirtext.h"
 #include "ui/opfilterproxymodel.h"
@@ -289,6 +292,33 @@ private slots:
         passes->graphDiff()->selectOp(relu);
         const Operation *afterRelu = passes->shownDiff()->ops.after[size_t(graph->afterIndex.at(relu))];
         QCOMPARE(win.text->currentLine(), listing.linesOf(afterRelu).first);
+    }
+
+    /// The op a debug session is stopped before is marked, apart from the selection, and
+    /// follows the steps.
+    void debuggerCurrentOpIsMarked()
+    {
+        Window win;
+        QVERIFY(win.open(kLenet));
+        QCOMPARE(win.text->currentOpLine(), -1);
+        DebugSession *session = win.w.debugger()->session();
+        session->stepOver();
+        QVERIFY(waitUntilIdle(*session));
+        session->stepOver();
+        QVERIFY(waitUntilIdle(*session));
+        QCOMPARE(session->state(), DebugSession::State::Paused);
+        const Operation *at = session->currentOp();
+        QVERIFY(at);
+        QCOMPARE(win.text->currentOp(), at);
+        QTRY_VERIFY(win.text->currentOpLine() >= 0);
+        QCOMPARE(win.text->currentOpLine(), win.text->listing()->linesOf(at).first);
+        session->stepOver();
+        QVERIFY(waitUntilIdle(*session));
+        QCOMPARE(win.text->currentOp(), session->currentOp());
+        QCOMPARE(win.text->currentOpLine(), win.text->listing()->linesOf(session->currentOp()).first);
+        session->stop();
+        QVERIFY(waitUntilIdle(*session));
+        QCOMPARE(win.text->currentOpLine(), -1);
     }
 
     /// Colours: op names, value ids, types and attribute names each have their colour, lighter

@@ -3,8 +3,10 @@
 #include "core/graph/diffgraph.h"
 #include "core/ir/pirlisting.h"
 #include "core/ir/program.h"
+#include "ui/debugger/debugsession.h"
 #include "ui/graphview.h"
 #include "ui/mainwindow.h"
+#include "ui/mainwindowdebugger.h"
 #include "ui/mainwindowpasses.h"
 #include "ui/passdiffview.h"
 #include "ui/passview.h"
@@ -104,6 +106,12 @@ MainWindowPirText::MainWindowPirText(MainWindow *window, QTabWidget *tabs)
         if (m_passStep)
             m_view->showOp(afterOpOf(op));
     });
+    // The op a debug session is stopped before is marked, as a debugger marks its current line.
+    DebugSession *session = window->debugger()->session();
+    const auto followDebugger
+        = [this, session] { m_view->setCurrentOp(session->isActive() ? session->currentOp() : nullptr); };
+    connect(session, &DebugSession::stateChanged, this, followDebugger);
+    connect(session, &DebugSession::stoppedAt, this, followDebugger);
     connect(m_view, &PirTextView::opPicked, this, &MainWindowPirText::onOpPicked);
     connect(m_view, &PirTextView::valuePicked, this, &MainWindowPirText::onValuePicked);
 }

@@ -30,7 +30,8 @@ struct StepDiff;
 /// It follows and makes the window's one selection (SelectionModel), as the Ops list does: a
 /// line picked selects its op, which the graph brings into view; an op or value selected
 /// elsewhere is marked and scrolled to. On the Passes tab it follows the diff graph's selection
-/// (ops the step kept or added) and selects there.
+/// (ops the step kept or added) and selects there. The op a debug session is stopped before is
+/// marked too.
 ///
 /// Each program is printed once (PirListing), when the dock is first shown with it; the few
 /// listings of the programs on screen are kept.

@@ -57,10 +57,12 @@ void PirTextView::setListing(std::shared_ptr<const PirListing> listing)
         return;
     m_listing = std::move(listing);
     m_marked.clear();
+    m_markedOp = nullptr;
     const QScopedValueRollback following(m_following, true);
     m_editor->setExtraSelections({});
     m_editor->setPlainText(m_listing ? QString::fromStdString(m_listing->text()) : QString());
     m_coloured.assign(size_t(m_listing ? m_editor->document()->blockCount() : 0), 0);
+    updateSelections();
 }
 
 void PirTextView::showMessage(const QString &message)
@@ -170,16 +172,39 @@ void PirTextView::showValue(Value value, const Operation *at)
 void PirTextView::clearMarks()
 {
     m_marked.clear();
-    m_editor->setExtraSelections({});
+    m_markedOp = nullptr;
+    updateSelections();
+}
+
+void PirTextView::setCurrentOp(const Operation *op)
+{
+    if (op == m_currentOp)
+        return;
+    m_currentOp = op;
+    updateSelections();
+}
+
+int PirTextView::currentOpLine() const
+{
+    return m_listing && m_currentOp ? m_listing->linesOf(m_currentOp).first : -1;
 }
 
 void PirTextView::applyMarks(const Operation *op, int strong, const std::vector<int> &light)
 {
+    m_markedOp = op;
+    m_marked.clear();
+    if (strong >= 0)
+        m_marked.push_back(strong);
+    m_marked.insert(m_marked.end(), light.begin(), light.end());
+    updateSelections();
+}
+
+void PirTextView::updateSelections()
+{
     const ThemeColors &theme = ThemeColors::of(palette());
     const QColor base = palette().color(QPalette::Base);
-    const QColor hue = op ? theme.selection : theme.accent;
     QList<QTextEdit::ExtraSelection> selections;
-    const auto mark = [&](int first, int last, double weight) {
+    const auto mark = [&](int first, int last, const QColor &hue, double weight) {
         const QTextBlock from = m_editor->document()->findBlockByNumber(first);
         const QTextBlock to = m_editor->document()->findBlockByNumber(last);
         if (!from.isValid() || !to.isValid())
@@ -191,19 +216,21 @@ void PirTextView::applyMarks(const Operation *op, int strong, const std::vector<
         s.format.setProperty(QTextFormat::FullWidthSelection, true);
         selections << s;
     };
-    m_marked.clear();
-    if (strong >= 0)
-        m_marked.push_back(strong);
-    m_marked.insert(m_marked.end(), light.begin(), light.end());
-    // An op's other lines (its regions) are one range; a value's uses one line each.
-    if (op && !light.empty())
-        mark(light.front(), light.back(), 0.1);
-    else
-        for (int line : light)
-            if (line != strong)
-                mark(line, line, 0.16);
-    if (strong >= 0)
-        mark(strong, strong, op ? 0.32 : 0.3);
+    // The debugger's op first: the selection's marks paint over it.
+    if (const int line = currentOpLine(); line >= 0)
+        mark(line, line, theme.success, 0.3);
+    if (!m_marked.empty()) {
+        const int strong = m_marked.front();
+        const QColor hue = m_markedOp ? theme.selection : theme.accent;
+        // An op's other lines (its regions) are one range; a value's uses one line each.
+        if (m_markedOp && m_marked.size() > 1)
+            mark(m_marked[1], m_marked.back(), hue, 0.1);
+        else
+            for (size_t i = 1; i < m_marked.size(); ++i)
+                if (m_marked[i] != strong)
+                    mark(m_marked[i], m_marked[i], hue, 0.16);
+        mark(strong, strong, hue, m_markedOp ? 0.32 : 0.3);
+    }
     m_editor->setExtraSelections(selections);
 }
 

@@ -45,6 +45,11 @@ public:
     /// `at`'s line, the op it was picked at).
     void showValue(Value value, const Operation *at = nullptr);
     void clearMarks();
+    /// Marks the op a debug session is stopped before (null: none), apart from the selection.
+    void setCurrentOp(const Operation *op);
+    const Operation *currentOp() const { return m_currentOp; }
+    /// The line setCurrentOp() marks, -1 when none is.
+    int currentOpLine() const;
 
     /// The line the cursor is on (from 0), -1 with no listing.
     int currentLine() const;
@@ -78,6 +83,8 @@ private:
     /// Whether `line` is inside the viewport with `margin` pixels to spare above and below.
     bool isLineVisible(int line, int margin) const;
     void applyMarks(const Operation *op, int strong, const std::vector<int> &light);
+    /// The editor's extra selections from the marks and the current op.
+    void updateSelections();
     Value valueAtCursor() const;
     /// Colours the lines in the viewport that are not yet (before the viewport paints them).
     void colourVisibleLines();
@@ -90,6 +97,8 @@ private:
     std::unique_ptr<PirTextHighlighter> m_highlighter;
     std::vector<char> m_coloured; ///< per line: coloured
     std::vector<int> m_marked;
+    const Operation *m_markedOp = nullptr; ///< the op whose lines are marked; null: a value's
+    const Operation *m_currentOp = nullptr;
     bool m_following = false; ///< the cursor moves to show a selection: no pick
     bool m_pressing = false; ///< a mouse button is down on the text
     bool m_scrollPending = false; ///< centre the cursor once the viewport is shown
