@@ -59,9 +59,11 @@ MainWindowPirText::MainWindowPirText(MainWindow *window, QTabWidget *tabs)
     connect(m_show, &QAction::triggered, this, [this] {
         m_dock->show();
         m_dock->raise();
-        // Wide and tall enough for an op's `(%3) = "pd_op.name" (%1, %2)` (about 30% of the
-        // window's width, half its height), unless the user made it so already.
-        const int width = m_window->width() * 3 / 10;
+        // Wide enough for an op's `(%3) = "pd_op.name" (%1, %2) {` (40 characters, 30% of the
+        // window at most) and half the window tall, unless the user made it so already.
+        const QFontMetrics metrics(m_view->editor()->font());
+        const int width
+            = std::min(m_window->width() * 3 / 10, metrics.horizontalAdvance(QLatin1Char('x')) * 40 + 24);
         if (!m_dock->isFloating() && m_dock->width() < width)
             m_window->resizeDocks({ m_dock }, { width }, Qt::Horizontal);
         if (!m_dock->isFloating() && m_dock->height() < m_window->height() / 2)
