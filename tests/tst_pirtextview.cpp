@@ -355,6 +355,64 @@ private slots:
         QCOMPARE(colourAt(QStringLiteral("\"pd_op.conv2d\"")), h->opNameFormat().foreground().color());
     }
 
+    /// The dock's place is saved with the other docks: shown (and raised) or closed, it opens so
+    /// again; View lists it with Ctrl+Shift+T.
+    void stateIsSavedWithTheDocks()
+    {
+        {
+            MainWindow a;
+            a.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&a));
+            QCOMPARE(a.pirText()->showAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+            a.pirText()->showAction()->trigger();
+            QVERIFY(a.pirText()->dock()->isVisible());
+            a.close();
+        }
+        {
+            MainWindow b;
+            b.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&b));
+            QVERIFY(b.pirText()->dock()->isVisible());
+            b.pirText()->dock()->close();
+            b.close();
+        }
+        MainWindow c;
+        c.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&c));
+        QVERIFY(c.pirText()->dock()->isHidden());
+        QVERIFY(!c.pirText()->dock()->toggleViewAction()->isChecked());
+    }
+
+    /// A program over the threshold is printed on the worker thread: "Printing…" meanwhile, then
+    /// the text with the selection marked.
+    void bigProgramPrintsInTheBackground()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        MainWindowPirText *pirText = w.pirText();
+        pirText->dock()->hide(); // as an earlier test's window may have saved it shown
+        pirText->setBackgroundPrintOps(10);
+        QVERIFY(w.openFile(kLenet));
+        const Operation *conv = nthOp(w.document()->program(), "pd_op.conv2d");
+        w.selectOp(conv);
+        pirText->showAction()->trigger();
+        PirTextView *text = pirText->view();
+        QVERIFY(pirText->isPrinting());
+        QVERIFY(!text->listing());
+        QVERIFY(text->editor()->toPlainText().startsWith(QStringLiteral("Printing 41 ops")));
+        QTRY_VERIFY(text->listing());
+        QVERIFY(!pirText->isPrinting());
+        QCOMPARE(text->currentLine(), text->listing()->linesOf(conv).first);
+        QCOMPARE(text->markedLines().front(), text->currentLine());
+        // Printed once: showing it again takes the kept listing at once.
+        const auto listing = text->listing();
+        w.showTab(MainWindow::Tab::Passes);
+        w.showTab(MainWindow::Tab::Program);
+        QCOMPARE(text->listing(), listing);
+    }
+
     /// The largest sample opens in the text without freezing: one print, one colouring pass
     /// (figures printed, not asserted).
     void largestSampleTiming()

@@ -3,6 +3,7 @@
 #include "core/graph/diffgraph.h"
 #include "core/ir/pirlisting.h"
 #include "core/ir/program.h"
+#include "ui/common/workerpool.h"
 #include "ui/debugger/debugsession.h"
 #include "ui/graphview.h"
 #include "ui/mainwindow.h"
@@ -20,7 +21,9 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QTabWidget>
+#include <QThreadPool>
 #include <algorithm>
 
 namespace ps {
@@ -78,6 +81,7 @@ MainWindowPirText::MainWindowPirText(MainWindow *window, QTabWidget *tabs)
     });
     connect(window, &MainWindow::documentChanged, this, [this] {
         m_listings.clear();
+        m_printing.reset();
         m_view->setListing(nullptr);
         refresh();
     });
@@ -157,18 +161,48 @@ std::shared_ptr<const Program> MainWindowPirText::wanted(ProgramSide &side, bool
     return doc ? doc->sharedProgram() : nullptr;
 }
 
-std::shared_ptr<const PirListing> MainWindowPirText::listingOf(std::shared_ptr<const Program> program)
+std::shared_ptr<const PirListing> MainWindowPirText::keptListing(
+    const std::shared_ptr<const Program> &program)
 {
     auto it = std::find_if(m_listings.begin(), m_listings.end(),
         [&](const std::shared_ptr<const PirListing> &l) { return l->sharedProgram() == program; });
-    std::shared_ptr<const PirListing> listing
-        = it != m_listings.end() ? *it : std::make_shared<const PirListing>(std::move(program));
-    if (it != m_listings.end())
-        m_listings.erase(it);
+    if (it == m_listings.end())
+        return nullptr;
+    std::shared_ptr<const PirListing> listing = *it;
+    m_listings.erase(it);
     m_listings.insert(m_listings.begin(), listing);
+    return listing;
+}
+
+void MainWindowPirText::keep(std::shared_ptr<const PirListing> listing)
+{
+    m_listings.insert(m_listings.begin(), std::move(listing));
     if (m_listings.size() > kKeptListings)
         m_listings.pop_back();
-    return listing;
+}
+
+void MainWindowPirText::printInBackground(std::shared_ptr<const Program> program)
+{
+    if (m_printing == program)
+        return;
+    m_printing = program;
+    // One worker with a deep stack (the printer recurses into regions).
+    static QThreadPool *pool = makeWorkerPool(QStringLiteral("PIR text"), 1);
+    QPointer<MainWindowPirText> self(this);
+    pool->start([self, program] {
+        auto listing = std::make_shared<const PirListing>(program);
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, listing] {
+                // Dropped when another program (or document) is wanted since.
+                if (!self || self->m_printing != listing->sharedProgram())
+                    return;
+                self->m_printing.reset();
+                self->keep(listing);
+                self->refresh();
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 void MainWindowPirText::refresh()
@@ -188,7 +222,17 @@ void MainWindowPirText::refresh()
                 : tr("No forward and backward programs: they are computed in Train mode."));
         return;
     }
-    m_view->setListing(listingOf(std::move(program)));
+    std::shared_ptr<const PirListing> listing = keptListing(program);
+    if (!listing && program->numOpsTotal() > m_backgroundPrintOps) {
+        m_view->showMessage(tr("Printing %1 ops\u2026").arg(program->numOpsTotal()));
+        printInBackground(std::move(program));
+        return;
+    }
+    if (!listing) {
+        listing = std::make_shared<const PirListing>(std::move(program));
+        keep(listing);
+    }
+    m_view->setListing(listing);
     showSelection();
 }
 

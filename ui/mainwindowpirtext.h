@@ -34,7 +34,8 @@ struct StepDiff;
 /// marked too.
 ///
 /// Each program is printed once (PirListing), when the dock is first shown with it; the few
-/// listings of the programs on screen are kept.
+/// listings of the programs on screen are kept. A program of more than backgroundPrintOps() ops
+/// is printed on a worker thread ("Printing…" meanwhile).
 class MainWindowPirText : public QObject
 {
     Q_OBJECT
@@ -58,11 +59,20 @@ public:
     bool showsPassStep() const { return m_passStep; }
     /// Shows the program the chooser and the window say, now (what showing the dock does).
     void refresh();
+    /// Programs with more ops than this are printed off the UI thread (5000: about 40 ms).
+    size_t backgroundPrintOps() const { return m_backgroundPrintOps; }
+    void setBackgroundPrintOps(size_t ops) { m_backgroundPrintOps = ops; }
+    /// Whether a listing is being printed on the worker thread.
+    bool isPrinting() const { return m_printing != nullptr; }
 
 private:
     /// The program to show and its side; false for a pass step.
     std::shared_ptr<const Program> wanted(ProgramSide &side, bool &passStep) const;
-    std::shared_ptr<const PirListing> listingOf(std::shared_ptr<const Program> program);
+    /// The kept listing of `program` (made the most recent), or null.
+    std::shared_ptr<const PirListing> keptListing(const std::shared_ptr<const Program> &program);
+    void keep(std::shared_ptr<const PirListing> listing);
+    /// Prints `program` on the worker thread, then refreshes.
+    void printInBackground(std::shared_ptr<const Program> program);
     void showSelection();
     void onOpPicked(const Operation *op);
     void onValuePicked(Value value, const Operation *at);
@@ -82,6 +92,8 @@ private:
     bool m_passStep = false;
     std::shared_ptr<const StepDiff> m_stepDiff;
     std::vector<std::shared_ptr<const PirListing>> m_listings; ///< most recent first
+    std::shared_ptr<const Program> m_printing; ///< being printed on the worker thread
+    size_t m_backgroundPrintOps = 5000;
 };
 
 } // namespace ps
