@@ -32,6 +32,8 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QStandardPaths>
@@ -292,6 +294,53 @@ private slots:
         passes->graphDiff()->selectOp(relu);
         const Operation *afterRelu = passes->shownDiff()->ops.after[size_t(graph->afterIndex.at(relu))];
         QCOMPARE(win.text->currentLine(), listing.linesOf(afterRelu).first);
+    }
+
+    /// Ctrl+F in the text opens its find bar (in the graph, the graph's finder): Enter finds the
+    /// next match, Shift+Enter the previous, wrapping around, and selects the op of its line.
+    void findInTheText()
+    {
+        Window win;
+        QVERIFY(win.open(kLenet));
+        win.w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&win.w));
+        const PirListing &listing = *win.text->listing();
+        QLineEdit *bar = win.text->findBar();
+        QVERIFY(!bar->isVisible());
+        win.text->editor()->setFocus();
+        QTest::keyClick(win.text->editor(), Qt::Key_F, Qt::ControlModifier);
+        QVERIFY(bar->isVisible());
+        QVERIFY(bar->hasFocus());
+
+        QTest::keyClicks(bar, QStringLiteral("\"pd_op.conv2d\""));
+        const Operation *first = nthOp(listing.program(), "pd_op.conv2d", 0);
+        const Operation *second = nthOp(listing.program(), "pd_op.conv2d", 1);
+        QTest::keyClick(bar, Qt::Key_Return);
+        QCOMPARE(win.w.selection()->currentOp(), first);
+        QCOMPARE(win.text->currentLine(), listing.linesOf(first).first);
+        QCOMPARE(win.text->editor()->textCursor().selectedText(), QStringLiteral("\"pd_op.conv2d\""));
+        QTest::keyClick(bar, Qt::Key_Return);
+        QCOMPARE(win.w.selection()->currentOp(), second);
+        QCOMPARE(win.w.graphView()->graphScene()->selectedOp(), second);
+        QTest::keyClick(bar, Qt::Key_Return); // wraps around
+        QCOMPARE(win.w.selection()->currentOp(), first);
+        QTest::keyClick(bar, Qt::Key_Return, Qt::ShiftModifier); // and back
+        QCOMPARE(win.w.selection()->currentOp(), second);
+        QVERIFY(win.text->findStatus()->text().isEmpty());
+
+        bar->clear();
+        QTest::keyClicks(bar, QStringLiteral("no_such_op"));
+        QTest::keyClick(bar, Qt::Key_Return);
+        QCOMPARE(win.text->findStatus()->text(), QStringLiteral("No match"));
+        QCOMPARE(win.w.selection()->currentOp(), second);
+        QTest::keyClick(bar, Qt::Key_Escape);
+        QVERIFY(!bar->isVisible());
+        QVERIFY(win.text->editor()->hasFocus());
+
+        // In the graph Ctrl+F is the graph's.
+        win.w.graphView()->setFocus();
+        QTest::keyClick(win.w.graphView(), Qt::Key_F, Qt::ControlModifier);
+        QVERIFY(!bar->isVisible());
     }
 
     /// The op a debug session is stopped before is marked, apart from the selection, and

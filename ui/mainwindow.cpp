@@ -24,6 +24,7 @@
 #include "ui/passpanel.h"
 #include "ui/passview.h"
 #include "ui/pipelinerunner.h"
+#include "ui/pirtextview.h"
 #include "ui/programattributesmodel.h"
 #include "ui/programdocument.h"
 #include "ui/programopener.h"
@@ -328,8 +329,14 @@ void MainWindow::createActions()
     view->addAction(m_trainAction);
     view->addAction(m_inferAction);
     view->addSeparator();
-    QAction *find
-        = view->addAction(tr("&Find in Graph\u2026"), this, [this] { focusedGraphView()->finder()->open(); });
+    // In the PIR Text dock Ctrl+F finds in the text.
+    QAction *find = view->addAction(tr("&Find in Graph\u2026"), this, [this] {
+        if (PirTextView *text = m_pirText ? m_pirText->view() : nullptr;
+            text && text->isAncestorOf(QApplication::focusWidget()))
+            text->openFind();
+        else
+            focusedGraphView()->finder()->open();
+    });
     find->setShortcut(QKeySequence::Find);
     QAction *filter = view->addAction(tr("Filter &Ops\u2026"), this, [this] {
         if (QWidget *dock = m_opList->parentWidget())

@@ -8,7 +8,9 @@
 #include <QEvent>
 #include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QScopedValueRollback>
 #include <QTextBlock>
@@ -20,6 +22,8 @@ PirTextView::PirTextView(QWidget *parent)
     : QWidget(parent)
     , m_program(new QComboBox(this))
     , m_editor(new QPlainTextEdit(this))
+    , m_find(new QLineEdit(this))
+    , m_findStatus(new QLabel(this))
 {
     setObjectName(QStringLiteral("pirTextView"));
     m_program->setObjectName(QStringLiteral("pirTextProgram"));
@@ -37,6 +41,19 @@ PirTextView::PirTextView(QWidget *parent)
     m_highlighter = std::make_unique<PirTextHighlighter>(palette());
     connect(m_editor, &QPlainTextEdit::cursorPositionChanged, this, &PirTextView::onCursorMoved);
 
+    m_find->setObjectName(QStringLiteral("pirTextFind"));
+    m_find->setPlaceholderText(tr("Find in the text (Enter, Shift+Enter; Esc closes)"));
+    m_find->setClearButtonEnabled(true);
+    m_find->installEventFilter(this);
+    connect(m_find, &QLineEdit::returnPressed, this, [this] { findNext(false); });
+    m_findStatus->setObjectName(QStringLiteral("pirTextFindStatus"));
+    auto *findRow = new QHBoxLayout;
+    findRow->setContentsMargins(4, 0, 4, 0);
+    findRow->addWidget(m_find, 1);
+    findRow->addWidget(m_findStatus);
+    m_find->hide();
+    m_findStatus->hide();
+
     auto *label = new QLabel(tr("Program:"), this);
     auto *header = new QHBoxLayout;
     header->setContentsMargins(4, 2, 4, 0);
@@ -46,6 +63,7 @@ PirTextView::PirTextView(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addLayout(header);
+    layout->addLayout(findRow);
     layout->addWidget(m_editor, 1);
 }
 
@@ -280,8 +298,56 @@ void PirTextView::onCursorMoved()
         emit opPicked(op);
 }
 
+void PirTextView::openFind()
+{
+    m_find->show();
+    m_findStatus->show();
+    m_find->setFocus(Qt::ShortcutFocusReason);
+    m_find->selectAll();
+}
+
+bool PirTextView::findNext(bool backward)
+{
+    const QString text = m_find->text();
+    if (text.isEmpty() || !m_listing)
+        return false;
+    QTextDocument *document = m_editor->document();
+    const QTextDocument::FindFlags flags
+        = backward ? QTextDocument::FindBackward : QTextDocument::FindFlags();
+    QTextCursor match = document->find(text, m_editor->textCursor(), flags);
+    if (match.isNull()) { // wrap around
+        QTextCursor from(document);
+        if (backward)
+            from.movePosition(QTextCursor::End);
+        match = document->find(text, from, flags);
+    }
+    m_findStatus->setText(match.isNull() ? tr("No match") : QString());
+    if (match.isNull())
+        return false;
+    // The op is selected everywhere (which moves the cursor to its line); the match stays selected.
+    if (const Operation *op = m_listing->opAt(match.blockNumber()))
+        emit opPicked(op);
+    const QScopedValueRollback following(m_following, true);
+    m_editor->setTextCursor(match);
+    return true;
+}
+
 bool PirTextView::eventFilter(QObject *watched, QEvent *event)
 {
+    if (watched == m_find && event->type() == QEvent::KeyPress) {
+        const auto *key = static_cast<QKeyEvent *>(event);
+        if (key->key() == Qt::Key_Escape) {
+            m_find->hide();
+            m_findStatus->hide();
+            m_editor->setFocus(Qt::OtherFocusReason);
+            return true;
+        }
+        if ((key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter)
+            && key->modifiers() & Qt::ShiftModifier) {
+            findNext(true);
+            return true;
+        }
+    }
     if (watched == m_editor->viewport()) {
         if (event->type() == QEvent::Paint)
             colourVisibleLines();

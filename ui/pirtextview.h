@@ -8,6 +8,7 @@
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QPlainTextEdit;
 
 namespace ps {
@@ -60,6 +61,13 @@ public:
     /// Whether `line` is wholly inside the editor's viewport.
     bool isLineVisible(int line) const;
 
+    /// Ctrl+F in the text: the find bar under the chooser, its text selected.
+    void openFind();
+    /// Finds the find bar's text after the cursor (before it with `backward`), wrapping around,
+    /// and picks the op of the line it is on (Enter / Shift+Enter in the bar). False: no match.
+    bool findNext(bool backward = false);
+    QLineEdit *findBar() const { return m_find; }
+    QLabel *findStatus() const { return m_findStatus; }
     QPlainTextEdit *editor() const { return m_editor; }
     QComboBox *programBox() const { return m_program; }
     PirTextHighlighter *highlighter() const { return m_highlighter.get(); }
@@ -94,6 +102,8 @@ private:
     std::shared_ptr<const PirListing> m_listing;
     QComboBox *m_program;
     QPlainTextEdit *m_editor;
+    QLineEdit *m_find;
+    QLabel *m_findStatus;
     std::unique_ptr<PirTextHighlighter> m_highlighter;
     std::vector<char> m_coloured; ///< per line: coloured
     std::vector<int> m_marked;
