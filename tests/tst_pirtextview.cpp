@@ -1,4 +1,5 @@
 #include "core/graph/diffgraph.h"
+#include "core/io/programloader.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/pirlisting.h"
@@ -249,6 +250,7 @@ private slots:
         win.w.selectOp(grad);
         QCOMPARE(win.w.pirText()->shownSide(), ProgramSide::Backward);
         QCOMPARE(&win.text->listing()->program(), &snapshot->backward->program());
+        QCOMPARE(win.w.pirText()->dock()->windowTitle(), QStringLiteral("PIR Text \u00b7 backward"));
         const int line = win.text->listing()->linesOf(grad).first;
         QCOMPARE(win.text->currentLine(), line);
 
@@ -263,6 +265,18 @@ private slots:
         QVERIFY(win.text->markedLines().empty()); // the selection is in the backward
         win.w.pirText()->setSource(MainWindowPirText::Source::Follow);
         QCOMPARE(&win.text->listing()->program(), &snapshot->backward->program());
+
+        // Infer mode has no backward to show, and says why.
+        win.w.setTraining(false);
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return win.w.snapshot() && !win.w.snapshot()->training && !win.w.pipelineRunner()->isBusy();
+            },
+            60000));
+        win.w.pirText()->setSource(MainWindowPirText::Source::Backward);
+        QVERIFY(!win.text->listing());
+        QVERIFY(win.text->editor()->toPlainText().startsWith(
+            QStringLiteral("Infer mode: the forward program alone")));
     }
 
     /// The Passes tab: the selected step's program after the pass; a line picked selects the
@@ -277,6 +291,7 @@ private slots:
         passes->setCurrentStep(0);
         QVERIFY(QTest::qWaitFor([&] { return passes->shownDiff() != nullptr; }, 60000));
         QVERIFY(win.w.pirText()->showsPassStep());
+        QCOMPARE(win.w.pirText()->dock()->windowTitle(), QStringLiteral("PIR Text \u00b7 after step 1"));
         QCOMPARE(win.text->listing()->sharedProgram(), passes->shownDiff()->after->program);
         const PirListing &listing = *win.text->listing();
         const Operation *conv = nthOp(listing.program(), "pd_op.conv2d");
@@ -462,39 +477,25 @@ private slots:
         QCOMPARE(text->listing(), listing);
     }
 
-    /// The largest sample opens in the text without freezing: one print, one colouring pass
-    /// (figures printed, not asserted).
-    void largestSampleTiming()
+    /// The largest sample and a generated program of about 20k ops: printed once, shown and
+    /// coloured, an op selected (figures printed, not asserted).
+    void timings()
     {
         const QString path = QStringLiteral(PIRSCOPE_SAMPLES_DIR "/json/PP-DocLayout_plus-L.inference.json");
-        if (!QFile::exists(path))
-            QSKIP("../shared/samples is absent");
-        Window win;
-        win.w.resize(1280, 720);
-        win.w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&win.w));
-        QVERIFY(win.w.openFile(path));
-        QElapsedTimer timer;
-        timer.start();
-        win.w.pirText()->showAction()->trigger();
-        QCoreApplication::processEvents();
-        const qint64 shown = timer.elapsed();
-        PirTextView *text = win.w.pirText()->view();
-        QVERIFY(text->listing());
-        const Operation *op = win.w.document()->ops()[win.w.document()->ops().size() / 2];
-        timer.restart();
-        win.w.selectOp(op);
-        QCOMPARE(text->currentLine(), text->listing()->linesOf(op).first);
-        qDebug("PP-DocLayout_plus-L: %zu ops, %d lines: shown in %lld ms, an op selected in %lld ms",
-            text->listing()->opCount(), text->listing()->lineCount(), shown, timer.elapsed());
+        if (QFile::exists(path)) {
+            LoadResult loaded = loadProgram(path.toStdString());
+            QVERIFY(loaded.ok());
+            timeListing(QStringLiteral("PP-DocLayout_plus-L"),
+                std::shared_ptr<const Program>(std::move(loaded.program)));
+        }
+        SyntheticProgram::Model model = SyntheticProgram::ofSize(SyntheticProgram::Kind::Transformer, 20000);
+        timeListing(QStringLiteral("generated transformer"),
+            std::shared_ptr<const Program>(std::move(model.program)));
     }
 
-    /// A generated program of about 20k ops: printed once, shown and coloured, an op selected
-    /// (figures printed, not asserted).
-    void largeProgramTiming()
+private:
+    static void timeListing(const QString &name, const std::shared_ptr<const Program> &program)
     {
-        SyntheticProgram::Model model = SyntheticProgram::ofSize(SyntheticProgram::Kind::Transformer, 20000);
-        const std::shared_ptr<const Program> program(std::move(model.program));
         QElapsedTimer timer;
         timer.start();
         auto listing = std::make_shared<const PirListing>(program);
@@ -511,9 +512,9 @@ private slots:
         view.showOp(op);
         QCoreApplication::processEvents();
         QCOMPARE(view.currentLine(), listing->linesOf(op).first);
-        qDebug("generated transformer: %zu ops, %zu bytes of text: printed in %lld ms, shown and coloured in "
-               "%lld ms, an op selected in %lld ms",
-            listing->opCount(), listing->text().size(), printed, shown, timer.elapsed());
+        qDebug("%s: %zu ops, %zu bytes of text: printed in %lld ms, shown and coloured in %lld ms, an op "
+               "selected in %lld ms",
+            qPrintable(name), listing->opCount(), listing->text().size(), printed, shown, timer.elapsed());
     }
 };
 

@@ -11,6 +11,7 @@
 #include "ui/mainwindowpasses.h"
 #include "ui/passdiffview.h"
 #include "ui/passview.h"
+#include "ui/pipelinesnapshot.h"
 #include "ui/pirtextview.h"
 #include "ui/programdocument.h"
 #include "ui/selectionmodel.h"
@@ -132,11 +133,6 @@ void MainWindowPirText::setSource(Source source)
     m_view->programBox()->setCurrentIndex(int(source));
 }
 
-std::shared_ptr<const Program> MainWindowPirText::shownProgram() const
-{
-    return m_view->listing() ? m_view->listing()->sharedProgram() : nullptr;
-}
-
 bool MainWindowPirText::isShown() const
 {
     return m_dock->isVisible();
@@ -215,11 +211,22 @@ void MainWindowPirText::refresh()
     m_side = side;
     m_passStep = passStep;
     m_stepDiff = passStep ? m_window->passes()->view()->shownDiff() : nullptr;
+    // The title says which program the text is, whatever the chooser says.
+    const int step = m_window->passes()->view()->shownStep();
+    m_dock->setWindowTitle(passStep         ? tr("PIR Text \u00b7 after step %1").arg(step + 1)
+            : side == ProgramSide::Forward  ? tr("PIR Text \u00b7 forward")
+            : side == ProgramSide::Backward ? tr("PIR Text \u00b7 backward")
+                                            : tr("PIR Text"));
     if (!program) {
-        m_view->showMessage(passStep ? tr("No pass step is shown.")
-                : side == ProgramSide::Origin
-                ? tr("No program is open.")
-                : tr("No forward and backward programs: they are computed in Train mode."));
+        m_view->showMessage(passStep          ? tr("No pass step is shown.")
+                : side == ProgramSide::Origin ? tr("No program is open.")
+                                              : tr("The pipeline has not made this program (yet)."));
+        return;
+    }
+    // An empty backward (infer mode, nothing needs a gradient): the snapshot says why.
+    if (const auto snapshot = m_window->snapshot(); side == ProgramSide::Backward
+        && program->numOpsTotal() == 0 && snapshot && !snapshot->notice.isEmpty()) {
+        m_view->showMessage(snapshot->notice);
         return;
     }
     std::shared_ptr<const PirListing> listing = keptListing(program);

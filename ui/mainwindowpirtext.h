@@ -52,8 +52,7 @@ public:
     QAction *showAction() const { return m_show; }
     Source source() const;
     void setSource(Source source);
-    /// The program shown (null: none); the split side it is (Origin for the Program and Passes tabs).
-    std::shared_ptr<const Program> shownProgram() const;
+    /// The side of the program shown (Origin for the Program and Passes tabs).
     ProgramSide shownSide() const { return m_side; }
     /// Whether the shown program is a pass step's (the Passes tab).
     bool showsPassStep() const { return m_passStep; }
