@@ -166,6 +166,18 @@ private slots:
         QCOMPARE(QImage(dir.path() + "/shot.png").size(), QSize(1280, 720));
     }
 
+    /// Issue 23: the PIR Text dock (--pir-text) beside the split view and the debugger fits
+    /// 1280x720 too.
+    void pirTextFits1280()
+    {
+        QTemporaryDir dir;
+        const GuiRun r = runGui({ kExample, "--view", "split", "--mode", "train", "--pir-text", "--steps",
+                                    "20", "--select", "bwd:3", "--size", "1280x720" },
+            dir.path());
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(QImage(dir.path() + "/shot.png").size(), QSize(1280, 720));
+    }
+
     /// Issue 11: --select and --inspect name an op and a value as --break does; a reference that
     /// names none (or several) exits non-zero saying so. (tst_scenesetup checks what they select.)
     void selectAndInspectReferences()

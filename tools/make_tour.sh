@@ -38,6 +38,8 @@ fi
 shot split "$example" --mode train --view split --select fwd:25
 shot passes "$example" --pipeline inference-gpu --step 9
 shot debugger "$example" --steps 12 --inspect %30
+# The PIR Text dock: a program with an if and a while, the sin inside the while's body selected.
+shot pirtext "$here/tests/fixtures/paddle/control_flow/infer_program.txt" --pir-text --select pd_op.sin --size 1280x720
 # The run-log overlay: mlp_ce's real Paddle log with the mean of line 6 (fwd:9 pd_op.matmul) tripled,
 # so one op diverges in red and the dock lists it first.
 altered=$config/paddle_run.log

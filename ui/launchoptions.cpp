@@ -10,12 +10,14 @@
 #include "ui/mainwindowdebugger.h"
 #include "ui/mainwindowmemory.h"
 #include "ui/mainwindowpasses.h"
+#include "ui/mainwindowpirtext.h"
 #include "ui/mainwindowrunlog.h"
 #include "ui/passtimelinerunner.h"
 #include "ui/passview.h"
 #include "ui/runlogresult.h"
 #include "ui/scenesetup.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDockWidget>
@@ -98,8 +100,11 @@ std::optional<LaunchOptions> LaunchOptions::parse(const QStringList &arguments, 
     QCommandLineOption memory(QStringLiteral("memory"),
         QStringLiteral("Show the Memory dock: the live bytes of a train step or inference run, op by op, as "
                        "Paddle's executor allocates them."));
+    QCommandLineOption pirText(QStringLiteral("pir-text"),
+        QStringLiteral("Show the PIR Text dock: the program shown as PIR text, synced with the graph's "
+                       "selection."));
     parser.addOptions({ screenshot, size, debugSteps, select, inspect, inspectTab, view, mode, shape, dark,
-        maxMemory, passStep, pipeline, paddleLog, memory });
+        maxMemory, passStep, pipeline, paddleLog, memory, pirText });
     parser.process(arguments);
 
     LaunchOptions options;
@@ -170,6 +175,7 @@ std::optional<LaunchOptions> LaunchOptions::parse(const QStringList &arguments, 
         || (!files.isEmpty() && MainWindowPasses::isPassLog(files.first()));
     options.paddleLog = parser.value(paddleLog);
     options.memory = parser.isSet(memory);
+    options.pirText = parser.isSet(pirText);
     options.tab = passes                                                 ? MainWindow::Tab::Passes
         : split || (!options.paddleLog.isEmpty() && !parser.isSet(view)) ? MainWindow::Tab::Split
                                                                          : MainWindow::Tab::Program;
@@ -262,6 +268,8 @@ bool LaunchOptions::applyTo(MainWindow &window, QString &error) const
         dock->show();
         window.resizeDocks({ dock }, { qMax(180, window.height() / 4) }, Qt::Vertical);
     }
+    if (pirText)
+        window.pirText()->showAction()->trigger();
     if (tab == MainWindow::Tab::Split)
         window.showTab(MainWindow::Tab::Split);
     if (tab == MainWindow::Tab::Passes) {

@@ -40,6 +40,8 @@ struct LaunchOptions
     QString paddleLog;
     /// `--memory`: show the Memory dock (MainWindowMemory).
     bool memory = false;
+    /// `--pir-text`: show the PIR Text dock (MainWindowPirText).
+    bool pirText = false;
     bool dark = false;
     /// `--max-memory` in bytes; nullopt: the debugger's setting.
     std::optional<uint64_t> maxMemory;

@@ -17,12 +17,14 @@
 #include "ui/mainwindowdebugger.h"
 #include "ui/mainwindowmemory.h"
 #include "ui/mainwindowpasses.h"
+#include "ui/mainwindowpirtext.h"
 #include "ui/mainwindowrunlog.h"
 #include "ui/oplistpanel.h"
 #include "ui/passlistmodel.h"
 #include "ui/passpanel.h"
 #include "ui/passview.h"
 #include "ui/pipelinerunner.h"
+#include "ui/pirtextview.h"
 #include "ui/programattributesmodel.h"
 #include "ui/programdocument.h"
 #include "ui/programopener.h"
@@ -199,9 +201,12 @@ MainWindow::MainWindow(QWidget *parent)
     m_runLog = new MainWindowRunLog(this, m_fileMenu, m_debugger,
         { m_graphView, m_splitView->forwardView(), m_splitView->backwardView() });
     m_memory = new MainWindowMemory(this, m_debugger->session());
+    m_pirText = new MainWindowPirText(this, m_tabs);
     // The View menu lists the docks made before it; these came later.
     for (QAction *a : menuBar()->actions())
         if (a->menu() && a->menu()->objectName() == QLatin1String("viewMenu")) {
+            a->menu()->insertAction(m_filterOpsAction, m_pirText->showAction());
+            a->menu()->addAction(m_pirText->dock()->toggleViewAction());
             a->menu()->addAction(m_runLog->dock()->toggleViewAction());
             a->menu()->addAction(m_memory->dock()->toggleViewAction());
             a->menu()->addAction(m_debugger->timeOverlayAction());
@@ -335,8 +340,14 @@ void MainWindow::createActions()
     view->addAction(m_trainAction);
     view->addAction(m_inferAction);
     view->addSeparator();
-    QAction *find
-        = view->addAction(tr("&Find in Graph\u2026"), this, [this] { focusedGraphView()->finder()->open(); });
+    // In the PIR Text dock Ctrl+F finds in the text.
+    QAction *find = view->addAction(tr("&Find in Graph\u2026"), this, [this] {
+        if (PirTextView *text = m_pirText ? m_pirText->view() : nullptr;
+            text && text->isAncestorOf(QApplication::focusWidget()))
+            text->openFind();
+        else
+            focusedGraphView()->finder()->open();
+    });
     find->setShortcut(QKeySequence::Find);
     QAction *filter = view->addAction(tr("Filter &Ops\u2026"), this, [this] {
         if (QWidget *dock = m_opList->parentWidget())
@@ -344,6 +355,7 @@ void MainWindow::createActions()
         m_opList->focusSearch();
     });
     filter->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_F);
+    m_filterOpsAction = filter;
     view->addSeparator();
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         view->addAction(dock->toggleViewAction());

@@ -26,6 +26,7 @@ class InplaceGroupsModel;
 class MainWindowDebugger;
 class MainWindowPasses;
 class MainWindowMemory;
+class MainWindowPirText;
 class MainWindowRunLog;
 class OpListPanel;
 class Operation;
@@ -135,6 +136,8 @@ public:
     /// Paddle run logs: the "Paddle run log" dock, the graphs' colours, Run to first divergence.
     MainWindowRunLog *runLog() const { return m_runLog; }
     MainWindowMemory *memory() const { return m_memory; }
+    /// The "PIR Text" dock: the program as text, synced with the selection.
+    MainWindowPirText *pirText() const { return m_pirText; }
     /// The program the op list and properties show.
     ProgramSide activeSide() const { return m_activeSide; }
     QStringList recentFiles() const;
@@ -226,7 +229,9 @@ private:
     MainWindowPasses *m_passes = nullptr;
     MainWindowRunLog *m_runLog = nullptr;
     MainWindowMemory *m_memory = nullptr;
+    MainWindowPirText *m_pirText = nullptr;
     QMenu *m_fileMenu = nullptr;
+    QAction *m_filterOpsAction = nullptr; ///< View ▸ Filter Ops (PIR Text goes before it)
 };
 
 } // namespace ps

@@ -245,6 +245,7 @@ void PassView::setTimeline(std::shared_ptr<const PassTimeline> timeline, bool ch
     m_model->setTimeline(m_timeline, checkable);
     m_current = -1;
     m_shown = -1;
+    m_shownDiff.reset();
     ++m_generation;
     const int n = m_timeline ? int(m_timeline->size()) : 0;
     m_slider->setRange(0, qMax(0, n - 1));
@@ -278,6 +279,7 @@ void PassView::setCurrentStep(int step)
         return;
     m_current = step;
     m_shown = -1;
+    m_shownDiff.reset();
     {
         const QSignalBlocker block(m_slider);
         m_slider->setValue(step);
@@ -328,6 +330,7 @@ void PassView::showComputed(const std::shared_ptr<Computed> &computed)
     if (computed->generation != m_generation || computed->step != m_current)
         return; // superseded
     m_shown = computed->step;
+    m_shownDiff = computed->diff;
     m_model->refreshStep(computed->step);
     const StepDiff &d = *computed->diff;
     if (!d.error.empty()) {

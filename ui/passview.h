@@ -46,6 +46,8 @@ public:
     int currentStep() const { return m_current; }
     /// The step whose diff is on screen (-1 while none is, or while one is being computed).
     int shownStep() const { return m_shown; }
+    /// The diff on screen (its programs before and after the step); null while none is.
+    std::shared_ptr<const StepDiff> shownDiff() const { return m_shownDiff; }
     /// "Recomputing passes…" while the pipeline runs again.
     void setBusy(bool busy);
     /// Shows the pipeline choice (PIRScope's default passes or one of Paddle's PassPipeline
@@ -85,7 +87,7 @@ signals:
     void pipelineChosen(const QString &name);
     /// The user switched the numeric check per pass.
     void checkNumericsChanged(bool on);
-    /// Step `step`'s diff is on screen (graph layout may still be running).
+    /// Step `step`'s diff is on screen (graph layout may still be running); shownDiff() has it.
     void stepShown(int step);
     /// Every step's counts are known.
     void countsFinished();
@@ -121,6 +123,7 @@ private:
     DiffGraph::Options m_graphOptions;
     int m_current = -1;
     int m_shown = -1;
+    std::shared_ptr<const StepDiff> m_shownDiff;
     quint64 m_generation = 0;
     std::shared_ptr<std::atomic<bool>> m_stopCounting;
     bool m_busy = false;

@@ -22,11 +22,13 @@ constexpr size_t kFlushSize = 1 << 20;
 class Writer
 {
 public:
-    Writer(const ValueNumbering &names, Generation gen, std::string &out, std::ostream *os)
+    Writer(const ValueNumbering &names, Generation gen, std::string &out, std::ostream *os,
+        std::vector<PirPrinter::PrintedOp> *printed = nullptr)
         : m_names(names)
         , m_gen(gen)
         , m_out(out)
         , m_os(os)
+        , m_printed(printed)
     {
     }
 
@@ -59,6 +61,27 @@ public:
     }
 
     void op(const Operation &op, int indent)
+    {
+        if (!m_printed) {
+            opText(op, indent);
+            return;
+        }
+        const size_t entry = m_printed->size();
+        m_printed->push_back({ &op, line(), 0 });
+        opText(op, indent);
+        (*m_printed)[entry].lastLine = line();
+    }
+
+private:
+    /// The line m_out ends on (counted incrementally; only with m_printed, which never flushes).
+    uint32_t line()
+    {
+        m_line += uint32_t(std::count(m_out.begin() + std::ptrdiff_t(m_counted), m_out.end(), '\n'));
+        m_counted = m_out.size();
+        return m_line;
+    }
+
+    void opText(const Operation &op, int indent)
     {
         m_out.append(size_t(indent), ' ');
         m_out += '(';
@@ -114,7 +137,6 @@ public:
         }
     }
 
-private:
     void ops(const Block &b, int indent, bool topLevel)
     {
         for (const Operation *o : b.ops()) {
@@ -203,6 +225,9 @@ private:
     Generation m_gen;
     std::string &m_out;
     std::ostream *m_os;
+    std::vector<PirPrinter::PrintedOp> *m_printed;
+    size_t m_counted = 0;
+    uint32_t m_line = 0;
     std::unordered_set<Value> m_shown;
     std::vector<const NamedAttribute *> m_sorted;
 };
@@ -223,6 +248,14 @@ std::string PirPrinter::toString(const Program &program, Generation gen)
     const ValueNumbering names(program);
     std::string out;
     Writer(names, gen, out, nullptr).block(program.block(), 0, true);
+    return out;
+}
+
+std::string PirPrinter::toString(
+    const Program &program, const ValueNumbering &names, Generation gen, std::vector<PrintedOp> &printed)
+{
+    std::string out;
+    Writer(names, gen, out, nullptr, &printed).block(program.block(), 0, true);
     return out;
 }
 

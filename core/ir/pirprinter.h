@@ -2,8 +2,10 @@
 
 #include "core/ir/pirtextformat.h"
 
+#include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace ps {
 
@@ -29,6 +31,19 @@ public:
 
     static void print(const Program &program, std::ostream &os, Generation gen = Generation::C);
     static std::string toString(const Program &program, Generation gen = Generation::C);
+
+    /// Where one op stands in printed text: its first and last line, from 0 (an op with regions
+    /// spans the lines of its regions).
+    struct PrintedOp
+    {
+        const Operation *op = nullptr;
+        uint32_t firstLine = 0;
+        uint32_t lastLine = 0;
+    };
+    /// toString() with `names` (built from `program`), appending every op's lines to `printed`
+    /// in pre-order walk order (PirListing indexes them). Linear in the text's size.
+    static std::string toString(
+        const Program &program, const ValueNumbering &names, Generation gen, std::vector<PrintedOp> &printed);
     /// One op as printed inside its program (custom forms and regions included), without the
     /// trailing newline; `names` must be built from the op's program.
     static std::string opText(
