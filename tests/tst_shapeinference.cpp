@@ -1,0 +1,191 @@
+// ShapeInference: concrete shapes of every value from the inputs' shapes, rule by rule on small
+// programs, and on real programs against a CPU run's runtime shapes and against static types.
+
+#include "core/analysis/shapeinference.h"
+#include "core/io/programloader.h"
+#include "core/ir/block.h"
+#include "core/ir/operation.h"
+#include "core/ir/program.h"
+#include "shapeinferenceprograms.h"
+#include "shapeoracle.h"
+
+#include <QtTest>
+
+using namespace ps;
+
+namespace {
+
+std::shared_ptr<const Program> load(const QString &path)
+{
+    LoadResult r = loadProgram(path.toStdString());
+    return r.ok() ? std::shared_ptr<const Program>(std::move(r.program)) : nullptr;
+}
+
+std::unique_ptr<Program> parse(const std::string &text)
+{
+    LoadResult r = loadProgramFromString(text, "shapes.txt");
+    return std::move(r.program);
+}
+
+/// The value that the shadow_output named `name` writes.
+Value output(const Program &p, const std::string &name)
+{
+    for (const Operation *op : p.block().ops())
+        if (op->name() == "builtin.shadow_output" && op->stringAttribute("output_name") == name)
+            return op->operand(0);
+    return Value();
+}
+
+QString shapeOf(const ShapeInference &s, Value v)
+{
+    const InferredShape *shape = s.shape(v);
+    if (!shape)
+        return QStringLiteral("(none)");
+    if (!shape->known())
+        return QStringLiteral("unknown: ") + QString::fromStdString(shape->whyUnknown);
+    return QString::fromStdString(ShapeSize::shapeText(shape->dims));
+}
+
+} // namespace
+
+class TestShapeInference : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void rules_data();
+    void rules();
+    void unknownSaysWhy();
+    void realSampleMatchesRun_data();
+    void realSampleMatchesRun();
+    void staticProgramsRestored_data();
+    void staticProgramsRestored();
+};
+
+void TestShapeInference::rules_data()
+{
+    QTest::addColumn<QString>("program");
+    QTest::addColumn<QString>("inputs"); // name=dims;...
+    QTest::addColumn<QString>("expected"); // out=dims;...
+    for (const shapeprograms::Case &c : shapeprograms::cases())
+        QTest::newRow(c.name) << QString::fromStdString(c.program) << QString(c.inputs)
+                              << QString(c.expected);
+}
+
+void TestShapeInference::rules()
+{
+    QFETCH(QString, program);
+    QFETCH(QString, inputs);
+    QFETCH(QString, expected);
+    auto p = parse(program.toStdString());
+    QVERIFY(p);
+    ShapeInference::InputDims dims;
+    for (const QString &entry : inputs.split(';', Qt::SkipEmptyParts)) {
+        const QStringList kv = entry.split('=');
+        std::vector<int64_t> d;
+        for (const QString &n : kv[1].split('x', Qt::SkipEmptyParts))
+            d.push_back(n.toLongLong());
+        dims[kv[0].toStdString()] = d;
+    }
+    const ShapeInference s = ShapeInference::run(*p, dims);
+    QCOMPARE(s.conflictCount(), size_t(0));
+    for (const QString &entry : expected.split(';', Qt::SkipEmptyParts)) {
+        const QStringList kv = entry.split('=');
+        const Value v = output(*p, kv[0].toStdString());
+        QVERIFY2(v, qPrintable("no output " + kv[0]));
+        QCOMPARE(shapeOf(s, v), kv[1]);
+    }
+}
+
+void TestShapeInference::unknownSaysWhy()
+{
+    auto p = parse(shapeprograms::kUnknowns);
+    QVERIFY(p);
+    // No shape for x: everything downstream says so; the nonzero is data-dependent.
+    ShapeInference s = ShapeInference::run(*p, {});
+    QCOMPARE(shapeOf(s, output(*p, "relu")),
+        QString("unknown: input x has dynamic dims and no shape (--shape x=DIMS)"));
+    QCOMPARE(shapeOf(s, output(*p, "nz")),
+        QString("unknown: input x has dynamic dims and no shape (--shape x=DIMS)"));
+    QVERIFY(!s.bytes(output(*p, "relu")));
+    s = ShapeInference::run(*p, { { "x", { 2, 3 } } });
+    QCOMPARE(shapeOf(s, output(*p, "relu")), QString("[2, 3]"));
+    QCOMPARE(s.bytes(output(*p, "relu")), std::optional<int64_t>(24));
+    QCOMPARE(shapeOf(s, output(*p, "nz")),
+        QString("unknown: pd_op.nonzero: the shape depends on the data of its input"));
+    QCOMPARE(shapeOf(s, output(*p, "after")),
+        QString("unknown: pd_op.nonzero: the shape depends on the data of its input"));
+    QCOMPARE(shapeOf(s, output(*p, "norule")), QString("unknown: pd_op.some_new_op has no shape rule"));
+    // A static declared type stands where no rule does.
+    QCOMPARE(shapeOf(s, output(*p, "static")), QString("[4]"));
+    QCOMPARE(s.tensorValues(), size_t(6));
+    QCOMPARE(s.inferredValues(), size_t(3));
+}
+
+void TestShapeInference::realSampleMatchesRun_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("input");
+    QTest::addColumn<QList<qlonglong>>("dims");
+    QTest::newRow("PP-OCRv5_mobile_det") << "PP-OCRv5_mobile_det_infer.inference.json"
+                                         << "x" << QList<qlonglong> { 1, 3, 96, 128 };
+    QTest::newRow("PP-OCRv5_server_det") << "PP-OCRv5_server_det_infer.inference.json"
+                                         << "x" << QList<qlonglong> { 1, 3, 64, 96 };
+    QTest::newRow("PP-OCRv5_server_rec") << "PP-OCRv5_server_rec_infer.inference.json"
+                                         << "x" << QList<qlonglong> { 1, 3, 48, 160 };
+    QTest::newRow("korean_PP-OCRv5_mobile_rec") << "korean_PP-OCRv5_mobile_rec_infer.inference.json"
+                                                << "x" << QList<qlonglong> { 2, 3, 48, 320 };
+}
+
+void TestShapeInference::realSampleMatchesRun()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, input);
+    QFETCH(QList<qlonglong>, dims);
+    const QString path = QStringLiteral(PIRSCOPE_SAMPLES_DIR "/json/") + file;
+    if (!QFile::exists(path))
+        QSKIP(qPrintable("sample not found (../shared/samples is absent): " + path));
+    auto program = load(path);
+    QVERIFY(program);
+    std::string error;
+    const shapeoracle::Coverage c = shapeoracle::againstRun(
+        program, { { input.toStdString(), std::vector<int64_t>(dims.begin(), dims.end()) } }, error);
+    QVERIFY2(error.empty(), error.c_str());
+    qInfo("%s: %s", qPrintable(file), c.summary().c_str());
+    for (const std::string &p : c.problems)
+        qInfo("  %s", p.c_str());
+    QVERIFY(c.values > 0);
+    QCOMPARE(c.mismatches, size_t(0));
+    QCOMPARE(c.inferred, c.values);
+}
+
+void TestShapeInference::staticProgramsRestored_data()
+{
+    QTest::addColumn<QString>("file");
+    for (const char *f : { "memory/mlp/train_program.json", "memory/cnn_bn/train_program.json",
+             "memory/attention/train_program.json", "paddle/lenet/train_program.json",
+             "paddle/conv_bn_relu/train_program.json", "paddle/mlp_ce/train_program.json",
+             "paddle/transformer_encoder/train_program.json", "paddle/embedding_mean/train_program.json" })
+        QTest::newRow(f) << QString(f);
+}
+
+/// Train programs (forward and backward ops, grads included) with static types: with every
+/// result's dims dropped, inference from the inputs gives the types back.
+void TestShapeInference::staticProgramsRestored()
+{
+    QFETCH(QString, file);
+    const QString path = QStringLiteral(PIRSCOPE_FIXTURES_DIR "/") + file;
+    if (!QFile::exists(path))
+        QSKIP(qPrintable("fixture not found: " + path));
+    auto program = load(path);
+    QVERIFY(program);
+    const shapeoracle::Coverage c = shapeoracle::againstDeclared(*program);
+    qInfo("%s: %s", qPrintable(file), c.summary().c_str());
+    for (const std::string &p : c.problems)
+        qInfo("  %s", p.c_str());
+    QCOMPARE(c.mismatches, size_t(0));
+    QCOMPARE(c.inferred, c.values);
+}
+
+QTEST_GUILESS_MAIN(TestShapeInference)
+#include "tst_shapeinference.moc"
