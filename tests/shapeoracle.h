@@ -51,14 +51,15 @@ inline void note(Coverage &c, const ps::Operation &op, unsigned r, const std::st
 /// Runs `program` on the CPU with random inputs of `inputs` and compares every recorded result
 /// with what ShapeInference infers from the same input shapes. `error` set when the run fails.
 inline Coverage againstRun(std::shared_ptr<const ps::Program> program,
-    const ps::ShapeInference::InputDims &inputs, std::string &error)
+    const ps::ShapeInference::InputDims &inputs, std::string &error,
+    const ps::TensorSource &source = ps::TensorSource::random(3))
 {
     Coverage c;
     const ps::ShapeInference inferred = ps::ShapeInference::run(*program, inputs);
     auto backend = ps::createCpuBackend();
     ps::ProgramRunner runner(program, *backend);
     ps::ProgramRunner::Options options;
-    options.inputs = ps::TensorSource::random(3);
+    options.inputs = source;
     options.params = ps::TensorSource::random(7);
     options.inputShapes = inputs;
     if (!runner.prepare(options, error))

@@ -6,6 +6,7 @@
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/runtime/tensor.h"
 #include "shapeinferenceprograms.h"
 #include "shapeoracle.h"
 
@@ -58,6 +59,7 @@ private slots:
     void unknownSaysWhy();
     void realSampleMatchesRun_data();
     void realSampleMatchesRun();
+    void detrMatchesRun();
     void staticProgramsRestored_data();
     void staticProgramsRestored();
 };
@@ -155,6 +157,37 @@ void TestShapeInference::realSampleMatchesRun()
     for (const std::string &p : c.problems)
         qInfo("  %s", p.c_str());
     QVERIFY(c.values > 0);
+    QCOMPARE(c.mismatches, size_t(0));
+    QCOMPARE(c.inferred, c.values);
+}
+
+/// PP-DocLayout_plus-L (RT-DETR: topk, gather_nd, grid_sample, where) with its three inputs.
+void TestShapeInference::detrMatchesRun()
+{
+    const QString path = QStringLiteral(PIRSCOPE_SAMPLES_DIR "/json/PP-DocLayout_plus-L.inference.json");
+    if (!QFile::exists(path))
+        QSKIP(qPrintable("sample not found (../shared/samples is absent): " + path));
+    auto program = load(path);
+    QVERIFY(program);
+    auto tensors = std::make_shared<std::map<std::string, Tensor>>();
+    Tensor image = Tensor::empty({ 1, 3, 800, 800 }, DataType::Float32);
+    for (int64_t i = 0; i < image.numElements(); ++i)
+        image.data<float>()[i] = float(i % 255) / 255.f;
+    Tensor imShape = Tensor::empty({ 1, 2 }, DataType::Float32);
+    imShape.data<float>()[0] = imShape.data<float>()[1] = 800.f;
+    Tensor scale = Tensor::empty({ 1, 2 }, DataType::Float32);
+    scale.data<float>()[0] = scale.data<float>()[1] = 1.f;
+    (*tensors)["image"] = image;
+    (*tensors)["im_shape"] = imShape;
+    (*tensors)["scale_factor"] = scale;
+    std::string error;
+    const shapeoracle::Coverage c = shapeoracle::againstRun(program,
+        { { "image", { 1, 3, 800, 800 } }, { "im_shape", { 1, 2 } }, { "scale_factor", { 1, 2 } } }, error,
+        TensorSource::named(tensors, "test inputs"));
+    QVERIFY2(error.empty(), error.c_str());
+    qInfo("PP-DocLayout_plus-L: %s", c.summary().c_str());
+    for (const std::string &p : c.problems)
+        qInfo("  %s", p.c_str());
     QCOMPARE(c.mismatches, size_t(0));
     QCOMPARE(c.inferred, c.values);
 }
