@@ -354,4 +354,22 @@ const std::string kUnknowns = [] {
     return t.str();
 }();
 
+/// A train-able forward: x (dynamic) → matmul → tanh → matmul; the tanh is the middle the
+/// backward keeps.
+const std::string kTwoLayers = [] {
+    Text t;
+    const int x = t.data("x", "-1x-1");
+    const int w = t.op("builtin.parameter", {},
+        "parameter_name:\"w\",persistable:[true],stop_gradient:[false]", { "tensor<8x4xf32>" });
+    const int v = t.op("builtin.parameter", {},
+        "parameter_name:\"v\",persistable:[true],stop_gradient:[false]", { "tensor<4x3xf32>" });
+    const int h = t.op("pd_op.matmul", { x, w }, "transpose_x:false,transpose_y:false,stop_gradient:[false]",
+        { "tensor<-1x4xf32>" });
+    const int a = t.op("pd_op.tanh", { h }, "stop_gradient:[false]", { "tensor<-1x4xf32>" });
+    t.output(t.op("pd_op.matmul", { a, v }, "transpose_x:false,transpose_y:false,stop_gradient:[false]",
+                 { "tensor<-1x3xf32>" }),
+        "out");
+    return t.str();
+}();
+
 } // namespace shapeprograms

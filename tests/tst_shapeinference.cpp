@@ -1,6 +1,7 @@
 // ShapeInference: concrete shapes of every value from the inputs' shapes, rule by rule on small
 // programs, and on real programs against a CPU run's runtime shapes and against static types.
 
+#include "clirunner.h"
 #include "core/analysis/shapeinference.h"
 #include "core/io/programloader.h"
 #include "core/ir/block.h"
@@ -60,6 +61,7 @@ private slots:
     void realSampleMatchesRun_data();
     void realSampleMatchesRun();
     void detrMatchesRun();
+    void splitJsonHasConcreteBytes();
     void staticProgramsRestored_data();
     void staticProgramsRestored();
 };
@@ -190,6 +192,48 @@ void TestShapeInference::detrMatchesRun()
         qInfo("  %s", p.c_str());
     QCOMPARE(c.mismatches, size_t(0));
     QCOMPARE(c.inferred, c.values);
+}
+
+/// `split --json`: the middle's concrete shape and bytes once x has a shape, the reason without.
+void TestShapeInference::splitJsonHasConcreteBytes()
+{
+    QTemporaryDir dir;
+    QFile f(dir.filePath("two_layers.txt"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray::fromStdString(shapeprograms::kTwoLayers));
+    f.close();
+    const CliResult sized
+        = runPirscopeCli({ "split", f.fileName(), "--mode", "train", "--shape", "x=16x8", "--json" });
+    QCOMPARE(sized.exitCode, 0);
+    QJsonObject json = QJsonDocument::fromJson(sized.out).object();
+    QJsonArray middles = json.value("middles").toArray();
+    QCOMPARE(middles.size(), 1);
+    QJsonObject middle = middles.at(0).toObject();
+    QCOMPARE(middle.value("shape").toArray(), (QJsonArray { 16, 4 }));
+    QCOMPARE(middle.value("bytes").toInt(), 16 * 4 * 4);
+    QVERIFY(middle.value("dynamic").toBool());
+    QCOMPARE(json.value("middle_bytes").toInt(), 16 * 4 * 4);
+    QCOMPARE(json.value("dynamic_middles").toInt(), 0);
+    QCOMPARE(json.value("values_inferred").toInt(), json.value("values").toInt());
+    QVERIFY(json.value("kept_after_forward_bytes").toInt() >= 16 * 4 * 4);
+    QCOMPARE(
+        json.value("input_shapes").toArray().at(0).toObject().value("origin").toString(), QString("option"));
+
+    const CliResult unsized = runPirscopeCli({ "split", f.fileName(), "--mode", "train", "--json" });
+    QCOMPARE(unsized.exitCode, 0);
+    json = QJsonDocument::fromJson(unsized.out).object();
+    middle = json.value("middles").toArray().at(0).toObject();
+    QVERIFY(middle.value("bytes").isNull());
+    QVERIFY(!middle.contains("shape"));
+    QCOMPARE(middle.value("shape_unknown_reason").toString(),
+        QString("input x has dynamic dims and no shape (--shape x=DIMS)"));
+    QCOMPARE(json.value("dynamic_middles").toInt(), 1);
+
+    const CliResult text = runPirscopeCli({ "split", f.fileName(), "--mode", "train", "--shape", "x=16x8" });
+    QVERIFY2(text.out.contains("tensor<-1x4xf32> = [16, 4]\t256 bytes"), text.out.constData());
+    const CliResult bad = runPirscopeCli({ "split", f.fileName(), "--mode", "train", "--shape", "x=2x3x4" });
+    QVERIFY(bad.exitCode != 0);
+    QVERIFY2(bad.err.contains("--shape x=2x3x4: rank 3"), bad.err.constData());
 }
 
 void TestShapeInference::staticProgramsRestored_data()
