@@ -4,6 +4,7 @@
 #include "ui/columnwidths.h"
 #include "ui/common/dialogdirectory.h"
 #include "ui/common/elidedlabel.h"
+#include "ui/debugger/graphmarks.h"
 #include "ui/diagnosticsmodel.h"
 #include "ui/fileloader.h"
 #include "ui/focusmode.h"
@@ -192,6 +193,14 @@ MainWindow::MainWindow(QWidget *parent)
     m_debugger = new MainWindowDebugger(this,
         { m_selection, m_diagnostics, m_diagnosticsDock, m_tabs,
             { m_graphView, m_splitView->forwardView(), m_splitView->backwardView() } });
+    m_properties->setShapeLookup([this](Value v) { return m_debugger->inferredShape(v); });
+    connect(m_debugger->marks(), &GraphMarks::shapesChanged, this, [this] {
+        m_splitView->setShapes(m_debugger->marks()->shapes());
+        if (m_properties->currentOp())
+            m_properties->showOp(m_properties->currentOp());
+        else if (m_properties->currentValue())
+            m_properties->showValue(m_properties->currentValue());
+    });
     m_help = new HelpMenu(this);
     connectStartPage();
     m_passes = new MainWindowPasses(this, m_runner, m_passPanel->model());

@@ -3,6 +3,7 @@
 #include "core/ir/operation.h"
 #include "core/session/inputshapes.h"
 #include "core/session/pipelinesource.h"
+#include "core/session/targetshapes.h"
 #include "core/transform/pipelineresult.h"
 #include "ui/debugger/debuggeractions.h"
 #include "ui/debugger/debuggerpanel.h"
@@ -248,6 +249,11 @@ void MainWindowDebugger::applyMarks()
         if (const Operation *l = map.toLoaded(op))
             loaded[l] = marks;
     m_parts.graphViews[0]->graphScene()->setOpMarks(loaded);
+}
+
+const InferredShape *MainWindowDebugger::inferredShape(Value value) const
+{
+    return m_marks->shapes()->shape(debuggedValue(value));
 }
 
 const Operation *MainWindowDebugger::debuggedOp(const Operation *op) const
