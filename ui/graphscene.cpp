@@ -330,7 +330,7 @@ void GraphScene::applyOpMarks()
             NodeMarks shown = marks;
             if (item->isGhost()) // a chip is too small for a time badge
                 shown.milliseconds = shown.deviceMilliseconds = -1;
-            if (shown.empty())
+            if (shown.empty() && !shown.hasInferredShapes())
                 continue;
             item->setMarks(shown);
             m_marked.push_back(item);

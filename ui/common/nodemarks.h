@@ -63,13 +63,14 @@ struct NodeMarks
     /// run.
     float timeShare = -1;
 
+    /// Nothing marked; the inferred shapes only relabel a node (hasInferredShapes()).
     bool empty() const
     {
         return !current && !breakpoint && !error && !nonFinite && milliseconds < 0 && change == Change::None
             && !faded && accuracy == Accuracy::None && keptBytes == 0 && removedInside == 0
-            && addedInside == 0 && changedInside == 0 && runtimeShapes.empty() && inferredShapes.empty()
-            && shapeUnknown.empty() && timeShare < 0;
+            && addedInside == 0 && changedInside == 0 && runtimeShapes.empty() && timeShare < 0;
     }
+    bool hasInferredShapes() const { return !inferredShapes.empty() || !shapeUnknown.empty(); }
     friend bool operator==(const NodeMarks &, const NodeMarks &) = default;
 };
 

@@ -51,7 +51,6 @@ void GraphMarks::inferShapes()
     m_shapes = std::move(shapes);
     m_shapeMarks = std::move(marks);
     emit shapesChanged();
-    schedule();
 }
 
 NodeMarks GraphMarks::marksOf(const Operation *op) const
@@ -79,7 +78,7 @@ void GraphMarks::setTimeOverlay(bool on)
 void GraphMarks::recompute()
 {
     m_scheduled = false;
-    OpMarks marks = m_shapeMarks;
+    OpMarks marks;
     std::unordered_map<const Operation *, double> seconds;
     double total = 0;
     for (const OpRecord &r : m_session->records()) {

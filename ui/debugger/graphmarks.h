@@ -31,6 +31,9 @@ public:
     /// The concrete shapes of the target's values inferred from the session's input shapes
     /// (TargetShapes), redone when the target or the sources change; never null.
     std::shared_ptr<const TargetShapes> shapes() const { return m_shapes; }
+    /// NodeMarks::inferredShapes/shapeUnknown of the target's ops with dynamic result dims, kept
+    /// apart from marks() (the views merge them: MainWindowDebugger::applyMarks).
+    const OpMarks &shapeMarks() const { return m_shapeMarks; }
 
     /// The time overlay: executed ops carry NodeMarks::timeShare (the views colour them by it).
     void setTimeOverlay(bool on);
@@ -38,7 +41,7 @@ public:
 
 signals:
     void marksChanged();
-    /// shapes() were inferred again.
+    /// shapes() and shapeMarks() were inferred again.
     void shapesChanged();
 
 private:
@@ -49,7 +52,6 @@ private:
     DebugSession *m_session;
     OpMarks m_marks;
     std::shared_ptr<const TargetShapes> m_shapes;
-    /// inferredShapes/shapeUnknown of the ops with dynamic result dims: what recompute() starts from.
     OpMarks m_shapeMarks;
     bool m_scheduled = false;
     bool m_timeOverlay = false;
