@@ -231,6 +231,12 @@ void TestShapeInference::splitJsonHasConcreteBytes()
 
     const CliResult text = runPirscopeCli({ "split", f.fileName(), "--mode", "train", "--shape", "x=16x8" });
     QVERIFY2(text.out.contains("tensor<-1x4xf32> = [16, 4]\t256 bytes"), text.out.constData());
+    // `bench shapes`: the inference's time beside numbering the values, and its coverage.
+    const CliResult bench = runPirscopeCli({ "bench", "shapes", f.fileName(), "--shape", "x=16x8", "--json" });
+    QCOMPARE(bench.exitCode, 0);
+    const QJsonObject figures = QJsonDocument::fromJson(bench.out).object();
+    QVERIFY(figures.value("inference_seconds").toDouble() > 0 && figures.value("ratio").toDouble() > 0);
+    QCOMPARE(figures.value("values_inferred").toInt(), figures.value("values").toInt());
     const CliResult bad = runPirscopeCli({ "split", f.fileName(), "--mode", "train", "--shape", "x=2x3x4" });
     QVERIFY(bad.exitCode != 0);
     QVERIFY2(bad.err.contains("--shape x=2x3x4: rank 3"), bad.err.constData());
