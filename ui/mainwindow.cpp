@@ -196,6 +196,8 @@ MainWindow::MainWindow(QWidget *parent)
     m_properties->setShapeLookup([this](Value v) { return m_debugger->inferredShape(v); });
     connect(m_debugger->marks(), &GraphMarks::shapesChanged, this, [this] {
         m_splitView->setShapes(m_debugger->marks()->shapes());
+        if (m_memory)
+            m_memory->setShapes(m_debugger->marks()->shapes());
         if (m_properties->currentOp())
             m_properties->showOp(m_properties->currentOp());
         else if (m_properties->currentValue())
@@ -208,6 +210,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_runLog = new MainWindowRunLog(this, m_fileMenu, m_debugger,
         { m_graphView, m_splitView->forwardView(), m_splitView->backwardView() });
     m_memory = new MainWindowMemory(this, m_debugger->session());
+    m_memory->setShapes(m_debugger->marks()->shapes());
     // The View menu lists the docks made before it; these came later.
     for (QAction *a : menuBar()->actions())
         if (a->menu() && a->menu()->objectName() == QLatin1String("viewMenu")) {
