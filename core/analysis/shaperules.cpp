@@ -1266,7 +1266,6 @@ bool pad3d(Ctx &c)
 
 bool arange(Ctx &c)
 {
-    const std::optional<Dims> dummy;
     auto scalar = [&](unsigned i) -> std::optional<double> {
         const Info *v = c.info(i);
         if (!v)
@@ -1286,9 +1285,8 @@ bool arange(Ctx &c)
         return false;
     if (*step == 0)
         return c.fail(c.opName() + ": step 0");
-    const bool integer = isIntegerResult(c.op);
-    const int64_t n = integer ? int64_t(std::ceil(std::abs((*end - *start) / *step)))
-                              : int64_t(std::ceil(std::abs((*end - *start) / *step)));
+    // Paddle: ceil(|end - start| / |step|), for integer and floating bounds alike.
+    const int64_t n = int64_t(std::ceil(std::abs((*end - *start) / *step)));
     std::optional<Data> data;
     if (n >= 0 && size_t(n) <= ShapeRules::kMaxData) {
         data = Data();
