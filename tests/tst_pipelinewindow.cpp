@@ -1,14 +1,17 @@
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "shapeinferenceprograms.h"
 #include "ui/common/itemroles.h"
 #include "ui/crossingvaluesmodel.h"
+#include "ui/debugger/debugsession.h"
 #include "ui/diagnosticsmodel.h"
 #include "ui/graphnodeitem.h"
 #include "ui/graphscene.h"
 #include "ui/graphview.h"
 #include "ui/inplacegroupsmodel.h"
 #include "ui/mainwindow.h"
+#include "ui/mainwindowdebugger.h"
 #include "ui/oplistmodel.h"
 #include "ui/oplistpanel.h"
 #include "ui/passlistmodel.h"
@@ -400,6 +403,42 @@ private slots:
                            "being trained has the gradients."));
         QVERIFY(w.splitView()->noticeLabel()->isVisible());
         QCOMPARE(w.splitView()->noticeLabel()->text(), w.snapshot()->notice);
+    }
+
+    /// A train step of a program with a dynamic input: the middle's bytes are "dynamic" until the
+    /// input has a shape, then concrete (inferred), and the cut's kept total says so.
+    void cutBytesFromInferredShapes()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("two_layers.txt"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(shapeprograms::kTwoLayers));
+        f.close();
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(openSplit(w, path));
+        w.setTraining(true);
+        QVERIFY(waitForPipeline(w));
+        QVERIFY(w.snapshot()->training && w.snapshot()->ok());
+        const CrossingValuesModel *cut = w.splitView()->cutModel();
+        auto middleBytes = [cut]() {
+            for (int r = 0; r < cut->rowCount(); ++r)
+                if (cut->index(r, CrossingValuesModel::RoleColumn).data().toString()
+                    == QStringLiteral("middle"))
+                    return cut->index(r, CrossingValuesModel::BytesColumn).data().toString();
+            return QString();
+        };
+        QTRY_COMPARE(middleBytes(), QStringLiteral("dynamic"));
+        DebugSession *session = w.debugger()->session();
+        DebugSources sources = session->sources();
+        sources.shapes["x"] = { 16, 8 };
+        session->setSources(sources);
+        QTRY_COMPARE(middleBytes(), QStringLiteral("256 B"));
+        QTRY_VERIFY2(w.splitView()->cutSummaryLabel()->text().contains(
+                         QStringLiteral("sizes inferred from the input shapes")),
+            qPrintable(w.splitView()->cutSummaryLabel()->text()));
     }
 
     /// A parameter needs a gradient but the only output is an integer: the notice says the

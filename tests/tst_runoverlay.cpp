@@ -14,6 +14,7 @@
 #include "ui/mainwindow.h"
 #include "ui/mainwindowdebugger.h"
 #include "ui/programdocument.h"
+#include "ui/propertiesmodel.h"
 #include "ui/render/graphstyle.h"
 #include "ui/runoverlaylegend.h"
 
@@ -69,6 +70,58 @@ private slots:
         QSettings().clear();
     }
 
+    /// Before any run: with no shape for x the labels keep the program's type and the hover says
+    /// why; once x has a shape, labels, edges and Properties show the inferred concrete shapes.
+    void inferredShapesBeforeARun()
+    {
+        QTemporaryDir dir;
+        const QString path = writeTestFile(dir, QStringLiteral("chain.txt"), kChain);
+        QVERIFY(!path.isEmpty());
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndLayOut(w, path));
+        DebugSession *session = w.debugger()->session();
+        const Operation *relu = w.document()->program().block().op(1);
+        GraphNodeItem *reluItem = w.graphView()->graphScene()->itemForOp(relu);
+        QVERIFY(reluItem);
+        QTRY_VERIFY2(reluItem->toolTip().contains(QStringLiteral(
+                         "shape unknown: input x has dynamic dims and no shape (--shape x=DIMS)")),
+            qPrintable(reluItem->toolTip()));
+        QCOMPARE(reluItem->lines().value(1), QStringLiteral("?x3x?x?xf32"));
+        auto shapeRow = [&w]() {
+            const QAbstractItemModel *m = w.propertiesModel();
+            for (int r = 0; r < m->rowCount(); ++r) {
+                const QModelIndex result = m->index(r, 0);
+                for (int k = 0; k < m->rowCount(result); ++k) {
+                    const QModelIndex value = m->index(k, 0, result);
+                    for (int j = 0; j < m->rowCount(value); ++j)
+                        if (m->index(j, 0, value).data().toString() == QStringLiteral("Shape"))
+                            return m->index(j, 1, value).data().toString();
+                }
+            }
+            return QString();
+        };
+        w.selectOp(relu);
+        QTRY_COMPARE(
+            shapeRow(), QStringLiteral("unknown: input x has dynamic dims and no shape (--shape x=DIMS)"));
+
+        DebugSources sources = session->sources();
+        sources.shapes["x"] = { 2, 3, 5, 7 };
+        session->setSources(sources);
+        QTRY_COMPARE(reluItem->lines().value(1), QStringLiteral("2x3x5x7xf32"));
+        QVERIFY(reluItem->toolTip().contains(QStringLiteral("inferred shape: 2x3x5x7xf32")));
+        QTRY_COMPARE(
+            shapeRow(), QStringLiteral("[2, 3, 5, 7] \u00b7 840 bytes (inferred from the input shapes)"));
+        GraphEdgeItem *edge = nullptr;
+        for (GraphEdgeItem *e : w.graphView()->graphScene()->edgeItems())
+            if (e->value() == relu->result(0))
+                edge = e;
+        QVERIFY(edge);
+        QCOMPARE(edge->label(), QStringLiteral("2x3x5x7xf32"));
+    }
+
     void runtimeShapesAndTheTimeOverlay()
     {
         QTemporaryDir dir;
@@ -103,7 +156,11 @@ private slots:
         GraphScene *scene = w.graphView()->graphScene();
         GraphNodeItem *reluItem = scene->itemForOp(relu);
         QVERIFY(reluItem);
-        QCOMPARE(reluItem->lines().value(1), QStringLiteral("?x3x?x?xf32"));
+        // Before the run the shape line shows the shape inferred from x's chosen shape.
+        QTRY_COMPARE(reluItem->lines().value(1), QStringLiteral("2x3x5x7xf32"));
+        QVERIFY2(reluItem->toolTip().contains(
+                     QStringLiteral("inferred shape: 2x3x5x7xf32 (the program's: ?x3x?x?xf32)")),
+            qPrintable(reluItem->toolTip()));
 
         session->continueRun();
         QVERIFY(waitUntilIdle(*session));
@@ -173,9 +230,16 @@ private slots:
         QCOMPARE(reluItem->lines().value(1), QStringLiteral("2x3x5x7xf32"));
         QCOMPARE(QSettings().value(QStringLiteral("debugger/timeOverlay")).toBool(), false);
 
-        // A new session (restart) drops them: back to the program's types.
+        // A new session (restart) drops them: back to the shapes inferred from x's shape.
         session->stop();
         QVERIFY(waitUntilIdle(*session));
+        QTRY_VERIFY2(reluItem->toolTip().contains(QStringLiteral("inferred shape: 2x3x5x7xf32")),
+            qPrintable(reluItem->toolTip()));
+        QCOMPARE(reluItem->lines().value(1), QStringLiteral("2x3x5x7xf32"));
+        QCOMPARE(edge->label(), QStringLiteral("2x3x5x7xf32"));
+        // Without a shape for x, the program's types.
+        sources.shapes.clear();
+        session->setSources(sources);
         QTRY_COMPARE(reluItem->lines().value(1), QStringLiteral("?x3x?x?xf32"));
         QVERIFY(!edge->hasRuntimeLabel());
         QCOMPARE(edge->label(), QStringLiteral("?x3x?x?xf32"));

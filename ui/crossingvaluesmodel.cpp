@@ -1,6 +1,8 @@
 #include "ui/crossingvaluesmodel.h"
 
 #include "core/ir/operation.h"
+#include "core/ir/shapesize.h"
+#include "core/session/targetshapes.h"
 #include "ui/common/itemroles.h"
 #include "ui/common/themecolors.h"
 #include "ui/displaytext.h"
@@ -21,6 +23,15 @@ void CrossingValuesModel::setSnapshot(std::shared_ptr<const PipelineSnapshot> sn
     beginResetModel();
     m_snapshot = snapshot && snapshot->ok() ? std::move(snapshot) : nullptr;
     endResetModel();
+}
+
+void CrossingValuesModel::setShapes(std::shared_ptr<const TargetShapes> shapes)
+{
+    if (m_shapes == shapes)
+        return;
+    m_shapes = std::move(shapes);
+    if (rowCount() > 0)
+        emit dataChanged(index(0, BytesColumn), index(rowCount() - 1, BytesColumn));
 }
 
 QString CrossingValuesModel::bytesText(qint64 bytes)
@@ -64,6 +75,14 @@ QVariant CrossingValuesModel::data(const QModelIndex &index, int role) const
     case Qt::ForegroundRole:
         return c.noNeedBuffer ? QVariant(ThemeColors::current().mutedText) : QVariant();
     case Qt::ToolTipRole:
+        if (index.column() == BytesColumn && c.bytes < 0 && m_shapes && c.forward)
+            if (const InferredShape *shape = m_shapes->shape(c.forward))
+                return shape->known()
+                    ? tr("%1: %2, inferred from the input shapes")
+                          .arg(QString::fromStdString(c.name),
+                              QString::fromStdString(ShapeSize::shapeText(shape->dims)))
+                    : tr("%1: size unknown \u2014 %2")
+                          .arg(QString::fromStdString(c.name), QString::fromStdString(shape->whyUnknown));
         if (c.noNeedBuffer)
             return tr("%1: no-need-buffer \u2014 the backward reads only its shape, the buffer is freed")
                 .arg(QString::fromStdString(c.name));
@@ -86,6 +105,8 @@ QVariant CrossingValuesModel::data(const QModelIndex &index, int role) const
     case TypeColumn:
         return c.forward ? DisplayText::type(c.forward.type()) : QString();
     case BytesColumn:
+        if (c.bytes < 0 && m_shapes && c.forward)
+            return bytesText(m_shapes->bytes(c.forward).value_or(-1));
         return bytesText(c.bytes);
     case NoNeedBufferColumn:
         return c.noNeedBuffer ? tr("yes") : QString();

@@ -95,13 +95,15 @@ void GraphNodeItem::setMarks(const NodeMarks &marks)
     // shows the run's shape where the program's type has dynamic dims.
     m_visual.lines = m_declaredLines;
     m_visual.runtimeLine = -1;
-    if (m_op && !m_visual.ghost && !marks.runtimeShapes.empty() && m_op->numResults() > 0
-        && m_declaredLines.size() > 1) {
+    // Before a run, the shapes inferred from the input shapes stand in for the run's.
+    const std::vector<std::vector<int64_t>> &shapes
+        = !marks.runtimeShapes.empty() ? marks.runtimeShapes : marks.inferredShapes;
+    if (m_op && !m_visual.ghost && !shapes.empty() && m_op->numResults() > 0 && m_declaredLines.size() > 1) {
         const ps::Type type = m_op->result(0).type();
         const QString suffix
             = m_op->numResults() > 1 ? QStringLiteral(" +%1").arg(m_op->numResults() - 1) : QString();
         const QString declared = QString::fromStdString(GraphBuilder::shapeText(type)) + suffix;
-        const QString runtime = runtimeShapeText(type, marks.runtimeShapes.front());
+        const QString runtime = runtimeShapeText(type, shapes.front());
         if (m_declaredLines[1] == declared && !runtime.isEmpty() && runtime + suffix != declared) {
             m_visual.lines[1] = runtime + suffix;
             m_visual.runtimeLine = 1;
@@ -127,9 +129,12 @@ QString GraphNodeItem::marksText() const
     if (marks.timeShare >= 0)
         lines << QObject::tr("%1% of the run's time").arg(double(marks.timeShare) * 100, 0, 'f', 1);
     if (m_visual.runtimeLine >= 0)
-        lines << QObject::tr("run's shape: %1 (the program's: %2)")
+        lines << (marks.runtimeShapes.empty() ? QObject::tr("inferred shape: %1 (the program's: %2)")
+                                              : QObject::tr("run's shape: %1 (the program's: %2)"))
                      .arg(m_visual.lines.value(m_visual.runtimeLine),
                          m_declaredLines.value(m_visual.runtimeLine));
+    else if (marks.runtimeShapes.empty() && !marks.shapeUnknown.empty())
+        lines << QObject::tr("shape unknown: %1").arg(QString::fromStdString(marks.shapeUnknown));
     if (marks.current)
         lines << QObject::tr("the debugger is paused here");
     if (marks.error)

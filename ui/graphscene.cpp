@@ -331,7 +331,7 @@ void GraphScene::applyOpMarks()
             NodeMarks shown = marks;
             if (item->isGhost()) // a chip is too small for a time badge
                 shown.milliseconds = shown.deviceMilliseconds = -1;
-            if (shown.empty())
+            if (shown.empty() && !shown.hasInferredShapes())
                 continue;
             item->setMarks(shown);
             m_marked.push_back(item);
@@ -374,9 +374,13 @@ void GraphScene::applyOpMarks()
         const Operation *producer = v ? v.definingOp() : nullptr;
         const auto it = producer ? all.find(producer) : all.end();
         QString runtime;
-        if (it != all.end() && v.index() < it->second.runtimeShapes.size()
+        const std::vector<std::vector<int64_t>> *shapes = nullptr;
+        if (it != all.end())
+            shapes
+                = !it->second.runtimeShapes.empty() ? &it->second.runtimeShapes : &it->second.inferredShapes;
+        if (shapes && v.index() < shapes->size()
             && edge->declaredLabel() == QString::fromStdString(GraphBuilder::shapeText(v.type()))) {
-            runtime = GraphNodeItem::runtimeShapeText(v.type(), it->second.runtimeShapes[v.index()]);
+            runtime = GraphNodeItem::runtimeShapeText(v.type(), (*shapes)[v.index()]);
             if (runtime == edge->declaredLabel())
                 runtime.clear();
         }

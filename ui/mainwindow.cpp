@@ -4,6 +4,7 @@
 #include "ui/columnwidths.h"
 #include "ui/common/dialogdirectory.h"
 #include "ui/common/elidedlabel.h"
+#include "ui/debugger/graphmarks.h"
 #include "ui/diagnosticsmodel.h"
 #include "ui/fileloader.h"
 #include "ui/focusmode.h"
@@ -194,6 +195,16 @@ MainWindow::MainWindow(QWidget *parent)
     m_debugger = new MainWindowDebugger(this,
         { m_selection, m_diagnostics, m_diagnosticsDock, m_tabs,
             { m_graphView, m_splitView->forwardView(), m_splitView->backwardView() } });
+    m_properties->setShapeLookup([this](Value v) { return m_debugger->inferredShape(v); });
+    connect(m_debugger->marks(), &GraphMarks::shapesChanged, this, [this] {
+        m_splitView->setShapes(m_debugger->marks()->shapes());
+        if (m_memory)
+            m_memory->setShapes(m_debugger->marks()->shapes());
+        if (m_properties->currentOp())
+            m_properties->showOp(m_properties->currentOp());
+        else if (m_properties->currentValue())
+            m_properties->showValue(m_properties->currentValue());
+    });
     m_help = new HelpMenu(this);
     connectStartPage();
     m_passes = new MainWindowPasses(this, m_runner, m_passPanel->model());
@@ -202,6 +213,7 @@ MainWindow::MainWindow(QWidget *parent)
         { m_graphView, m_splitView->forwardView(), m_splitView->backwardView() });
     m_memory = new MainWindowMemory(this, m_debugger->session());
     m_pirText = new MainWindowPirText(this, m_tabs);
+    m_memory->setShapes(m_debugger->marks()->shapes());
     // The View menu lists the docks made before it; these came later.
     for (QAction *a : menuBar()->actions())
         if (a->menu() && a->menu()->objectName() == QLatin1String("viewMenu")) {

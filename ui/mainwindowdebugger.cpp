@@ -3,6 +3,7 @@
 #include "core/ir/operation.h"
 #include "core/session/inputshapes.h"
 #include "core/session/pipelinesource.h"
+#include "core/session/targetshapes.h"
 #include "core/transform/pipelineresult.h"
 #include "ui/debugger/debuggeractions.h"
 #include "ui/debugger/debuggerpanel.h"
@@ -106,6 +107,7 @@ MainWindowDebugger::MainWindowDebugger(MainWindow *window, const WindowParts &pa
             showDock();
     });
     connect(m_marks, &GraphMarks::marksChanged, this, &MainWindowDebugger::applyMarks);
+    connect(m_marks, &GraphMarks::shapesChanged, this, &MainWindowDebugger::applyMarks);
     m_timeOverlay->setObjectName(QStringLiteral("timeOverlayAction"));
     m_timeOverlay->setCheckable(true);
     m_timeOverlay->setToolTip(tr("Colour the executed ops by their share of the run's time; NaN/Inf framed"));
@@ -237,17 +239,29 @@ void MainWindowDebugger::onStopped()
 
 void MainWindowDebugger::applyMarks()
 {
+    // The session's marks with the shapes inferred for the ops with dynamic result dims.
+    OpMarks all = m_marks->marks();
+    for (const auto &[op, shapes] : m_marks->shapeMarks()) {
+        NodeMarks &m = all[op];
+        m.inferredShapes = shapes.inferredShapes;
+        m.shapeUnknown = shapes.shapeUnknown;
+    }
     for (GraphView *view : m_parts.graphViews)
-        view->graphScene()->setOpMarks(m_marks->marks());
+        view->graphScene()->setOpMarks(all);
     // The Program tab shows a pipeline's marks on the loaded ops the clones stand for.
     const PipelineOpMap &map = m_session->opMap();
     if (map.empty())
         return;
     OpMarks loaded;
-    for (const auto &[op, marks] : m_marks->marks())
+    for (const auto &[op, marks] : all)
         if (const Operation *l = map.toLoaded(op))
             loaded[l] = marks;
     m_parts.graphViews[0]->graphScene()->setOpMarks(loaded);
+}
+
+const InferredShape *MainWindowDebugger::inferredShape(Value value) const
+{
+    return m_marks->shapes()->shape(debuggedValue(value));
 }
 
 const Operation *MainWindowDebugger::debuggedOp(const Operation *op) const

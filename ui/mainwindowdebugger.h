@@ -13,6 +13,8 @@ class QTabWidget;
 
 namespace ps {
 
+struct InferredShape;
+
 class DebugSession;
 class DebuggerActions;
 class DebuggerPanel;
@@ -69,6 +71,9 @@ public:
     QLabel *shapesStatus() const { return m_shapesStatus; }
     /// What the session holds for a value, for hover tooltips.
     ValueSummary *valueSummary() const { return m_summary; }
+    /// The shape inferred for `value` (a value of any tab: the Program tab's stand for their
+    /// clones in a pipeline) from the session's input shapes; nullptr when none.
+    const InferredShape *inferredShape(Value value) const;
     /// View ▸ Time Overlay (also on the debugger toolbar): executed ops coloured by their share
     /// of the run's time (GraphMarks::setTimeOverlay); kept in QSettings "debugger/timeOverlay".
     QAction *timeOverlayAction() const { return m_timeOverlay; }

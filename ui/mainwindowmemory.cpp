@@ -3,6 +3,7 @@
 #include "core/ir/block.h"
 #include "core/ir/program.h"
 #include "core/session/memorymodel.h"
+#include "core/session/targetshapes.h"
 #include "ui/debugger/debugsession.h"
 #include "ui/graphscene.h"
 #include "ui/graphview.h"
@@ -55,6 +56,13 @@ MainWindowMemory::MainWindowMemory(MainWindow *window, DebugSession *session)
     connect(session, &DebugSession::stoppedAt, this, &MainWindowMemory::followDebugger);
 }
 
+void MainWindowMemory::setShapes(std::shared_ptr<const TargetShapes> shapes)
+{
+    m_shapes = std::move(shapes);
+    if (m_dock->isVisible())
+        refresh();
+}
+
 long MainWindowMemory::indexOfLabel(const QString &label) const
 {
     auto it = m_indexOfLabel.find(label.toStdString());
@@ -84,6 +92,16 @@ void MainWindowMemory::refresh()
     if (!report)
         report = std::make_shared<const MemoryReport>(
             result.training ? MemoryModel::train(result) : MemoryModel::infer(*result.forward));
+    // Values of dynamic size take the shapes inferred from the input shapes, when those are the
+    // shapes of this pipeline's values.
+    const Operation *first = result.forward->block().empty() ? nullptr : result.forward->block().op(0);
+    if (m_shapes && !report->unknown.empty() && first && first->numResults() > 0
+        && m_shapes->shape(first->result(0))) {
+        const MemoryModel::Measured sizes = m_shapes->knownBytes();
+        report = std::make_shared<const MemoryReport>(result.training
+                ? MemoryModel::train(result, MemoryModel::kCpu, &sizes)
+                : MemoryModel::infer(*result.forward, MemoryModel::kCpu, &sizes));
+    }
     // The timeline follows the top-level ops: the forward's, then the backward's.
     for (const Operation *op : result.forward->block().ops())
         m_ops.push_back(op);

@@ -14,6 +14,7 @@ class DebugSession;
 class MainWindow;
 class MemoryPanel;
 class Operation;
+class TargetShapes;
 struct MemoryReport;
 struct PipelineSnapshot;
 
@@ -40,6 +41,9 @@ public:
     long indexOfLabel(const QString &label) const;
     /// Computes the report for the current snapshot now (what showing the dock does).
     void refresh();
+    /// Shapes inferred from the input shapes (GraphMarks::shapes()): the model sizes values of
+    /// dynamic size by them. Refreshes the dock when it is shown.
+    void setShapes(std::shared_ptr<const TargetShapes> shapes);
 
 private:
     void followDebugger();
@@ -53,6 +57,7 @@ private:
     MemoryPanel *m_panel;
     QDockWidget *m_dock;
     std::shared_ptr<const MemoryReport> m_report;
+    std::shared_ptr<const TargetShapes> m_shapes;
     /// The snapshot the report models (kept alive: opAt's ops live in it).
     std::shared_ptr<const PipelineSnapshot> m_snapshot;
     std::vector<const Operation *> m_ops;

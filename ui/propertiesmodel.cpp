@@ -1,10 +1,12 @@
 #include "ui/propertiesmodel.h"
 
+#include "core/analysis/shapeinference.h"
 #include "core/analysis/valuenames.h"
 #include "core/graph/graphbuilder.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/pirtextformat.h"
+#include "core/ir/shapesize.h"
 #include "ui/common/itemroles.h"
 #include "ui/displaytext.h"
 #include "ui/programdocument.h"
@@ -84,6 +86,17 @@ QString PropertiesModel::opLabel(const Operation *op) const
 void PropertiesModel::addValueRows(Item *parent, Value v)
 {
     add(parent, tr("Type"), typeText(v.type()));
+    const Type type = v.type();
+    if (m_shapeLookup && type && type.isTensorLike() && type.numElements() < 0)
+        if (const InferredShape *s = m_shapeLookup(v)) {
+            const std::optional<uint64_t> bytes = ShapeSize::bytes(s->dims, type.dtype());
+            add(parent, tr("Shape"),
+                s->known()
+                    ? tr("%1 \u00b7 %2 (inferred from the input shapes)")
+                          .arg(QString::fromStdString(ShapeSize::shapeText(s->dims)),
+                              bytes ? QString::fromStdString(ShapeSize::formatBytes(*bytes)) : QString())
+                    : tr("unknown: %1").arg(QString::fromStdString(s->whyUnknown)));
+        }
     QStringList names;
     for (const ValueName &n : ValueNames::allNames(v))
         names << QStringLiteral("%1 (%2)").arg(QString::fromStdString(n.name), qs(nameSourceText(n.source)));

@@ -3,6 +3,7 @@
 #include "core/ir/value.h"
 
 #include <QAbstractItemModel>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -10,6 +11,7 @@ namespace ps {
 
 class Operation;
 class ProgramDocument;
+struct InferredShape;
 
 /// The properties of the selected op (identity, attributes, operands, results with their
 /// users) or value (type, names, producer, users, inplace group) as a two-column tree. Rows
@@ -25,6 +27,10 @@ public:
     ~PropertiesModel() override;
 
     void setDocument(std::shared_ptr<const ProgramDocument> document);
+    /// Where a value with dynamic dims finds its inferred shape (a "Shape" row: concrete dims
+    /// and bytes, or why it is unknown); null for none. The shown op or value is not refreshed.
+    using ShapeLookup = std::function<const InferredShape *(Value)>;
+    void setShapeLookup(ShapeLookup lookup) { m_shapeLookup = std::move(lookup); }
     void showOp(const Operation *op);
     void showValue(Value value);
     void clear();
@@ -49,6 +55,7 @@ private:
     std::unique_ptr<Item> m_root;
     const Operation *m_op = nullptr;
     Value m_value;
+    ShapeLookup m_shapeLookup;
 };
 
 } // namespace ps

@@ -1,7 +1,10 @@
 #include "ui/splitview.h"
 
 #include "core/ir/block.h"
+#include "core/ir/operation.h"
 #include "core/ir/program.h"
+#include "core/session/memorymodel.h"
+#include "core/session/targetshapes.h"
 #include "ui/columnwidths.h"
 #include "ui/common/themecolors.h"
 #include "ui/crossingvaluesmodel.h"
@@ -154,7 +157,7 @@ void SplitView::setSnapshot(std::shared_ptr<const PipelineSnapshot> snapshot)
 {
     m_snapshot = std::move(snapshot);
     m_cutModel->setSnapshot(m_snapshot);
-    updateHeaders();
+    setShapes(m_shapes);
     m_layoutWanted = true;
     if (isVisible())
         startLayouts();
@@ -238,6 +241,28 @@ void SplitView::fitPanes()
     }
 }
 
+void SplitView::setShapes(std::shared_ptr<const TargetShapes> shapes)
+{
+    m_shapes = std::move(shapes);
+    m_cutModel->setShapes(m_shapes);
+    m_inferredMemory.reset();
+    const PipelineSnapshot *s = m_snapshot.get();
+    // Shapes of another pipeline (the session's target not yet this snapshot's) do not apply.
+    auto covers = [this](const Program &program) {
+        for (const Operation *op : program.block().ops())
+            if (op->numResults() > 0 && op->result(0).type().isTensorLike())
+                return m_shapes->shape(op->result(0)) != nullptr;
+        return false;
+    };
+    if (m_shapes && s && s->ok() && s->training && s->memory && !s->memory->unknown.empty()
+        && covers(*s->result.forward)) {
+        const MemoryModel::Measured sizes = m_shapes->knownBytes();
+        m_inferredMemory
+            = std::make_shared<const MemoryReport>(MemoryModel::train(s->result, MemoryModel::kCpu, &sizes));
+    }
+    updateHeaders();
+}
+
 void SplitView::updateHeaders()
 {
     const PipelineSnapshot *s = m_snapshot.get();
@@ -260,10 +285,13 @@ void SplitView::updateHeaders()
         // What the forward leaves allocated for the backward, as Paddle's executor keeps it (no
         // no-need-buffer values, shared buffers once, above the parameters and inputs).
         if (s->memory && s->training) {
-            summary += tr(" \u00b7 %1 kept")
-                           .arg(CrossingValuesModel::bytesText(s->memory->keptAfterForwardBytes));
-            if (!s->memory->unknown.empty())
-                summary += tr(" + %n of dynamic size", nullptr, int(s->memory->unknown.size()));
+            const MemoryReport &memory = m_inferredMemory ? *m_inferredMemory : *s->memory;
+            summary
+                += tr(" \u00b7 %1 kept").arg(CrossingValuesModel::bytesText(memory.keptAfterForwardBytes));
+            if (!memory.unknown.empty())
+                summary += tr(" + %n of unknown size", nullptr, int(memory.unknown.size()));
+            if (m_inferredMemory)
+                summary += tr(" (sizes inferred from the input shapes)");
         } else {
             summary += tr(" \u00b7 %1 kept").arg(CrossingValuesModel::bytesText(s->keptBytes));
             if (s->dynamicValues)

@@ -14,6 +14,8 @@ class QTableView;
 namespace ps {
 
 class CrossingValuesModel;
+class TargetShapes;
+struct MemoryReport;
 class GraphView;
 struct PipelineSnapshot;
 
@@ -32,6 +34,9 @@ public:
 
     /// Shows `snapshot` (null clears); a failed or empty pipeline shows its notice.
     void setSnapshot(std::shared_ptr<const PipelineSnapshot> snapshot);
+    /// Shapes inferred from the input shapes for the snapshot's pipeline (the debug session's
+    /// target): the cut's bytes and its "kept" total become concrete where the types are dynamic.
+    void setShapes(std::shared_ptr<const TargetShapes> shapes);
     std::shared_ptr<const PipelineSnapshot> snapshot() const { return m_snapshot; }
 
     GraphView *forwardView() const { return m_forward; }
@@ -88,6 +93,9 @@ private:
     void updateHeaders();
 
     std::shared_ptr<const PipelineSnapshot> m_snapshot;
+    std::shared_ptr<const TargetShapes> m_shapes;
+    /// The snapshot's memory model with the inferred sizes (null without shapes).
+    std::shared_ptr<const MemoryReport> m_inferredMemory;
     QSplitter *m_splitter;
     GraphView *m_forward;
     GraphView *m_backward;

@@ -101,6 +101,8 @@ int runBench(const std::vector<std::string> &args)
         return runBenchRunLog({ args.begin() + 1, args.end() });
     if (!args.empty() && args[0] == "memory")
         return runBenchMemory({ args.begin() + 1, args.end() });
+    if (!args.empty() && args[0] == "shapes")
+        return runBenchShapes({ args.begin() + 1, args.end() });
     if (!args.empty() && args[0] == "graph")
         return runBenchGraph({ args.begin() + 1, args.end() });
     CliArguments cli;
@@ -112,5 +114,5 @@ int runBench(const std::vector<std::string> &args)
     return cliError(
         "usage: pirscope-cli bench load FILE [--json] | bench pipeline ... | bench run ... | "
         "bench open ... | bench layout ... | bench passlog ... | bench runlog ... | bench memory ... | "
-        "bench graph ...");
+        "bench graph ... | bench shapes ...");
 }

@@ -39,6 +39,7 @@ int runBenchPassLog(const std::vector<std::string> &args);
 /// `bench runlog [--records N]`: indexing and matching a synthetic Paddle run log.
 int runBenchRunLog(const std::vector<std::string> &args);
 int runBenchMemory(const std::vector<std::string> &args);
+int runBenchShapes(const std::vector<std::string> &args);
 /// `bench graph [--ops N]`: the graph model of generated programs of N/5 and N ops.
 int runBenchGraph(const std::vector<std::string> &args);
 

@@ -3,6 +3,7 @@
 #include "core/io/jsonemitter.h"
 #include "core/runtime/backend.h"
 #include "core/session/memorymodel.h"
+#include "core/session/targetshapes.h"
 #include "core/session/valuebytesrecorder.h"
 #include "core/transform/pipelineresult.h"
 #include "runsource.h"
@@ -106,7 +107,19 @@ std::string describe(const ps::MemoryValue &v)
     return text;
 }
 
-void writeJson(const std::string &path, const ps::MemoryReport &r)
+/// Where the sizes of values with dynamic dims come from: "run" (--from-run, --measure) or
+/// "inference" (ShapeInference from the resolved input shapes).
+struct Sizing
+{
+    std::string from = "inference";
+    /// The inputs no shape was found for ("x (?x256)"), empty when all are resolved.
+    std::string unresolved;
+    std::string example; ///< "--shape x=1x256 ..." for them
+    /// The dynamic inputs with the shapes the inference used ("x 1x256 (batch 1)").
+    std::vector<ps::InputShape> dynamicInputs;
+};
+
+void writeJson(const std::string &path, const ps::MemoryReport &r, const Sizing &sizing)
 {
     ps::JsonEmitter json(std::cout, ps::JsonEmitter::Format::Report);
     json.beginObject();
@@ -118,6 +131,17 @@ void writeJson(const std::string &path, const ps::MemoryReport &r)
     json.key("peak_op").value(r.peakOp).key("peak_op_name").value(r.peakOpName);
     json.key("cut").value(uint64_t(r.cut));
     json.key("measured_values").value(uint64_t(r.measuredValues));
+    json.key("sizes_from").value(sizing.from);
+    if (!sizing.unresolved.empty())
+        json.key("inputs_without_shape").value(sizing.unresolved);
+    json.key("input_shapes").beginArray();
+    for (const ps::InputShape &s : sizing.dynamicInputs) {
+        json.beginObject().key("name").value(s.name).key("shape").beginArray();
+        for (int64_t d : s.shape)
+            json.value(d);
+        json.endArray().key("origin").value(ps::InputShape::originKey(s.origin)).endObject();
+    }
+    json.endArray();
     const bool measured = r.measuredPeakBytes >= 0;
     if (measured) {
         json.key("measured").beginObject();
@@ -202,7 +226,7 @@ void writeMeasuredText(const ps::MemoryReport &r)
                   << differing[i]->op << " " << differing[i]->opName << "\n";
 }
 
-void writeText(const std::string &path, const ps::MemoryReport &r)
+void writeText(const std::string &path, const ps::MemoryReport &r, const Sizing &sizing)
 {
     std::cout << path << ": " << (r.mode == "train" ? "train step" : "inference run") << ", "
               << r.timeline.size() << " ops\n";
@@ -234,13 +258,21 @@ void writeText(const std::string &path, const ps::MemoryReport &r)
                       << std::setprecision(3) << rc.flops << " FLOPs\n";
     }
     if (r.measuredValues > 0)
-        std::cout << r.measuredValues << " value(s) with dynamic dims sized by a CPU run\n";
+        std::cout << r.measuredValues << " value(s) with dynamic dims sized "
+                  << (sizing.from == "run" ? "by a CPU run" : "by shape inference from the input shapes")
+                  << "\n";
+    for (const ps::InputShape &s : sizing.dynamicInputs)
+        if (s.resolved())
+            std::cout << "input " << s.name << ": " << ps::InputShapes::dimsText(s.shape) << " ("
+                      << ps::InputShape::originText(s.origin) << (s.note.empty() ? "" : ": " + s.note)
+                      << ")\n";
+    if (!sizing.unresolved.empty())
+        std::cout << "inputs without a shape: " << sizing.unresolved << " (give" << sizing.example << ")\n";
     if (!r.unknown.empty()) {
         std::cout << r.unknown.size()
                   << " value(s) have no static size and are not counted (dynamic dims, or more elements than "
                      "int64 counts; "
-                     "--shape NAME=DIMS or, "
-                     "for a bundle, --from-run sizes them with a CPU run):\n";
+                     "--shape NAME=DIMS sizes them by shape inference, --from-run by a CPU run):\n";
         for (size_t i = 0; i < r.unknown.size() && i < 10; ++i)
             std::cout << "  " << describe(r.unknown[i]) << "\n";
     }
@@ -269,19 +301,44 @@ int runMemory(const std::vector<std::string> &args)
             + " mode: its memory is modelled in that mode");
     if (!source.target.valid())
         return cliError("nothing to model in " + cli.positional()[0]);
-    // Dynamic dims take their sizes from a CPU run with the input shapes given.
+    // Dynamic dims take their sizes from shape inference with the input shapes the session
+    // resolves (--shape, the .yml, batch 1), or with --from-run from a CPU run.
     // --measure puts the run's own allocator figures beside the prediction.
     MeasuredRun measured;
-    const bool run = cli.flag("from-run") || cli.flag("measure") || !cli.options("shape").empty();
-    if (run && !measure(source, cli, measured, error))
-        return cliError("sizing the values with a CPU run: " + error);
+    Sizing sizing;
+    const bool run = cli.flag("from-run") || cli.flag("measure");
+    ps::MemoryModel::Measured inferred;
+    if (run) {
+        if (!measure(source, cli, measured, error))
+            return cliError("sizing the values with a CPU run: " + error);
+        sizing.from = "run";
+    } else {
+        ps::DebugSources sources;
+        if (!source.sources(0, cli.options("shape"), sources, error))
+            return cliError(error);
+        std::vector<std::string> errors;
+        const std::vector<ps::InputShape> shapes = sources.inputShapes(source.target, errors);
+        if (!errors.empty())
+            return cliError("--shape " + errors.front());
+        std::vector<ps::InputShape> missing;
+        for (const ps::InputShape &s : shapes)
+            if (s.dynamic())
+                sizing.dynamicInputs.push_back(s);
+        for (const ps::InputShape &s : shapes)
+            if (!s.resolved()) {
+                missing.push_back(s);
+                sizing.example += " --shape " + ps::InputShapes::example(s);
+            }
+        sizing.unresolved = ps::InputShapes::unresolvedText(missing);
+        inferred = ps::TargetShapes::infer(source.target, shapes).knownBytes();
+    }
     ps::MemoryReport report
-        = ps::MemoryModel::forTarget(source.target, ps::MemoryModel::kCpu, run ? &measured.sizes : nullptr);
+        = ps::MemoryModel::forTarget(source.target, ps::MemoryModel::kCpu, run ? &measured.sizes : &inferred);
     if (cli.flag("measure"))
         ps::MemoryModel::attachMeasured(report, measured.runner->interpreter());
     if (cli.flag("json"))
-        writeJson(cli.positional()[0], report);
+        writeJson(cli.positional()[0], report, sizing);
     else
-        writeText(cli.positional()[0], report);
+        writeText(cli.positional()[0], report, sizing);
     return 0;
 }

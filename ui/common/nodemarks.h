@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -52,17 +53,24 @@ struct NodeMarks
     /// a tensor, or a 0-d one): the labels show it where the program's type differs (dynamic
     /// dims). Empty when the op did not run.
     std::vector<std::vector<int64_t>> runtimeShapes;
+    /// The shape of each result inferred from the input shapes (ShapeInference), for an op
+    /// whose results have dynamic dims: the labels show it until a run gives runtimeShapes. An
+    /// empty entry for a result that stays unknown; `shapeUnknown` then says why (the first one).
+    std::vector<std::vector<int64_t>> inferredShapes;
+    std::string shapeUnknown;
     /// The time overlay: the op's share (0 to 1) of the run's device time, all its executions
     /// summed (a collapsed layer: its ops' sum); negative when the overlay is off or it did not
     /// run.
     float timeShare = -1;
 
+    /// Nothing marked; the inferred shapes only relabel a node (hasInferredShapes()).
     bool empty() const
     {
         return !current && !breakpoint && !error && !nonFinite && milliseconds < 0 && change == Change::None
             && !faded && accuracy == Accuracy::None && keptBytes == 0 && removedInside == 0
             && addedInside == 0 && changedInside == 0 && runtimeShapes.empty() && timeShare < 0;
     }
+    bool hasInferredShapes() const { return !inferredShapes.empty() || !shapeUnknown.empty(); }
     friend bool operator==(const NodeMarks &, const NodeMarks &) = default;
 };
 

@@ -1,5 +1,9 @@
 #include "ui/debugger/graphmarks.h"
 
+#include "core/ir/block.h"
+#include "core/ir/operation.h"
+#include "core/ir/program.h"
+#include "core/session/targetshapes.h"
 #include "ui/debugger/debugsession.h"
 
 #include <QTimer>
@@ -16,6 +20,37 @@ GraphMarks::GraphMarks(DebugSession *session, QObject *parent)
     connect(session, &DebugSession::breakpointsChanged, this, &GraphMarks::schedule);
     connect(session, &DebugSession::recordsReset, this, &GraphMarks::schedule);
     connect(session, &DebugSession::targetChanged, this, &GraphMarks::schedule);
+    connect(session, &DebugSession::targetChanged, this, &GraphMarks::inferShapes);
+    connect(session, &DebugSession::sourcesChanged, this, &GraphMarks::inferShapes);
+    inferShapes();
+}
+
+void GraphMarks::inferShapes()
+{
+    auto shapes
+        = std::make_shared<TargetShapes>(TargetShapes::infer(m_session->target(), m_session->inputShapes()));
+    OpMarks marks;
+    for (const Program *program : m_session->target().programs()) {
+        program->block().walk([&](Operation *op) {
+            bool dynamic = false;
+            for (unsigned r = 0; r < op->numResults() && !dynamic; ++r) {
+                const Type t = op->result(r).type();
+                dynamic = t && t.isTensorLike() && t.numElements() < 0;
+            }
+            if (!dynamic)
+                return;
+            NodeMarks &m = marks[op];
+            for (unsigned r = 0; r < op->numResults(); ++r) {
+                const InferredShape *s = shapes->shape(op->result(r));
+                m.inferredShapes.push_back(s && s->known() ? s->dims : std::vector<int64_t>());
+                if (s && !s->known() && m.shapeUnknown.empty())
+                    m.shapeUnknown = s->whyUnknown;
+            }
+        });
+    }
+    m_shapes = std::move(shapes);
+    m_shapeMarks = std::move(marks);
+    emit shapesChanged();
 }
 
 NodeMarks GraphMarks::marksOf(const Operation *op) const
