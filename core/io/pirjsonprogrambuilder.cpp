@@ -399,8 +399,8 @@ void PirJsonProgramBuilder::readParameterOp(object op, Block &block)
         return;
     }
     const auto oneBool = [](bool v) { return Attribute::array({ Attribute::boolean(v) }); };
-    std::vector<NamedAttribute> attrs;
-    attrs.reserve(8);
+    std::vector<NamedAttribute> &attrs = m_attributeBuffer;
+    attrs.clear();
     {
         Scope scope(m_r.path(), "A");
         array list;
@@ -464,7 +464,7 @@ void PirJsonProgramBuilder::readParameterOp(object op, Block &block)
         readResult(o, type, id);
     }
     Operation *created
-        = Operation::create(m_program.arena(), ops::kParameter, {}, std::span(&type, 1), std::move(attrs));
+        = Operation::create(m_program.arena(), ops::kParameter, {}, std::span(&type, 1), std::span(attrs), 0);
     block.push_back(created);
     if (id != kNoId && id != 0)
         defineValue(id, created->result(0));
@@ -565,16 +565,8 @@ void PirJsonProgramBuilder::readOp(element e, Block &block)
         }
     }
 
-    std::vector<NamedAttribute> attributes;
-    {
-        array list;
-        size_t count = 0;
-        if (hasAttrs && attrs.get_array().get(list) == simdjson::SUCCESS)
-            count += list.size();
-        if (hasResultAttrs && resultAttrs.get_array().get(list) == simdjson::SUCCESS)
-            count += list.size();
-        attributes.reserve(count);
-    }
+    std::vector<NamedAttribute> &attributes = m_attributeBuffer;
+    attributes.clear();
     if (hasAttrs) {
         Scope scope(m_r.path(), "A");
         readNamedAttributes(attrs, attributes);
@@ -592,7 +584,7 @@ void PirJsonProgramBuilder::readOp(element e, Block &block)
             numRegions = unsigned(regionList.size());
     }
     Operation *created = Operation::create(
-        m_program.arena(), fullName, m_operandBuffer, m_typeBuffer, std::move(attributes), numRegions);
+        m_program.arena(), fullName, m_operandBuffer, m_typeBuffer, std::span(attributes), numRegions);
     block.push_back(created);
 
     if (numRegions == 0) {

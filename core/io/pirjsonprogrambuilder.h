@@ -57,6 +57,7 @@ private:
     std::vector<Value> m_operandBuffer;
     std::vector<Type> m_typeBuffer;
     std::vector<int64_t> m_idBuffer;
+    std::vector<NamedAttribute> m_attributeBuffer; ///< one op's attributes, moved into the op
     int m_version = 0;
 };
 

@@ -281,7 +281,7 @@ void PirTextParser::parseOp(Block &block, int depth)
     }
 
     const OpInfo *info = OpRegistry::instance().lookup(opName);
-    std::vector<NamedAttribute> attrs;
+    m_attrScratch.clear();
     bool generic = true;
     if (whileForm) {
         if (!m_cur.at(Kind::LBrace))
@@ -290,10 +290,7 @@ void PirTextParser::parseOp(Block &block, int depth)
             m_resultTypes.push_back(m_operands[i].value.type());
     } else {
         if (m_cur.at(Kind::LBrace) && !m_cur.tok().firstOnLine) {
-            m_attrScratch.clear();
             m_attrs.parseMap(m_attrScratch, info, opName.starts_with("pd_op."));
-            attrs.reserve(m_attrScratch.size());
-            std::move(m_attrScratch.begin(), m_attrScratch.end(), std::back_inserter(attrs));
         }
         if (m_cur.accept(Kind::Colon)) {
             if (!parseTypeList(m_operandTypes, m_operandTypeToks, true))
@@ -330,8 +327,8 @@ void PirTextParser::parseOp(Block &block, int depth)
     m_operandValues.clear();
     for (const Operand &o : m_operands)
         m_operandValues.push_back(o.value);
-    Operation *op
-        = Operation::create(m_program->arena(), opName, m_operandValues, m_resultTypes, std::move(attrs));
+    Operation *op = Operation::create(
+        m_program->arena(), opName, m_operandValues, m_resultTypes, std::span(m_attrScratch), 0);
     block.push_back(op);
     if (paddleId >= 0 && m_opIds)
         m_opIds->emplace(op, paddleId);
