@@ -385,7 +385,12 @@ Attribute PirTextAttributeParser::parseArray(const Context &ctx, int depth)
 {
     m_cur.advance(); // '['
     Context elemCtx { elementHint(ctx.yamlType), {}, ctx.pdOp };
-    std::vector<Attribute> elements;
+    // Sized once (parseValue stops at kMaxDepth): growing it here would move the buffers of the
+    // arrays that enclose this one while they are being filled.
+    if (m_arrayScratch.empty())
+        m_arrayScratch.resize(kMaxDepth + 2);
+    std::vector<Attribute> &elements = m_arrayScratch[size_t(depth)];
+    elements.clear();
     if (!m_cur.accept(Kind::RBracket)) {
         for (;;) {
             elements.push_back(parseValue(elemCtx, depth + 1));
@@ -408,12 +413,18 @@ Attribute PirTextAttributeParser::parseArray(const Context &ctx, int depth)
         ints.reserve(elements.size());
         for (const Attribute &e : elements) {
             if (!e.isInteger())
-                return Attribute::array(std::move(elements));
+                return Attribute::array(takeElements(elements));
             ints.push_back(e.asInt());
         }
         return Attribute::intArray(std::move(ints));
     }
-    return Attribute::array(std::move(elements));
+    return Attribute::array(takeElements(elements));
+}
+
+std::vector<Attribute> PirTextAttributeParser::takeElements(std::vector<Attribute> &scratch)
+{
+    return std::vector<Attribute>(
+        std::make_move_iterator(scratch.begin()), std::make_move_iterator(scratch.end()));
 }
 
 Attribute PirTextAttributeParser::parseNumber(const PirTextCursor::Token &t, std::string_view hint)

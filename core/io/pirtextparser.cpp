@@ -38,14 +38,27 @@ PirTextParser::PirTextParser(
 
 Generation PirTextParser::detectGeneration(std::string_view text)
 {
+    // Generation A spells `pd_op.tensor<` or `(Array)`, B `builtin.tensor<` or a `(Int32)`-style
+    // kind prefix, C neither. One pass visiting each '(' and '<' (a search per spelling read the
+    // text eight times).
     const std::string_view s = text.substr(0, 256 * 1024);
-    auto has = [&](std::string_view needle) { return s.find(needle) != std::string_view::npos; };
-    if (has("pd_op.tensor<") || has("(Array)"))
-        return Generation::A;
-    if (has("builtin.tensor<") || has("(Int32)") || has("(Int64)") || has("(Float)") || has("(Double)")
-        || has("(pd_op."))
-        return Generation::B;
-    return Generation::C;
+    bool generationB = false;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (c == '(') [[unlikely]] {
+            const std::string_view rest = s.substr(i);
+            if (rest.starts_with("(Array)"))
+                return Generation::A;
+            generationB = generationB || rest.starts_with("(Int32)") || rest.starts_with("(Int64)")
+                || rest.starts_with("(Float)") || rest.starts_with("(Double)") || rest.starts_with("(pd_op.");
+        } else if (c == '<') [[unlikely]] {
+            const std::string_view upTo = s.substr(0, i + 1);
+            if (upTo.ends_with("pd_op.tensor<"))
+                return Generation::A;
+            generationB = generationB || upTo.ends_with("builtin.tensor<");
+        }
+    }
+    return generationB ? Generation::B : Generation::C;
 }
 
 LoadResult PirTextParser::parse()
@@ -238,8 +251,14 @@ void PirTextParser::parseOp(Block &block, int depth)
     std::string decodedName;
     std::string_view opName;
     if (nameTok.is(Kind::String)) {
-        decodedName = PirTextLexer::decodeString(nameTok.text());
-        opName = decodedName;
+        // Op names hold no escapes: a view avoids a heap string for names over 15 characters.
+        const std::string_view raw = nameTok.text();
+        if (raw.size() >= 2 && raw.back() == '"' && raw.find('\\') == std::string_view::npos) {
+            opName = raw.substr(1, raw.size() - 2);
+        } else {
+            decodedName = PirTextLexer::decodeString(raw);
+            opName = decodedName;
+        }
     } else if (nameTok.is(Kind::Ident)) {
         opName = nameTok.text();
     }
