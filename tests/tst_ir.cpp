@@ -157,6 +157,38 @@ private slots:
         QCOMPARE(op->shortName(), std::string_view("shadow_output"));
     }
 
+    void createMovesAttributesFromASpan()
+    {
+        Program program;
+        std::vector<NamedAttribute> buffer { { "a_long_attribute_name",
+                                                 Attribute::string(std::string(40, 'x')) },
+            { "b", Attribute::array({ Attribute::int32(1), Attribute::int32(2) }) }, { "c", Attribute() } };
+        const std::vector<NamedAttribute> expected = buffer;
+        const Type t = f32({ 2 });
+        Operation *op = Operation::create(
+            program.arena(), "pd_op.foo", {}, std::span(&t, 1), std::span<NamedAttribute>(buffer), 0);
+        program.block().push_back(op);
+        QCOMPARE(op->attributes().size(), size_t(3));
+        for (size_t i = 0; i < expected.size(); ++i)
+            QCOMPARE(op->attributes()[i], expected[i]);
+        QVERIFY(buffer[0].value.asString().empty()); // moved out, not copied
+        QCOMPARE(buffer.size(), size_t(3));
+
+        // Clones share the list until one of them changes it.
+        IrMapping mapping;
+        Operation *copy = op->clone(program.arena(), mapping);
+        program.block().push_back(copy);
+        copy->setAttribute("c", Attribute::boolean(true));
+        QCOMPARE(*copy->attribute("c"), Attribute::boolean(true));
+        QCOMPARE(*op->attribute("c"), Attribute());
+        QCOMPARE(copy->attributes()[0], expected[0]);
+
+        Operation *none
+            = Operation::create(program.arena(), "pd_op.bar", {}, {}, std::span<NamedAttribute>(), 0);
+        program.block().push_back(none);
+        QVERIFY(none->attributes().empty());
+    }
+
     void regionsKwargsAndClone()
     {
         Program program;
