@@ -4,6 +4,7 @@
 #include "core/ir/diagnostic.h"
 #include "core/ir/irmapping.h"
 #include "core/ir/operation.h"
+#include "core/ir/opnames.h"
 #include "core/ir/program.h"
 #include "core/ir/region.h"
 
@@ -155,6 +156,21 @@ private slots:
         QVERIFY(!op->hasAttribute("output_name"));
         QCOMPARE(op->dialect(), std::string_view("builtin"));
         QCOMPARE(op->shortName(), std::string_view("shadow_output"));
+    }
+
+    void opNamesAreInterned()
+    {
+        const std::string spelling = "pd_op.conv2d_transpose";
+        const std::string_view a = internOpName(spelling);
+        QCOMPARE(a, std::string_view(spelling));
+        QVERIFY(a.data() != spelling.data());
+        QCOMPARE(internOpName(a).data(), a.data()); // an interned view comes back as is
+        QCOMPARE(internOpName(std::string("pd_op.conv2d_transpose")).data(), a.data());
+        // A prefix of an interned name starts at the same address but is a name of its own.
+        const std::string_view prefix = internOpName(a.substr(0, 12));
+        QCOMPARE(prefix, std::string_view("pd_op.conv2d"));
+        QCOMPARE(internOpName(prefix).data(), prefix.data());
+        QCOMPARE(internOpName(a).size(), spelling.size());
     }
 
     void createMovesAttributesFromASpan()

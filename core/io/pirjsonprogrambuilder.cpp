@@ -4,6 +4,7 @@
 #include "core/io/pirjsonupgrader.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
+#include "core/ir/opnames.h"
 #include "core/ir/program.h"
 #include "core/ir/region.h"
 
@@ -292,6 +293,16 @@ void PirJsonProgramBuilder::readBlock(element e, Block &block)
     }
 }
 
+std::string_view PirJsonProgramBuilder::internedName(std::string_view name)
+{
+    // Keys are views into the parsed document, which outlives the builder.
+    if (const auto it = m_internedNames.find(name); it != m_internedNames.end())
+        return it->second;
+    const std::string_view interned = internOpName(decompressName(name));
+    m_internedNames.emplace(name, interned);
+    return interned;
+}
+
 std::string_view PirJsonProgramBuilder::decompressName(std::string_view name)
 {
     const size_t dot = name.find('.');
@@ -520,7 +531,7 @@ void PirJsonProgramBuilder::readOp(element e, Block &block)
         readParameterOp(op, block);
         return;
     }
-    const std::string_view fullName = decompressName(name);
+    const std::string_view fullName = internedName(name);
 
     m_operandBuffer.clear();
     if (hasOperands) {

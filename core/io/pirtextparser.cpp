@@ -4,6 +4,7 @@
 #include "core/io/numbertext.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
+#include "core/ir/opnames.h"
 #include "core/ir/program.h"
 #include "core/ir/region.h"
 
@@ -299,7 +300,15 @@ void PirTextParser::parseOp(Block &block, int depth)
         whileForm = true;
     }
 
-    const OpInfo *info = OpRegistry::instance().lookup(opName);
+    // One lookup per op for the interned name and the registry entry (keys are interned views).
+    auto known = m_opNames.find(opName);
+    if (known == m_opNames.end()) {
+        const std::string_view interned = internOpName(opName);
+        known
+            = m_opNames.emplace(interned, OpName { interned, OpRegistry::instance().lookup(interned) }).first;
+    }
+    opName = known->second.interned;
+    const OpInfo *info = known->second.info;
     m_attrScratch.clear();
     bool generic = true;
     if (whileForm) {
