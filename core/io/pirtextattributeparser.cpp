@@ -24,13 +24,19 @@ constexpr int kMaxDepth = 64;
 constexpr std::string_view kLayouts[] = { "NCHW", "NHWC", "NCDHW", "NDHWC", "ONEDNN", "SPARSE_COO",
     "SPARSE_CSR", "PSTRING_UNION", "STRIDED", "ANY", "ALL_LAYOUT", "MKLDNN", "kNCHW", "kNHWC" };
 
-std::string_view yamlTypeOf(const OpInfo *op, std::string_view name)
+/// The registry type of attribute `name` of `op`. The search starts at `next` (the entry after
+/// the previous match, as printed maps follow the registry's order) and wraps around; names
+/// are unique within an op.
+std::string_view yamlTypeOf(const OpInfo *op, std::string_view name, int &next)
 {
-    if (!op)
+    if (!op || op->numAttributes == 0)
         return {};
-    for (int i = 0; i < op->numAttributes; ++i) {
-        if (op->attributes[i].name == name)
+    for (int k = 0; k < op->numAttributes; ++k) {
+        const int i = (next + k) % op->numAttributes;
+        if (op->attributes[i].name == name) {
+            next = i + 1;
             return op->attributes[i].type;
+        }
     }
     return {};
 }
@@ -157,6 +163,7 @@ bool PirTextAttributeParser::parseMap(std::vector<NamedAttribute> &out, const Op
 {
     m_cur.advance(); // '{'
     m_failed = false;
+    int nextRegistryAttribute = 0;
     if (m_cur.accept(Kind::RBrace))
         return true;
     for (;;) {
@@ -168,7 +175,7 @@ bool PirTextAttributeParser::parseMap(std::vector<NamedAttribute> &out, const Op
         std::string_view name = m_cur.take().text();
         if (!m_cur.expect(Kind::Colon, "':' after attribute name"))
             break;
-        Context ctx { yamlTypeOf(op, name), name, pdOp };
+        Context ctx { yamlTypeOf(op, name, nextRegistryAttribute), name, pdOp };
         Attribute value = parseValue(ctx, 0);
         if (m_failed)
             break;
