@@ -212,6 +212,34 @@ private slots:
         QVERIFY(o["seconds"].toDouble() > 0);
         QVERIFY(o["mb_per_s"].toDouble() > 0);
         QVERIFY(o["baseline_mb_per_s"].toDouble() > 0);
+        // Both forms of the same program, each against simdjson's parse of the JSON form.
+        QCOMPARE(o["format"].toString(), QString("json"));
+        const QJsonObject json = o["json"].toObject();
+        const QJsonObject text = o["text"].toObject();
+        QCOMPARE(json["bytes"].toInt(), o["bytes"].toInt());
+        QVERIFY(text["bytes"].toInt() > 0);
+        QVERIFY(json["ratio_to_simdjson"].toDouble() > 0);
+        QVERIFY(text["ratio_to_simdjson"].toDouble() > 0);
+        QCOMPARE(json["ratio_to_simdjson"].toDouble(), o["ratio_to_baseline"].toDouble());
+    }
+
+    void benchLoadTextFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("program.txt");
+        const CliRun printed = runCli({ "print", example() });
+        QCOMPARE(printed.exitCode, 0);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(printed.out);
+        file.close();
+        const CliRun r = runCli({ "bench", "load", path, "--json" });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["format"].toString(), QString("text"));
+        QCOMPARE(o["text"].toObject()["bytes"].toInt(), int(printed.out.size()));
+        QVERIFY(o["json"].toObject()["ratio_to_simdjson"].toDouble() > 0);
+        QVERIFY(o["text"].toObject()["ratio_to_simdjson"].toDouble() > 0);
     }
 
     void userErrors_data()

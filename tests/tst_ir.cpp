@@ -4,6 +4,7 @@
 #include "core/ir/diagnostic.h"
 #include "core/ir/irmapping.h"
 #include "core/ir/operation.h"
+#include "core/ir/opnames.h"
 #include "core/ir/program.h"
 #include "core/ir/region.h"
 
@@ -155,6 +156,53 @@ private slots:
         QVERIFY(!op->hasAttribute("output_name"));
         QCOMPARE(op->dialect(), std::string_view("builtin"));
         QCOMPARE(op->shortName(), std::string_view("shadow_output"));
+    }
+
+    void opNamesAreInterned()
+    {
+        const std::string spelling = "pd_op.conv2d_transpose";
+        const std::string_view a = internOpName(spelling);
+        QCOMPARE(a, std::string_view(spelling));
+        QVERIFY(a.data() != spelling.data());
+        QCOMPARE(internOpName(a).data(), a.data()); // an interned view comes back as is
+        QCOMPARE(internOpName(std::string("pd_op.conv2d_transpose")).data(), a.data());
+        // A prefix of an interned name starts at the same address but is a name of its own.
+        const std::string_view prefix = internOpName(a.substr(0, 12));
+        QCOMPARE(prefix, std::string_view("pd_op.conv2d"));
+        QCOMPARE(internOpName(prefix).data(), prefix.data());
+        QCOMPARE(internOpName(a).size(), spelling.size());
+    }
+
+    void createMovesAttributesFromASpan()
+    {
+        Program program;
+        std::vector<NamedAttribute> buffer { { "a_long_attribute_name",
+                                                 Attribute::string(std::string(40, 'x')) },
+            { "b", Attribute::array({ Attribute::int32(1), Attribute::int32(2) }) }, { "c", Attribute() } };
+        const std::vector<NamedAttribute> expected = buffer;
+        const Type t = f32({ 2 });
+        Operation *op = Operation::create(
+            program.arena(), "pd_op.foo", {}, std::span(&t, 1), std::span<NamedAttribute>(buffer), 0);
+        program.block().push_back(op);
+        QCOMPARE(op->attributes().size(), size_t(3));
+        for (size_t i = 0; i < expected.size(); ++i)
+            QCOMPARE(op->attributes()[i], expected[i]);
+        QVERIFY(buffer[0].value.asString().empty()); // moved out, not copied
+        QCOMPARE(buffer.size(), size_t(3));
+
+        // Clones share the list until one of them changes it.
+        IrMapping mapping;
+        Operation *copy = op->clone(program.arena(), mapping);
+        program.block().push_back(copy);
+        copy->setAttribute("c", Attribute::boolean(true));
+        QCOMPARE(*copy->attribute("c"), Attribute::boolean(true));
+        QCOMPARE(*op->attribute("c"), Attribute());
+        QCOMPARE(copy->attributes()[0], expected[0]);
+
+        Operation *none
+            = Operation::create(program.arena(), "pd_op.bar", {}, {}, std::span<NamedAttribute>(), 0);
+        program.block().push_back(none);
+        QVERIFY(none->attributes().empty());
     }
 
     void regionsKwargsAndClone()

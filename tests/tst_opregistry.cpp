@@ -223,6 +223,17 @@ private slots:
         QVERIFY(checked > 0);
     }
 
+    void attributeNamesAreUniquePerOp()
+    {
+        // The text reader finds an attribute's registry type by name, starting after the
+        // previous match: that needs each name once per op.
+        for (const OpInfo *op : OpRegistry::instance().all()) {
+            std::set<std::string_view> names;
+            for (int i = 0; i < op->numAttributes; ++i)
+                QVERIFY2(names.insert(op->attributes[i].name).second, std::string(op->name).c_str());
+        }
+    }
+
     void distinctSampleOpsAreRegistered()
     {
         const std::vector<std::string> files = sampleFiles();

@@ -524,6 +524,14 @@ private slots:
             << "[[1,2],[],[true]]"
             << Attribute::array({ Attribute::array({ Attribute::int32(1), Attribute::int32(2) }),
                    Attribute::array({}), Attribute::array({ Attribute::boolean(true) }) });
+        QTest::newRow("arrays in arrays")
+            << "[[1,[2,3,4,5,6,7]],[true,true,true,true,true,true],[[[]]]]"
+            << Attribute::array(
+                   { Attribute::array({ Attribute::int32(1),
+                         Attribute::array({ Attribute::int32(2), Attribute::int32(3), Attribute::int32(4),
+                             Attribute::int32(5), Attribute::int32(6), Attribute::int32(7) }) }),
+                       Attribute::array(std::vector<Attribute>(6, Attribute::boolean(true))),
+                       Attribute::array({ Attribute::array({ Attribute::array({}) }) }) });
         QTest::newRow("place cpu") << "Place(cpu)"
                                    << Attribute::place(Place { Place::AllocType::Cpu, 0, {} });
         QTest::newRow("place gpu_pinned")
@@ -640,7 +648,8 @@ private slots:
         QCOMPARE(op->attribute("c")->kind(), Attribute::Kind::Unknown);
         bool named = false;
         for (const Diagnostic &d : r.diagnostics.items())
-            named = named || d.message.find("'c' has no value: Paddle printed it as <#Attr") != std::string::npos;
+            named = named
+                || d.message.find("'c' has no value: Paddle printed it as <#Attr") != std::string::npos;
         QVERIFY2(named, diagText(r));
         QCOMPARE(*op->attribute("e"), Attribute::unknown("", "whatever(1, 2)"));
         QCOMPARE(r.diagnostics[0].location.column, 26); // the value after `(Foo)`
@@ -652,6 +661,14 @@ private slots:
         QCOMPARE(
             PirTextReader::detectGeneration("{col:(Int32)0} : () -> builtin.tensor<1xf32>"), Generation::B);
         QCOMPARE(PirTextReader::detectGeneration(kPaddleWhileIf), Generation::C);
+        // Generation A's spellings win wherever they are; B's need no A spelling anywhere.
+        QCOMPARE(PirTextReader::detectGeneration("(Double)1 -> builtin.tensor<1xf32> {a:(Array)[]}"),
+            Generation::A);
+        QCOMPARE(PirTextReader::detectGeneration("(pd_op.x) -> pd_op.tensor<f32>"), Generation::A);
+        QCOMPARE(PirTextReader::detectGeneration("(Int64)1"), Generation::B);
+        QCOMPARE(PirTextReader::detectGeneration("x = (pd_op.full)"), Generation::B);
+        QCOMPARE(PirTextReader::detectGeneration("<tensor<2xf32> (Int3) (Arra"), Generation::C);
+        QCOMPARE(PirTextReader::detectGeneration(""), Generation::C);
     }
 };
 

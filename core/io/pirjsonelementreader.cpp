@@ -1,6 +1,7 @@
 #include "core/io/pirjsonelementreader.h"
 
 #include "core/io/jsonemitter.h"
+#include "core/io/typekeycache.h"
 
 #include <cfloat>
 #include <cmath>
@@ -18,13 +19,13 @@ PirJsonElementReader::PirJsonElementReader(std::string fileName, DiagnosticList 
     , m_diagnostics(diagnostics)
     , m_nullType(Type::null())
 {
-    m_typeCache.reserve(256);
     m_keyBuffer.reserve(256);
 }
 
 void PirJsonElementReader::error(std::string message)
 {
     ++m_errors;
+    ++m_reports;
     SourceLocation loc;
     loc.file = m_fileName;
     loc.jsonPath = m_path.toString();
@@ -45,6 +46,7 @@ void PirJsonElementReader::error(std::string message)
 
 void PirJsonElementReader::warning(std::string message)
 {
+    ++m_reports;
     if (m_diagnostics.size() > 4 * kMaxErrors)
         return;
     SourceLocation loc;
@@ -277,17 +279,29 @@ bool PirJsonElementReader::readType(Element e, Type &out)
     KeyWriter keyWriter(m_keyBuffer);
     keyWriter.element(e);
     const std::string_view keyView = keyWriter.view();
-    const auto it = m_typeCache.find(keyView);
-    if (it != m_typeCache.end()) {
-        out = it->second;
+    TypeKeyCache &known = TypeKeyCache::forThread(TypeKeyCache::Format::PirJson);
+    if (const Type *t = known.find(keyView)) {
+        out = *t;
         return true;
     }
+    if (!m_typeCache.empty()) {
+        const auto it = m_typeCache.find(keyView);
+        if (it != m_typeCache.end()) {
+            out = it->second;
+            return true;
+        }
+    }
     std::string key(keyView);
+    const size_t reportsBefore = m_reports;
     if (!readTypeUncached(e, {}, out)) {
         out = m_nullType;
         return false;
     }
-    m_typeCache.emplace(std::move(key), out);
+    // A type read with a warning stays in this load's cache, so the next load warns again.
+    if (m_reports == reportsBefore)
+        known.add(key, out);
+    else
+        m_typeCache.emplace(std::move(key), out);
     return true;
 }
 

@@ -16,10 +16,10 @@ namespace ps {
 /// Converts PIR JSON type (`"TT"`) and attribute (`"AT"`) objects of a parsed simdjson DOM
 /// into Types and Attributes, and reports diagnostics at the current JsonPath.
 ///
-/// Types are cached by a binary encoding of their JSON, so a type that repeats (most tensor
-/// types do) costs one walk over a few tape entries plus a hash lookup instead of a parse and
-/// an intern. Unknown kinds become Type::opaque / Attribute::unknown carrying the compact
-/// JSON of the whole object (`{"#":"4.t_dist",...}`), with a warning.
+/// Types are cached by a binary encoding of their JSON (in this thread's TypeKeyCache, across
+/// loads), so a type that repeats (most tensor types do) costs one walk over a few tape entries
+/// plus a hash lookup instead of a parse and an intern. Unknown kinds become Type::opaque /
+/// Attribute::unknown carrying the compact JSON of the whole object (`{"#":"4.t_dist",...}`), with a warning.
 class PirJsonElementReader
 {
 public:
@@ -95,7 +95,9 @@ private:
     DiagnosticList &m_diagnostics;
     JsonPath m_path;
     size_t m_errors = 0;
+    size_t m_reports = 0; ///< errors and warnings, dropped ones included
     bool m_droppedReported = false;
+    /// Types read with a warning, for this load only (TypeKeyCache holds the others).
     std::unordered_map<std::string, Type, StringHash, std::equal_to<>> m_typeCache;
     std::string m_keyBuffer;
     Type m_nullType;

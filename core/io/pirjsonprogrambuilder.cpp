@@ -4,6 +4,7 @@
 #include "core/io/pirjsonupgrader.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
+#include "core/ir/opnames.h"
 #include "core/ir/program.h"
 #include "core/ir/region.h"
 
@@ -292,6 +293,16 @@ void PirJsonProgramBuilder::readBlock(element e, Block &block)
     }
 }
 
+std::string_view PirJsonProgramBuilder::internedName(std::string_view name)
+{
+    // Keys are views into the parsed document, which outlives the builder.
+    if (const auto it = m_internedNames.find(name); it != m_internedNames.end())
+        return it->second;
+    const std::string_view interned = internOpName(decompressName(name));
+    m_internedNames.emplace(name, interned);
+    return interned;
+}
+
 std::string_view PirJsonProgramBuilder::decompressName(std::string_view name)
 {
     const size_t dot = name.find('.');
@@ -398,9 +409,20 @@ void PirJsonProgramBuilder::readParameterOp(object op, Block &block)
         m_r.error("a parameter op (\"p\") needs \"A\" and \"O\"");
         return;
     }
-    const auto oneBool = [](bool v) { return Attribute::array({ Attribute::boolean(v) }); };
-    std::vector<NamedAttribute> attrs;
-    attrs.reserve(8);
+    // The six flags, built once: a copy of `name: [flag]` costs less than building it.
+    static const std::vector<NamedAttribute> kFlags = [] {
+        std::vector<NamedAttribute> flags;
+        for (const char *name :
+            { "is_distributed", "is_parameter", "need_clip", "persistable", "stop_gradient", "trainable" }) {
+            for (bool v : { false, true })
+                flags.push_back({ name, Attribute::array({ Attribute::boolean(v) }) });
+        }
+        return flags;
+    }();
+    const auto flag
+        = [](size_t index, bool v) -> const NamedAttribute & { return kFlags[2 * index + (v ? 1 : 0)]; };
+    std::vector<NamedAttribute> &attrs = m_attributeBuffer;
+    attrs.clear();
     {
         Scope scope(m_r.path(), "A");
         array list;
@@ -416,10 +438,10 @@ void PirJsonProgramBuilder::readParameterOp(object op, Block &block)
         for (const element x : list) {
             Scope item(m_r.path(), i);
             if (i < 3) {
-                bool flag;
-                if (!m_r.readFlag(x, flag, kNames[i]))
+                bool value;
+                if (!m_r.readFlag(x, value, kNames[i]))
                     return;
-                attrs.push_back({ kNames[i], oneBool(flag) });
+                attrs.push_back(flag(i, value));
             } else {
                 std::string_view name;
                 if (!m_r.readString(x, name, "parameter_name"))
@@ -450,10 +472,10 @@ void PirJsonProgramBuilder::readParameterOp(object op, Block &block)
         size_t i = 0;
         for (const element x : list) {
             Scope item(m_r.path(), i);
-            bool flag;
-            if (!m_r.readFlag(x, flag, kNames[i]))
+            bool value;
+            if (!m_r.readFlag(x, value, kNames[i]))
                 return;
-            attrs.push_back({ kNames[i], oneBool(flag) });
+            attrs.push_back(flag(3 + i, value));
             ++i;
         }
     }
@@ -464,7 +486,7 @@ void PirJsonProgramBuilder::readParameterOp(object op, Block &block)
         readResult(o, type, id);
     }
     Operation *created
-        = Operation::create(m_program.arena(), ops::kParameter, {}, std::span(&type, 1), std::move(attrs));
+        = Operation::create(m_program.arena(), ops::kParameter, {}, std::span(&type, 1), std::span(attrs), 0);
     block.push_back(created);
     if (id != kNoId && id != 0)
         defineValue(id, created->result(0));
@@ -509,7 +531,7 @@ void PirJsonProgramBuilder::readOp(element e, Block &block)
         readParameterOp(op, block);
         return;
     }
-    const std::string_view fullName = decompressName(name);
+    const std::string_view fullName = internedName(name);
 
     m_operandBuffer.clear();
     if (hasOperands) {
@@ -565,16 +587,8 @@ void PirJsonProgramBuilder::readOp(element e, Block &block)
         }
     }
 
-    std::vector<NamedAttribute> attributes;
-    {
-        array list;
-        size_t count = 0;
-        if (hasAttrs && attrs.get_array().get(list) == simdjson::SUCCESS)
-            count += list.size();
-        if (hasResultAttrs && resultAttrs.get_array().get(list) == simdjson::SUCCESS)
-            count += list.size();
-        attributes.reserve(count);
-    }
+    std::vector<NamedAttribute> &attributes = m_attributeBuffer;
+    attributes.clear();
     if (hasAttrs) {
         Scope scope(m_r.path(), "A");
         readNamedAttributes(attrs, attributes);
@@ -592,7 +606,7 @@ void PirJsonProgramBuilder::readOp(element e, Block &block)
             numRegions = unsigned(regionList.size());
     }
     Operation *created = Operation::create(
-        m_program.arena(), fullName, m_operandBuffer, m_typeBuffer, std::move(attributes), numRegions);
+        m_program.arena(), fullName, m_operandBuffer, m_typeBuffer, std::span(attributes), numRegions);
     block.push_back(created);
 
     if (numRegions == 0) {

@@ -44,6 +44,8 @@ private:
     void defineValue(int64_t id, Value v);
     bool lookupValue(int64_t id, Value &out);
     std::string_view decompressName(std::string_view name);
+    /// The interned full name of a (compressed) op name, looked up once per distinct name.
+    std::string_view internedName(std::string_view name);
 
     static constexpr int64_t kNoId = INT64_MIN;
     static constexpr int64_t kDenseIdLimit = int64_t(1) << 20;
@@ -54,9 +56,11 @@ private:
     std::vector<ValueImpl *> m_arguments; ///< -id → value for ids -1..-kDenseIdLimit
     std::unordered_map<int64_t, ValueImpl *> m_otherIds;
     std::string m_nameBuffer;
+    std::unordered_map<std::string_view, std::string_view> m_internedNames;
     std::vector<Value> m_operandBuffer;
     std::vector<Type> m_typeBuffer;
     std::vector<int64_t> m_idBuffer;
+    std::vector<NamedAttribute> m_attributeBuffer; ///< one op's attributes, moved into the op
     int m_version = 0;
 };
 

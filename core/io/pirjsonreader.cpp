@@ -8,8 +8,10 @@
 #include "core/io/pirjsonupgrader.h"
 #include "core/ir/block.h"
 
+#include <cstring>
 #include <memory>
 #include <simdjson.h>
+#include <vector>
 
 namespace ps {
 
@@ -84,8 +86,20 @@ LoadResult PirJsonReader::readString(std::string_view json, const std::string &f
 LoadResult PirJsonReader::readString(
     std::string_view json, const std::string &fileName, const Options &options)
 {
-    const simdjson::padded_string padded(json);
-    return readPadded(padded, fileName, options);
+    // simdjson reads up to SIMDJSON_PADDING bytes past the end, so the text is copied. Into a
+    // buffer this thread keeps (like its parser) for documents up to kReuseLimit: a fresh one
+    // for every load cost an allocation and the page faults of touching it.
+    constexpr size_t kReuseLimit = size_t(32) << 20;
+    if (json.size() > kReuseLimit) {
+        const simdjson::padded_string padded(json);
+        return readPadded(padded, fileName, options);
+    }
+    thread_local std::vector<char> buffer;
+    buffer.resize(json.size() + simdjson::SIMDJSON_PADDING);
+    std::memcpy(buffer.data(), json.data(), json.size());
+    std::memset(buffer.data() + json.size(), 0, simdjson::SIMDJSON_PADDING);
+    return readPadded(
+        simdjson::padded_string_view(buffer.data(), json.size(), buffer.size()), fileName, options);
 }
 
 } // namespace ps

@@ -24,13 +24,19 @@ constexpr int kMaxDepth = 64;
 constexpr std::string_view kLayouts[] = { "NCHW", "NHWC", "NCDHW", "NDHWC", "ONEDNN", "SPARSE_COO",
     "SPARSE_CSR", "PSTRING_UNION", "STRIDED", "ANY", "ALL_LAYOUT", "MKLDNN", "kNCHW", "kNHWC" };
 
-std::string_view yamlTypeOf(const OpInfo *op, std::string_view name)
+/// The registry type of attribute `name` of `op`. The search starts at `next` (the entry after
+/// the previous match, as printed maps follow the registry's order) and wraps around; names
+/// are unique within an op.
+std::string_view yamlTypeOf(const OpInfo *op, std::string_view name, int &next)
 {
-    if (!op)
+    if (!op || op->numAttributes == 0)
         return {};
-    for (int i = 0; i < op->numAttributes; ++i) {
-        if (op->attributes[i].name == name)
+    for (int k = 0; k < op->numAttributes; ++k) {
+        const int i = (next + k) % op->numAttributes;
+        if (op->attributes[i].name == name) {
+            next = i + 1;
             return op->attributes[i].type;
+        }
     }
     return {};
 }
@@ -157,6 +163,7 @@ bool PirTextAttributeParser::parseMap(std::vector<NamedAttribute> &out, const Op
 {
     m_cur.advance(); // '{'
     m_failed = false;
+    int nextRegistryAttribute = 0;
     if (m_cur.accept(Kind::RBrace))
         return true;
     for (;;) {
@@ -168,7 +175,7 @@ bool PirTextAttributeParser::parseMap(std::vector<NamedAttribute> &out, const Op
         std::string_view name = m_cur.take().text();
         if (!m_cur.expect(Kind::Colon, "':' after attribute name"))
             break;
-        Context ctx { yamlTypeOf(op, name), name, pdOp };
+        Context ctx { yamlTypeOf(op, name, nextRegistryAttribute), name, pdOp };
         Attribute value = parseValue(ctx, 0);
         if (m_failed)
             break;
@@ -385,7 +392,12 @@ Attribute PirTextAttributeParser::parseArray(const Context &ctx, int depth)
 {
     m_cur.advance(); // '['
     Context elemCtx { elementHint(ctx.yamlType), {}, ctx.pdOp };
-    std::vector<Attribute> elements;
+    // Sized once (parseValue stops at kMaxDepth): growing it here would move the buffers of the
+    // arrays that enclose this one while they are being filled.
+    if (m_arrayScratch.empty())
+        m_arrayScratch.resize(kMaxDepth + 2);
+    std::vector<Attribute> &elements = m_arrayScratch[size_t(depth)];
+    elements.clear();
     if (!m_cur.accept(Kind::RBracket)) {
         for (;;) {
             elements.push_back(parseValue(elemCtx, depth + 1));
@@ -408,12 +420,18 @@ Attribute PirTextAttributeParser::parseArray(const Context &ctx, int depth)
         ints.reserve(elements.size());
         for (const Attribute &e : elements) {
             if (!e.isInteger())
-                return Attribute::array(std::move(elements));
+                return Attribute::array(takeElements(elements));
             ints.push_back(e.asInt());
         }
         return Attribute::intArray(std::move(ints));
     }
-    return Attribute::array(std::move(elements));
+    return Attribute::array(takeElements(elements));
+}
+
+std::vector<Attribute> PirTextAttributeParser::takeElements(std::vector<Attribute> &scratch)
+{
+    return std::vector<Attribute>(
+        std::make_move_iterator(scratch.begin()), std::make_move_iterator(scratch.end()));
 }
 
 Attribute PirTextAttributeParser::parseNumber(const PirTextCursor::Token &t, std::string_view hint)

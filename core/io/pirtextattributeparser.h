@@ -46,12 +46,18 @@ private:
     Attribute parseWord(const Context &ctx);
     Attribute parsePlace();
     Attribute parseTypeValue();
+    /// The scratch elements, moved into a vector of their exact size.
+    static std::vector<Attribute> takeElements(std::vector<Attribute> &scratch);
     /// Consumes a balanced token run up to `,` `}` `]` and keeps it as an unknown attribute.
     Attribute takeUnknown(std::string kindId, bool warn, std::string_view why);
 
     PirTextCursor &m_cur;
     PirTextTypeParser &m_types;
     bool m_failed = false;
+    /// Elements of the arrays being parsed, one reused buffer per nesting depth, so an array's
+    /// final vector is allocated once at its exact size (push_back growth allocated up to four
+    /// times for `[true, true, true, true, true, true]`).
+    std::vector<std::vector<Attribute>> m_arrayScratch;
 };
 
 } // namespace ps

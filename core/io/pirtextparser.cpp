@@ -4,6 +4,7 @@
 #include "core/io/numbertext.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
+#include "core/ir/opnames.h"
 #include "core/ir/program.h"
 #include "core/ir/region.h"
 
@@ -38,14 +39,27 @@ PirTextParser::PirTextParser(
 
 Generation PirTextParser::detectGeneration(std::string_view text)
 {
+    // Generation A spells `pd_op.tensor<` or `(Array)`, B `builtin.tensor<` or a `(Int32)`-style
+    // kind prefix, C neither. One pass visiting each '(' and '<' (a search per spelling read the
+    // text eight times).
     const std::string_view s = text.substr(0, 256 * 1024);
-    auto has = [&](std::string_view needle) { return s.find(needle) != std::string_view::npos; };
-    if (has("pd_op.tensor<") || has("(Array)"))
-        return Generation::A;
-    if (has("builtin.tensor<") || has("(Int32)") || has("(Int64)") || has("(Float)") || has("(Double)")
-        || has("(pd_op."))
-        return Generation::B;
-    return Generation::C;
+    bool generationB = false;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (c == '(') [[unlikely]] {
+            const std::string_view rest = s.substr(i);
+            if (rest.starts_with("(Array)"))
+                return Generation::A;
+            generationB = generationB || rest.starts_with("(Int32)") || rest.starts_with("(Int64)")
+                || rest.starts_with("(Float)") || rest.starts_with("(Double)") || rest.starts_with("(pd_op.");
+        } else if (c == '<') [[unlikely]] {
+            const std::string_view upTo = s.substr(0, i + 1);
+            if (upTo.ends_with("pd_op.tensor<"))
+                return Generation::A;
+            generationB = generationB || upTo.ends_with("builtin.tensor<");
+        }
+    }
+    return generationB ? Generation::B : Generation::C;
 }
 
 LoadResult PirTextParser::parse()
@@ -238,8 +252,14 @@ void PirTextParser::parseOp(Block &block, int depth)
     std::string decodedName;
     std::string_view opName;
     if (nameTok.is(Kind::String)) {
-        decodedName = PirTextLexer::decodeString(nameTok.text());
-        opName = decodedName;
+        // Op names hold no escapes: a view avoids a heap string for names over 15 characters.
+        const std::string_view raw = nameTok.text();
+        if (raw.size() >= 2 && raw.back() == '"' && raw.find('\\') == std::string_view::npos) {
+            opName = raw.substr(1, raw.size() - 2);
+        } else {
+            decodedName = PirTextLexer::decodeString(raw);
+            opName = decodedName;
+        }
     } else if (nameTok.is(Kind::Ident)) {
         opName = nameTok.text();
     }
@@ -280,8 +300,16 @@ void PirTextParser::parseOp(Block &block, int depth)
         whileForm = true;
     }
 
-    const OpInfo *info = OpRegistry::instance().lookup(opName);
-    std::vector<NamedAttribute> attrs;
+    // One lookup per op for the interned name and the registry entry (keys are interned views).
+    auto known = m_opNames.find(opName);
+    if (known == m_opNames.end()) {
+        const std::string_view interned = internOpName(opName);
+        known
+            = m_opNames.emplace(interned, OpName { interned, OpRegistry::instance().lookup(interned) }).first;
+    }
+    opName = known->second.interned;
+    const OpInfo *info = known->second.info;
+    m_attrScratch.clear();
     bool generic = true;
     if (whileForm) {
         if (!m_cur.at(Kind::LBrace))
@@ -290,10 +318,7 @@ void PirTextParser::parseOp(Block &block, int depth)
             m_resultTypes.push_back(m_operands[i].value.type());
     } else {
         if (m_cur.at(Kind::LBrace) && !m_cur.tok().firstOnLine) {
-            m_attrScratch.clear();
             m_attrs.parseMap(m_attrScratch, info, opName.starts_with("pd_op."));
-            attrs.reserve(m_attrScratch.size());
-            std::move(m_attrScratch.begin(), m_attrScratch.end(), std::back_inserter(attrs));
         }
         if (m_cur.accept(Kind::Colon)) {
             if (!parseTypeList(m_operandTypes, m_operandTypeToks, true))
@@ -330,8 +355,8 @@ void PirTextParser::parseOp(Block &block, int depth)
     m_operandValues.clear();
     for (const Operand &o : m_operands)
         m_operandValues.push_back(o.value);
-    Operation *op
-        = Operation::create(m_program->arena(), opName, m_operandValues, m_resultTypes, std::move(attrs));
+    Operation *op = Operation::create(
+        m_program->arena(), opName, m_operandValues, m_resultTypes, std::span(m_attrScratch), 0);
     block.push_back(op);
     if (paddleId >= 0 && m_opIds)
         m_opIds->emplace(op, paddleId);

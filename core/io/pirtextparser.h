@@ -17,6 +17,7 @@ namespace ps {
 
 class Block;
 class Operation;
+struct OpInfo;
 
 /// Recursive-descent parser for one PIR text program (the engine behind PirTextReader).
 ///
@@ -95,6 +96,12 @@ private:
     std::vector<Token> m_resultTypeToks;
     std::vector<Value> m_operandValues;
     std::vector<NamedAttribute> m_attrScratch;
+    struct OpName
+    {
+        std::string_view interned;
+        const OpInfo *info = nullptr;
+    };
+    std::unordered_map<std::string_view, OpName> m_opNames; ///< by op name spelling, keys interned
     std::vector<NamedAttribute> m_valueAttrs; ///< block-argument attributes being parsed
 };
 

@@ -1,5 +1,6 @@
 #include "core/io/pirtexttypeparser.h"
 
+#include "core/io/typekeycache.h"
 #include "core/ir/datatype.h"
 
 #include <charconv>
@@ -48,8 +49,9 @@ bool balanced(std::string_view s)
 
 Type PirTextTypeParser::parse(std::string_view text, std::string &error)
 {
-    if (auto it = m_cache.find(text); it != m_cache.end())
-        return it->second;
+    TypeKeyCache &known = TypeKeyCache::forThread(TypeKeyCache::Format::PirText);
+    if (const Type *t = known.find(text))
+        return *t;
     size_t pos = 0;
     std::string err;
     Type t = parseAt(text, pos, err, 0);
@@ -64,7 +66,7 @@ Type PirTextTypeParser::parse(std::string_view text, std::string &error)
         error = err;
         return balanced(text) ? Type::opaque(std::string(text)) : Type();
     }
-    m_cache.emplace(text, t);
+    known.add(text, t);
     return t;
 }
 

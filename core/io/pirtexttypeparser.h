@@ -12,9 +12,9 @@ namespace ps {
 /// `pd_op.tensor<2xf32>`, `vec[a,b]`, `pd_op.selectedrows<..>`, `pd_op.tensor_array<f32>`,
 /// sparse tensors, `<<NULL TYPE>>`, bare element types). Unknown spellings become
 /// Type::opaque without complaint; malformed types give an error message and an opaque type
-/// (a null type when their brackets do not balance). Successful results are cached by spelling, so a program
-/// with a few hundred distinct types pays the interning mutex only a few hundred times. The cache keys are
-/// views: the texts passed in must outlive the parser.
+/// (a null type when their brackets do not balance). Successful results are cached by spelling in
+/// this thread's TypeKeyCache, so a program with a few hundred distinct types pays the interning
+/// mutex only a few hundred times, and a program read again not at all.
 class PirTextTypeParser
 {
 public:
@@ -24,8 +24,6 @@ public:
 private:
     Type parseAt(std::string_view s, size_t &pos, std::string &error, int depth);
     Type parseTensorBody(std::string_view s, size_t &pos, std::string_view name, std::string &error);
-
-    std::unordered_map<std::string_view, Type> m_cache;
 };
 
 } // namespace ps

@@ -9,8 +9,44 @@
 
 namespace ps {
 
+namespace {
+
+/// The allocator of an op's shared attribute array: allocate_shared<T[]> constructs each element
+/// through it, and it move-constructs them from a source list, so the array is built in one
+/// pass (make_shared<T[]> would default-construct every element and then move-assign it).
+template<class T> struct MoveFromAllocator
+{
+    using value_type = T;
+    NamedAttribute **source = nullptr;
+
+    MoveFromAllocator(NamedAttribute **s)
+        : source(s)
+    {
+    }
+    template<class U>
+    MoveFromAllocator(const MoveFromAllocator<U> &o)
+        : source(o.source)
+    {
+    }
+    T *allocate(size_t n) { return std::allocator<T>().allocate(n); }
+    void deallocate(T *p, size_t n) { std::allocator<T>().deallocate(p, n); }
+    void construct(NamedAttribute *p)
+    {
+        ::new (static_cast<void *>(p)) NamedAttribute(std::move(*(*source)++));
+    }
+    template<class U> bool operator==(const MoveFromAllocator<U> &) const { return true; }
+};
+
+} // namespace
+
 Operation *Operation::create(Arena &arena, std::string_view name, std::span<const Value> operands,
     std::span<const Type> resultTypes, std::vector<NamedAttribute> attributes, unsigned numRegions)
+{
+    return create(arena, name, operands, resultTypes, std::span<NamedAttribute>(attributes), numRegions);
+}
+
+Operation *Operation::create(Arena &arena, std::string_view name, std::span<const Value> operands,
+    std::span<const Type> resultTypes, std::span<NamedAttribute> attributesToMove, unsigned numRegions)
 {
     auto *op = new (arena.allocate(sizeof(Operation), alignof(Operation))) Operation();
     op->m_name = internOpName(name);
@@ -25,7 +61,7 @@ Operation *Operation::create(Arena &arena, std::string_view name, std::span<cons
         }
     }
     op->setOperands(arena, operands);
-    op->setAttributeList(attributes);
+    op->setAttributeList(attributesToMove);
     for (unsigned i = 0; i < numRegions; ++i)
         op->addRegion();
     return op;
@@ -101,8 +137,9 @@ void Operation::setAttributeList(std::span<NamedAttribute> attributes)
         m_attributes.reset();
         return;
     }
-    m_attributes = std::make_shared<NamedAttribute[]>(attributes.size());
-    std::move(attributes.begin(), attributes.end(), m_attributes.get());
+    NamedAttribute *source = attributes.data();
+    m_attributes = std::allocate_shared<NamedAttribute[]>(
+        MoveFromAllocator<NamedAttribute>(&source), attributes.size());
 }
 
 void Operation::detachAttributes()
@@ -215,7 +252,7 @@ Operation *Operation::clone(Arena &arena, IrMapping &mapping) const
     for (unsigned i = 0; i < m_numResults; ++i)
         types[i] = m_results[i].m_type;
     Operation *copy = create(arena, m_name, std::span<const Value>(newOperands, m_numOperands),
-        std::span<const Type>(types, m_numResults), {}, 0);
+        std::span<const Type>(types, m_numResults), std::span<NamedAttribute>(), 0);
     copy->m_attributes = m_attributes;
     copy->m_numAttributes = m_numAttributes;
     for (unsigned i = 0; i < m_numResults; ++i)

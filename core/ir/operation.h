@@ -26,6 +26,9 @@ public:
     static Operation *create(Arena &arena, std::string_view name, std::span<const Value> operands,
         std::span<const Type> resultTypes, std::vector<NamedAttribute> attributes = {},
         unsigned numRegions = 0);
+    /// As above, moving the attributes out of `attributesToMove` (a reader's reused buffer).
+    static Operation *create(Arena &arena, std::string_view name, std::span<const Value> operands,
+        std::span<const Type> resultTypes, std::span<NamedAttribute> attributesToMove, unsigned numRegions);
     /// Runs the destructor (unlinks operands, destroys regions); the arena keeps the memory.
     /// The op must already be out of its block.
     void destroy();

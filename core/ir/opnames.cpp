@@ -1,5 +1,6 @@
 #include "core/ir/opnames.h"
 
+#include <cstdint>
 #include <deque>
 #include <mutex>
 #include <string>
@@ -7,7 +8,9 @@
 
 namespace ps {
 
-std::string_view internOpName(std::string_view name)
+namespace {
+
+std::string_view internLocked(std::string_view name)
 {
     static std::mutex mutex;
     // Never destroyed: views outlive statics. The set holds views into `storage` (a deque never
@@ -18,6 +21,28 @@ std::string_view internOpName(std::string_view name)
     if (auto it = names->find(name); it != names->end())
         return *it;
     return *names->insert(storage->emplace_back(name)).first;
+}
+
+} // namespace
+
+std::string_view internOpName(std::string_view name)
+{
+    // A view of an interned name (a reader's cached result) returns at once, with no lock and
+    // no hash: interned strings never move or die, so no other string starts at their address.
+    struct Interned
+    {
+        const char *data = nullptr;
+        size_t size = 0;
+    };
+    thread_local Interned recent[64];
+    const auto slotOf
+        = [](const char *p) -> Interned & { return recent[(reinterpret_cast<uintptr_t>(p) >> 3) & 63]; };
+    const Interned &hit = slotOf(name.data());
+    if (hit.data == name.data() && hit.size == name.size() && hit.data)
+        return name;
+    const std::string_view interned = internLocked(name);
+    slotOf(interned.data()) = { interned.data(), interned.size() };
+    return interned;
 }
 
 } // namespace ps
