@@ -14,6 +14,7 @@
 #include "core/transform/matmuladdactfusepass.h"
 #include "core/transform/matmulscalefusepass.h"
 #include "core/transform/matmultransposefusepass.h"
+#include "core/transform/onednnconvfusepass.h"
 #include "core/transform/passpipeline.h"
 #include "core/transform/removeredundanttransposepass.h"
 #include "core/transform/replacefetchwithshadowoutput.h"
@@ -37,6 +38,18 @@ template<typename P> std::unique_ptr<Pass> plain(const PassOptions &)
 {
     return std::make_unique<P>();
 }
+
+template<const char *Name> std::unique_ptr<Pass> oneDnnConv(const PassOptions &)
+{
+    return OneDnnConvFusePass::create(Name);
+}
+
+constexpr char kDepthwiseConvOneDnn[] = "depthwise_conv_onednn_pass";
+constexpr char kConv2dBnOneDnn[] = "conv2d_bn_onednn_fuse_pass";
+constexpr char kConv2dBiasBnOneDnn[] = "conv2d_bias_bn_onednn_fuse_pass";
+constexpr char kConv2dBias[] = "conv2d_bias_fuse_pass";
+constexpr char kConvElementwiseAddOneDnn[] = "conv_elementwise_add_onednn_fuse_pass";
+constexpr char kConvActivationOneDnn[] = "conv_activation_mkldnn_fuse_pass";
 
 // Add a pass here to make it known to pipelines, the CLI and the GUI.
 const Entry kPasses[] = {
@@ -75,6 +88,13 @@ const Entry kPasses[] = {
     { "matmul_scale_fuse_pass", "matmul_scale", &plain<MatmulScaleFusePass>, true },
     { "matmul_transpose_fuse_pass", "matmul_transpose", &plain<MatmulTransposeFusePass>, true },
     { "remove_redundant_transpose_pass", "transpose", &plain<RemoveRedundantTransposePass>, true },
+    // The oneDNN fusion passes of Paddle's default CPU pipeline (inference-onednn), in its order.
+    { kDepthwiseConvOneDnn, "onednn_depthwise", &oneDnnConv<kDepthwiseConvOneDnn> },
+    { kConv2dBnOneDnn, "onednn_conv_bn", &oneDnnConv<kConv2dBnOneDnn> },
+    { kConv2dBiasBnOneDnn, "onednn_conv_bias_bn", &oneDnnConv<kConv2dBiasBnOneDnn> },
+    { kConv2dBias, "onednn_conv_bias", &oneDnnConv<kConv2dBias> },
+    { kConvElementwiseAddOneDnn, "onednn_conv_add", &oneDnnConv<kConvElementwiseAddOneDnn> },
+    { kConvActivationOneDnn, "onednn_conv_act", &oneDnnConv<kConvActivationOneDnn> },
 };
 
 const Entry *find(std::string_view name)
