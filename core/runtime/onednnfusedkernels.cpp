@@ -1,0 +1,93 @@
+#include "core/runtime/onednnfusedkernels.h"
+
+#include "core/dialect/ops.h"
+#include "core/runtime/backend.h"
+#include "core/runtime/kernelcomposer.h"
+#include "core/runtime/kernelcontext.h"
+#include "core/runtime/kernelregistry.h"
+#include "core/runtime/runtimeerror.h"
+
+#include <cmath>
+
+namespace ps {
+
+namespace {
+
+NamedAttribute attr(const char *name, Attribute value)
+{
+    return { name, std::move(value) };
+}
+
+/// A one-element tensor of `dtype` on the backend (clip's bounds).
+Tensor scalar(Backend &backend, double value, DataType dtype)
+{
+    return backend.toDevice(Tensor::fromDoubles({ 1 }, dtype, std::span<const double>(&value, 1)));
+}
+
+/// onednn_op.fused_conv2d: act(conv2d(x, w) + bias + residual). The bias is per output channel,
+/// [C] or already shaped to broadcast ([1, C, 1, 1]); the residual has the result's shape.
+void fusedConv2dKernel(KernelContext &ctx)
+{
+    KernelComposer k(ctx);
+    std::vector<NamedAttribute> convAttrs;
+    for (const char *name :
+        { "strides", "paddings", "padding_algorithm", "dilations", "groups", "data_format" })
+        if (const Attribute *a = ctx.attribute(name))
+            convAttrs.push_back(attr(name, *a));
+    Tensor out = k.tensor(ops::kConv2d, { ctx.input(0), ctx.input(1) }, std::move(convAttrs));
+    if (ctx.hasInput(2)) {
+        Tensor bias = ctx.input(2);
+        const bool channelsLast = ctx.stringAttr("data_format", "NCHW") == "NHWC";
+        if (bias.rank() == 1 && !channelsLast && out.rank() == 4)
+            bias = bias.reshaped({ 1, bias.dim(0), 1, 1 });
+        out = k.tensor(ops::kAdd, { out, bias });
+    }
+    if (ctx.hasInput(3))
+        out = k.tensor(ops::kAdd, { out, ctx.input(3) });
+    ctx.setOutput(0,
+        applyFusedActivation(k, out, ctx.stringAttr("fuse_activation", ""), ctx.floatAttr("fuse_alpha", 0.0),
+            ctx.floatAttr("fuse_beta", 0.0)));
+}
+
+} // namespace
+
+Tensor applyFusedActivation(
+    KernelComposer &k, const Tensor &x, const std::string &name, double alpha, double beta)
+{
+    if (name.empty() || name == "identity")
+        return x;
+    if (name == "abs" || name == "sqrt" || name == "relu" || name == "sigmoid" || name == "tanh"
+        || name == "relu6" || name == "swish")
+        return k.tensor("pd_op." + name, { x });
+    if (name == "mish")
+        return k.tensor("pd_op.mish", { x }, { attr("lambda", Attribute::f32(20.0f)) });
+    if (name == "hard_swish" && std::abs(alpha - 1.0 / 6.0) < 1e-6 && std::abs(beta - 0.5) < 1e-6)
+        return k.tensor("pd_op.hardswish", { x });
+    if (name == "hard_swish") // x * clip(alpha * x + beta, 0, 1)
+        return k.tensor(ops::kMultiply,
+            { x,
+                k.tensor("pd_op.hardsigmoid", { x },
+                    { attr("slope", Attribute::f32(float(alpha))),
+                        attr("offset", Attribute::f32(float(beta))) }) });
+    if (name == "leaky_relu")
+        return k.tensor(ops::kLeakyRelu, { x }, { attr("negative_slope", Attribute::f32(float(alpha))) });
+    if (name == "hard_sigmoid")
+        return k.tensor("pd_op.hardsigmoid", { x },
+            { attr("slope", Attribute::f32(float(alpha))), attr("offset", Attribute::f32(float(beta))) });
+    if (name == "gelu" || name == "gelu_erf" || name == "gelu_tanh")
+        return k.tensor(
+            "pd_op.gelu", { x }, { attr("approximate", Attribute::boolean(name == "gelu_tanh")) });
+    if (name == "clip")
+        return k.tensor("pd_op.clip",
+            { x, scalar(k.backend(), alpha, DataType::Float32),
+                scalar(k.backend(), beta, DataType::Float32) });
+    throw RuntimeError("fuse_activation '" + name + "' (alpha " + std::to_string(alpha) + ", beta "
+        + std::to_string(beta) + ") is not supported");
+}
+
+void registerOneDnnFusedKernels(KernelRegistry &registry)
+{
+    registry.add(ops::kOneDnnFusedConv2d, fusedConv2dKernel);
+}
+
+} // namespace ps
