@@ -18,13 +18,6 @@ namespace {
 using tag = dnnl::memory::format_tag;
 using dt = dnnl::memory::data_type;
 
-struct ConvPlan
-{
-    dnnl::primitive primitive;
-    dnnl::memory::desc src, weights, dst, scratchpad; ///< the primitive's layouts
-    dnnl::memory::desc userSrc, userWeights, userDst; ///< Paddle's (the tensors')
-};
-
 // What a fused convolution adds: a bias [OC] (the primitive's), a residual of the output's shape
 // (a sum post-op: the output buffer holds it before the convolution) and an activation (one or
 // two eltwise post-ops), in Paddle's order act(conv + bias + residual).
@@ -39,6 +32,17 @@ struct PostOps
     bool bias = false;
     bool residual = false;
     std::vector<Eltwise> activation;
+};
+
+struct ConvPlan
+{
+    dnnl::primitive primitive;
+    dnnl::memory::desc src, weights, dst, scratchpad; ///< the primitive's layouts
+    dnnl::memory::desc userSrc, userWeights, userDst; ///< Paddle's (the tensors')
+    /// The activation run after the convolution, in place on its output, where oneDNN's GEMM
+    /// convolution would apply it as a post-op (its post-op loop is scalar: a hard_swish made a
+    /// 1x1 convolution 4x slower than the convolution and a jit eltwise after it).
+    std::vector<OneDnnPlan> activation;
 };
 
 // Paddle's filters: conv [OC, IC/G, KH, KW] (oihw, goihw when grouped), conv2d_transpose
@@ -67,14 +71,19 @@ ConvPlan makeConvPlan(const ConvSpec &s, const PostOps &post)
               (s.inW - 1) * s.strideW + extentW - s.padLeft - s.outW }
         : dnnl::memory::dims { (s.outH - 1) * s.strideH + extentH - s.inH - s.padTop,
               (s.outW - 1) * s.strideW + extentW - s.inW - s.padLeft };
-    dnnl::primitive_attr attr;
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    dnnl::post_ops postOps;
-    if (post.residual)
-        postOps.append_sum(1.0f);
-    for (const Eltwise &e : post.activation)
-        postOps.append_eltwise(1.0f, e.algorithm, e.alpha, e.beta);
-    attr.set_post_ops(postOps);
+    const auto attrWith = [&post](bool activation) {
+        dnnl::primitive_attr attr;
+        attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+        dnnl::post_ops postOps;
+        if (post.residual)
+            postOps.append_sum(1.0f);
+        if (activation)
+            for (const Eltwise &e : post.activation)
+                postOps.append_eltwise(1.0f, e.algorithm, e.alpha, e.beta);
+        attr.set_post_ops(postOps);
+        return attr;
+    };
+    const dnnl::primitive_attr attr = attrWith(true);
     const dnnl::memory::desc biasDesc = post.bias ? plainDesc({ s.outChannels }) : dnnl::memory::desc();
     const auto make = [&](tag srcTag, tag dstTag) {
         const dnnl::memory::desc srcDesc(src, dt::f32, srcTag), dstDesc(dst, dt::f32, dstTag),
@@ -102,8 +111,18 @@ ConvPlan makeConvPlan(const ConvSpec &s, const PostOps &post)
                 : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
                     dnnl::algorithm::convolution_direct, srcDesc, weightsDesc, dstDesc, strides, dilates,
                     padBegin, padEnd);
-            const dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
+            dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
             rejectReference(pd);
+            if (!post.activation.empty()
+                && std::string(pd.impl_info_str()).find("gemm") != std::string::npos) {
+                pd = dnnl::convolution_forward::primitive_desc(desc, attrWith(false), engine);
+                for (const Eltwise &e : post.activation) {
+                    const dnnl::eltwise_forward::desc eltwise(
+                        dnnl::prop_kind::forward_inference, e.algorithm, pd.dst_desc(), e.alpha, e.beta);
+                    const dnnl::eltwise_forward::primitive_desc epd(eltwise, userScratchpad(), engine);
+                    plan.activation.push_back({ dnnl::eltwise_forward(epd), epd.scratchpad_desc() });
+                }
+            }
             plan.primitive = dnnl::convolution_forward(pd);
             plan.src = pd.src_desc();
             plan.weights = pd.weights_desc();
@@ -189,6 +208,9 @@ void runConv(KernelContext &ctx, const ConvSpec &s, const PostOps &post = {})
     if (post.bias)
         args.emplace(DNNL_ARG_BIAS, userMemory(plainDesc({ s.outChannels }), ctx.input(2)));
     engine.execute(plan->primitive, std::move(args), plan->scratchpad);
+    for (const OneDnnPlan &activation : plan->activation)
+        engine.execute(
+            activation.primitive, { { DNNL_ARG_SRC, dst }, { DNNL_ARG_DST, dst } }, activation.scratchpad);
     if (reorderDst)
         engine.reorder(dst, userDst);
     ctx.setOutput(0, out);
