@@ -105,6 +105,30 @@ private slots:
         QTest::newRow("fused_conv2d 1x1 + residual + hard_swish")
             << V { { { 2, 24, 6, 6 } }, { { 48, 24, 1, 1 } }, { { 48 } }, { { 2, 48, 6, 6 } } } << conv
             << fusedConvAttrs("hard_swish", 1.0 / 6.0, 0.5, 1, 0) << 0 << true;
+        // fc and fused_matmul compose the backend's matmul, add and activation kernels.
+        const QString fc = QStringLiteral("activation_type:\"%1\",fuse_activation:\"%2\",fuse_alpha:%3,"
+                                          "fuse_beta:0.0,in_num_col_dims:%4,padding_weights:false");
+        QTest::newRow("fc 3-D, activation_type relu")
+            << V { { { 2, 5, 24 } }, { { 24, 16 } }, { { 16 } } } << QStringLiteral("onednn_op.fc")
+            << fc.arg("relu", "").arg("0.0").arg(2) << 0 << true;
+        QTest::newRow("fc fuse_activation gelu")
+            << V { { { 4, 32 } }, { { 32, 8 } }, { { 8 } } } << QStringLiteral("onednn_op.fc")
+            << fc.arg("", "gelu").arg("0.0").arg(1) << 0 << true;
+        QTest::newRow("fc leaky_relu, no bias")
+            << V { { { 4, 32 } }, { { 32, 8 } } } << QStringLiteral("onednn_op.fc")
+            << fc.arg("", "leaky_relu").arg("0.2").arg(1) << 1 << true;
+        const QString mm
+            = QStringLiteral("fuse_activation:\"%1\",fuse_alpha:0.0,fuse_beta:0.0,matmul_alpha:%2,"
+                             "trans_x:false,trans_y:%3");
+        QTest::newRow("fused_matmul residual, tanh")
+            << V { { { 2, 4, 8 } }, { { 8, 8 } }, { { 2, 4, 8 } } }
+            << QStringLiteral("onednn_op.fused_matmul") << mm.arg("tanh", "1.0", "false") << 0 << true;
+        QTest::newRow("fused_matmul alpha 0.5, trans_y, no residual")
+            << V { { { 3, 16 } }, { { 12, 16 } } } << QStringLiteral("onednn_op.fused_matmul")
+            << mm.arg("", "0.5", "true") << 1 << true;
+        QTest::newRow("fused_matmul broadcast residual, relu6")
+            << V { { { 6, 16 } }, { { 16, 10 } }, { { 10 } } } << QStringLiteral("onednn_op.fused_matmul")
+            << mm.arg("relu6", "1.0", "false") << 0 << true;
         // Cases the oneDNN kernel hands to the reference one, which composes them from the backend's
         // (oneDNN) conv2d, add and activation kernels.
         QTest::newRow("fused_conv2d NHWC (composed)")
@@ -140,6 +164,32 @@ private slots:
         QCOMPARE(oneDnnExecutions() > before, onednn);
         const QString mismatch = compareResults(got, want, 1e-4);
         QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
+    }
+
+    // What the reference kernels do not compute (fusions PIRScope does not make, quantized
+    // scales) is an error that names the attribute.
+    void unsupportedAttributesSayWhich()
+    {
+        const std::vector<Input> inputs { { { 3, 16 } }, { { 16, 4 } } };
+        std::string text = programText(inputs, "onednn_op.fused_matmul",
+            "fuse_activation:\"\",fused_reshape_x:[4,12],matmul_alpha:1.0,trans_x:false,trans_y:false", 1);
+        text = withNullOperands(text, 1);
+        const LoadResult loaded = PirTextReader::readString(text, "case.txt");
+        QVERIFY(loaded.ok());
+        std::vector<RuntimeValue> operands = inputValues(inputs);
+        operands.resize(3);
+        QString error;
+        runLastOp(*loaded.program, operands, *m_plain, error);
+        QVERIFY2(error.contains("fused_reshape_x is not supported"), qPrintable(error));
+        text = programText({ { { 2, 8 } }, { { 8, 8 } } }, "onednn_op.fc",
+            "fuse_activation:\"softsign\",fuse_alpha:0.0,fuse_beta:0.0,in_num_col_dims:1", 1);
+        text = withNullOperands(text, 1);
+        const LoadResult fc = PirTextReader::readString(text, "fc.txt");
+        QVERIFY(fc.ok());
+        operands = inputValues({ { { 2, 8 } }, { { 8, 8 } } });
+        operands.resize(3);
+        runLastOp(*fc.program, operands, *m_plain, error);
+        QVERIFY2(error.contains("fuse_activation 'softsign'"), qPrintable(error));
     }
 
     // The reference kernel is the unfused ops: conv2d, the bias add, the residual add, relu.

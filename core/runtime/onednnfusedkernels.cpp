@@ -49,6 +49,62 @@ void fusedConv2dKernel(KernelContext &ctx)
             ctx.floatAttr("fuse_beta", 0.0)));
 }
 
+void requireDefault(const KernelContext &ctx, const char *name, double value)
+{
+    if (std::abs(ctx.floatAttr(name, value) - value) > 1e-12)
+        throw RuntimeError(std::string(name) + " " + std::to_string(ctx.floatAttr(name, value))
+            + " is not supported (quantized oneDNN ops)");
+}
+
+void requireEmpty(const KernelContext &ctx, const char *name)
+{
+    if (!ctx.intsAttr(name, std::vector<int64_t> {}).empty())
+        throw RuntimeError(std::string(name) + " is not supported (a fusion PIRScope does not make)");
+}
+
+/// onednn_op.fc: pd_op.fc (flattened to in_num_col_dims rows, the bias, activation_type), then
+/// fuse_activation.
+void oneDnnFcKernel(KernelContext &ctx)
+{
+    for (const char *name : { "scale_in", "scale_out", "fused_output_scale" })
+        requireDefault(ctx, name, 1.0);
+    requireEmpty(ctx, "fused_reshape2_shape");
+    KernelComposer k(ctx);
+    std::vector<RuntimeValue> operands { ctx.input(0), ctx.input(1) };
+    operands.push_back(ctx.hasInput(2) ? RuntimeValue(ctx.input(2)) : RuntimeValue());
+    std::vector<NamedAttribute> attrs;
+    for (const char *name : { "in_num_col_dims", "activation_type", "padding_weights" })
+        if (const Attribute *a = ctx.attribute(name))
+            attrs.push_back(attr(name, *a));
+    const Tensor out = k.tensor(ops::kFc, operands, std::move(attrs));
+    ctx.setOutput(0,
+        applyFusedActivation(k, out, ctx.stringAttr("fuse_activation", ""), ctx.floatAttr("fuse_alpha", 0.0),
+            ctx.floatAttr("fuse_beta", 0.0)));
+}
+
+/// onednn_op.fused_matmul: act(matmul_alpha * matmul(x, y) + residual_data).
+void oneDnnFusedMatmulKernel(KernelContext &ctx)
+{
+    for (const char *name : { "scale_x", "scale_y", "scale_out", "fused_output_scale" })
+        requireDefault(ctx, name, 1.0);
+    for (const char *name : { "fused_reshape_x", "fused_transpose_x", "fused_reshape_y", "fused_transpose_y",
+             "fused_reshape_out", "fused_transpose_out" })
+        requireEmpty(ctx, name);
+    KernelComposer k(ctx);
+    Tensor out = k.tensor(ops::kMatmul, { ctx.input(0), ctx.input(1) },
+        { attr("transpose_x", Attribute::boolean(ctx.boolAttr("trans_x", false))),
+            attr("transpose_y", Attribute::boolean(ctx.boolAttr("trans_y", false))) });
+    const double alpha = ctx.floatAttr("matmul_alpha", 1.0);
+    if (alpha != 1.0)
+        out = k.tensor(ops::kScale, { out, scalar(k.backend(), alpha, DataType::Float32) },
+            { attr("bias", Attribute::f32(0.0f)), attr("bias_after_scale", Attribute::boolean(true)) });
+    if (ctx.hasInput(2))
+        out = k.tensor(ops::kAdd, { out, ctx.input(2) });
+    ctx.setOutput(0,
+        applyFusedActivation(k, out, ctx.stringAttr("fuse_activation", ""), ctx.floatAttr("fuse_alpha", 0.0),
+            ctx.floatAttr("fuse_beta", 0.0)));
+}
+
 } // namespace
 
 Tensor applyFusedActivation(
@@ -88,6 +144,8 @@ Tensor applyFusedActivation(
 void registerOneDnnFusedKernels(KernelRegistry &registry)
 {
     registry.add(ops::kOneDnnFusedConv2d, fusedConv2dKernel);
+    registry.add(ops::kOneDnnFc, oneDnnFcKernel);
+    registry.add(ops::kOneDnnFusedMatmul, oneDnnFusedMatmulKernel);
 }
 
 } // namespace ps

@@ -15,6 +15,7 @@
 #include "core/transform/matmulscalefusepass.h"
 #include "core/transform/matmultransposefusepass.h"
 #include "core/transform/onednnconvfusepass.h"
+#include "core/transform/onednnmatmulfusepass.h"
 #include "core/transform/passpipeline.h"
 #include "core/transform/removeredundanttransposepass.h"
 #include "core/transform/replacefetchwithshadowoutput.h"
@@ -44,6 +45,15 @@ template<const char *Name> std::unique_ptr<Pass> oneDnnConv(const PassOptions &)
     return OneDnnConvFusePass::create(Name);
 }
 
+template<const char *Name> std::unique_ptr<Pass> oneDnnMatmul(const PassOptions &)
+{
+    return OneDnnMatmulFusePass::create(Name);
+}
+
+constexpr char kFcOneDnnEnable[] = "fc_onednn_enable_pass";
+constexpr char kMatmulElementwiseAdd[] = "matmul_elementwise_add_fuse_pass";
+constexpr char kMatmulActivation[] = "matmul_activation_fuse_pass";
+constexpr char kFcActivation[] = "fc_activation_fuse_pass";
 constexpr char kDepthwiseConvOneDnn[] = "depthwise_conv_onednn_pass";
 constexpr char kConv2dBnOneDnn[] = "conv2d_bn_onednn_fuse_pass";
 constexpr char kConv2dBiasBnOneDnn[] = "conv2d_bias_bn_onednn_fuse_pass";
@@ -95,6 +105,10 @@ const Entry kPasses[] = {
     { kConv2dBias, "onednn_conv_bias", &oneDnnConv<kConv2dBias> },
     { kConvElementwiseAddOneDnn, "onednn_conv_add", &oneDnnConv<kConvElementwiseAddOneDnn> },
     { kConvActivationOneDnn, "onednn_conv_act", &oneDnnConv<kConvActivationOneDnn> },
+    { kFcOneDnnEnable, "onednn_fc", &oneDnnMatmul<kFcOneDnnEnable> },
+    { kMatmulElementwiseAdd, "onednn_matmul_add", &oneDnnMatmul<kMatmulElementwiseAdd> },
+    { kMatmulActivation, "onednn_matmul_act", &oneDnnMatmul<kMatmulActivation> },
+    { kFcActivation, "onednn_fc_act", &oneDnnMatmul<kFcActivation> },
 };
 
 const Entry *find(std::string_view name)
