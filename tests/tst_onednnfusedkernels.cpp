@@ -129,6 +129,18 @@ private slots:
         QTest::newRow("fused_matmul broadcast residual, relu6")
             << V { { { 6, 16 } }, { { 16, 10 } }, { { 10 } } } << QStringLiteral("onednn_op.fused_matmul")
             << mm.arg("relu6", "1.0", "false") << 0 << true;
+        const QString ew = QStringLiteral("axis:-1,fuse_activation:\"%1\",fuse_alpha:%2,fuse_beta:%3,"
+                                          "fused_output_scale:1.0,scale_out:1.0,scale_x:1.0,scale_y:1.0");
+        QTest::newRow("fused_elementwise_add relu")
+            << V { { { 2, 16, 5, 5 } }, { { 2, 16, 5, 5 } } }
+            << QStringLiteral("onednn_op.fused_elementwise_add") << ew.arg("relu", "0.0", "0.0") << 0 << true;
+        QTest::newRow("fused_elementwise_mul broadcast, hard_swish")
+            << V { { { 2, 16, 5, 5 } }, { { 16, 1, 1 } } }
+            << QStringLiteral("onednn_op.fused_elementwise_mul") << ew.arg("hard_swish", "0.166667", "0.5")
+            << 0 << true;
+        QTest::newRow("fused_elementwise_sub gelu_tanh")
+            << V { { { 8, 12 } }, { { 8, 12 } } } << QStringLiteral("onednn_op.fused_elementwise_sub")
+            << ew.arg("gelu_tanh", "0.0", "0.0") << 0 << true;
         // Cases the oneDNN kernel hands to the reference one, which composes them from the backend's
         // (oneDNN) conv2d, add and activation kernels.
         QTest::newRow("fused_conv2d NHWC (composed)")

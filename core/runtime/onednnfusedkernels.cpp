@@ -105,6 +105,24 @@ void oneDnnFusedMatmulKernel(KernelContext &ctx)
             ctx.floatAttr("fuse_beta", 0.0)));
 }
 
+/// onednn_op.fused_elementwise_add/sub/mul/div: act(x op y), broadcasting as the op does.
+template<const char *Op> void fusedElementwiseKernel(KernelContext &ctx)
+{
+    for (const char *name : { "scale_x", "scale_y", "scale_out", "fused_output_scale" })
+        requireDefault(ctx, name, 1.0);
+    requireEmpty(ctx, "fused_unsqueeze2_axes");
+    if (ctx.intAttr("axis", -1) != -1)
+        throw RuntimeError("axis " + std::to_string(ctx.intAttr("axis", -1)) + " is not supported (only -1)");
+    KernelComposer k(ctx);
+    const Tensor out = k.tensor(Op, { ctx.input(0), ctx.input(1) });
+    ctx.setOutput(0,
+        applyFusedActivation(k, out, ctx.stringAttr("fuse_activation", ""), ctx.floatAttr("fuse_alpha", 0.0),
+            ctx.floatAttr("fuse_beta", 0.0)));
+}
+
+constexpr char kSubtract[] = "pd_op.subtract";
+constexpr char kDivide[] = "pd_op.divide";
+
 } // namespace
 
 Tensor applyFusedActivation(
@@ -146,6 +164,10 @@ void registerOneDnnFusedKernels(KernelRegistry &registry)
     registry.add(ops::kOneDnnFusedConv2d, fusedConv2dKernel);
     registry.add(ops::kOneDnnFc, oneDnnFcKernel);
     registry.add(ops::kOneDnnFusedMatmul, oneDnnFusedMatmulKernel);
+    registry.add(ops::kOneDnnFusedElementwiseAdd, fusedElementwiseKernel<ops::kAdd>);
+    registry.add(ops::kOneDnnFusedElementwiseSub, fusedElementwiseKernel<kSubtract>);
+    registry.add(ops::kOneDnnFusedElementwiseMul, fusedElementwiseKernel<ops::kMultiply>);
+    registry.add(ops::kOneDnnFusedElementwiseDiv, fusedElementwiseKernel<kDivide>);
 }
 
 } // namespace ps

@@ -15,6 +15,7 @@
 #include "core/transform/matmulscalefusepass.h"
 #include "core/transform/matmultransposefusepass.h"
 #include "core/transform/onednnconvfusepass.h"
+#include "core/transform/onednnelementwisefusepass.h"
 #include "core/transform/onednnmatmulfusepass.h"
 #include "core/transform/passpipeline.h"
 #include "core/transform/removeredundanttransposepass.h"
@@ -109,6 +110,7 @@ const Entry kPasses[] = {
     { kMatmulElementwiseAdd, "onednn_matmul_add", &oneDnnMatmul<kMatmulElementwiseAdd> },
     { kMatmulActivation, "onednn_matmul_act", &oneDnnMatmul<kMatmulActivation> },
     { kFcActivation, "onednn_fc_act", &oneDnnMatmul<kFcActivation> },
+    { "elementwise_act_onednn_fuse_pass", "onednn_elementwise_act", &plain<OneDnnElementwiseFusePass> },
 };
 
 const Entry *find(std::string_view name)
