@@ -313,6 +313,60 @@ DrrPattern matmulElementwiseAdd(bool fused, bool asX, unsigned benefit)
     return p;
 }
 
+/// matmul(scale(a), b) (`asX`) or matmul(b, scale(a)) with the scale a positive `full` and no
+/// bias -> fused_matmul with matmul_alpha the scale (times a fused_matmul's own alpha).
+DrrPattern scaleMatmul(bool fused, bool asX, unsigned benefit)
+{
+    DrrPattern p(fused ? "ScaleFusedMatmulFusePattern" : "ScaleMatmulFusePattern", benefit);
+    p.source(ops::kFull, {}, { "scale" }, { { "value", "scale_" } });
+    p.source(ops::kScale, { "scale_in", "scale" }, { "scale_out" },
+        { { "bias", "bias" }, { "bias_after_scale", "bias_after_scale" } });
+    const std::vector<std::string> operands = asX ? std::vector<std::string> { "scale_out", "other" }
+                                                  : std::vector<std::string> { "other", "scale_out" };
+    if (fused) {
+        std::vector<std::pair<std::string, std::string>> attrs { { "trans_x", "transpose_x" },
+            { "trans_y", "transpose_y" }, { "fuse_activation", "fuse_activation" },
+            { "fuse_alpha", "fuse_alpha" }, { "fuse_beta", "fuse_beta" } };
+        for (const char *name : kFusedMatmulPassThrough)
+            attrs.emplace_back(name, name);
+        p.source(ops::kOneDnnFusedMatmul, { operands[0], operands[1], "residual" }, { "Out" }, attrs);
+    } else {
+        p.source(ops::kMatmul, operands, { "Out" },
+            { { "transpose_x", "transpose_x" }, { "transpose_y", "transpose_y" } });
+    }
+    p.constraint([fused](const DrrMatch &m) {
+        if (fused && m.floatAttr("matmul_alpha") == 0.0f)
+            return false;
+        return m.floatAttr("bias") == 0.0f && m.floatAttr("scale_") > 0.0f;
+    });
+    std::vector<DrrAttribute> attrs { drrSourceAttr("trans_x", "transpose_x"),
+        drrSourceAttr("trans_y", "transpose_y") };
+    if (fused) {
+        for (const char *name : { "fuse_activation", "fuse_alpha", "fuse_beta" })
+            attrs.push_back(drrSourceAttr(name, name));
+        for (const char *name : kFusedMatmulPassThrough)
+            if (std::string_view(name) != "matmul_alpha")
+                attrs.push_back(drrSourceAttr(name, name));
+        attrs.push_back(drrComputedAttr("matmul_alpha", [](const DrrMatch &m) {
+            return Attribute::f32(m.floatAttr("scale_") * m.floatAttr("matmul_alpha"));
+        }));
+        attrs.push_back(drrConstAttr("onednn_data_type", Attribute::string("")));
+    } else {
+        attrs.push_back(drrConstAttr("fuse_activation", Attribute::string("")));
+        attrs.push_back(drrConstAttr("fuse_alpha", Attribute::f32(0.0f)));
+        attrs.push_back(drrConstAttr("fuse_beta", Attribute::f32(0.0f)));
+        for (DrrAttribute &a : fusedMatmulDefaults())
+            if (a.name != "matmul_alpha")
+                attrs.push_back(std::move(a));
+        attrs.push_back(drrComputedAttr(
+            "matmul_alpha", [](const DrrMatch &m) { return Attribute::f32(m.floatAttr("scale_")); }));
+    }
+    const std::string x = asX ? "scale_in" : "other", y = asX ? "other" : "scale_in";
+    p.result(ops::kOneDnnFusedMatmul, { x, y, fused ? "residual" : DrrPatternGraph::kResultInputNone },
+        { "Out" }, std::move(attrs));
+    return p;
+}
+
 } // namespace
 
 OneDnnMatmulFusePass::OneDnnMatmulFusePass(std::string name, std::string alias, std::string description)
@@ -349,6 +403,13 @@ std::unique_ptr<OneDnnMatmulFusePass> OneDnnMatmulFusePass::create(std::string_v
             add(matmulClip("pd_op.clip", fused, benefit++));
             add(matmulClip("pd_op.clip_", fused, benefit++));
         }
+    } else if (name == "scale_matmul_fuse_pass") {
+        make("scale_matmul_fuse_pass", "onednn_scale_matmul",
+            "scale + matmul -> onednn_op.fused_matmul (matmul_alpha)");
+        unsigned benefit = 5;
+        for (bool fused : { false, true })
+            for (bool asX : { false, true })
+                add(scaleMatmul(fused, asX, benefit--));
     } else if (name == "matmul_elementwise_add_fuse_pass") {
         make("matmul_elementwise_add_fuse_pass", "onednn_matmul_add",
             "matmul + add -> onednn_op.fused_matmul");

@@ -11,6 +11,8 @@ namespace ps {
 /// dumps (tests/fixtures/onednn_passes):
 /// * `fc_onednn_enable_pass`: pd_op.fc (activation_type "" or relu, input of rank 2-4, a 4-D
 ///   one [N, C, 1, 1]) -> onednn_op.fc with the oneDNN attributes (activation_type kept);
+/// * `scale_matmul_fuse_pass`: matmul of a scale (a positive `full` factor, no bias) -> fused_matmul
+///   with matmul_alpha the factor;
 /// * `matmul_elementwise_add_fuse_pass`: add(matmul(x, y), r) or add(r, matmul(x, y)), also from
 ///   a fused_matmul without a residual -> onednn_op.fused_matmul(x, y, r);
 /// * `matmul_activation_fuse_pass`: an activation of a matmul, or of a fused_matmul without one

@@ -51,6 +51,7 @@ template<const char *Name> std::unique_ptr<Pass> oneDnnMatmul(const PassOptions 
     return OneDnnMatmulFusePass::create(Name);
 }
 
+constexpr char kScaleMatmul[] = "scale_matmul_fuse_pass";
 constexpr char kFcOneDnnEnable[] = "fc_onednn_enable_pass";
 constexpr char kMatmulElementwiseAdd[] = "matmul_elementwise_add_fuse_pass";
 constexpr char kMatmulActivation[] = "matmul_activation_fuse_pass";
@@ -106,6 +107,7 @@ const Entry kPasses[] = {
     { kConv2dBias, "onednn_conv_bias", &oneDnnConv<kConv2dBias> },
     { kConvElementwiseAddOneDnn, "onednn_conv_add", &oneDnnConv<kConvElementwiseAddOneDnn> },
     { kConvActivationOneDnn, "onednn_conv_act", &oneDnnConv<kConvActivationOneDnn> },
+    { kScaleMatmul, "onednn_scale_matmul", &oneDnnMatmul<kScaleMatmul> },
     { kFcOneDnnEnable, "onednn_fc", &oneDnnMatmul<kFcOneDnnEnable> },
     { kMatmulElementwiseAdd, "onednn_matmul_add", &oneDnnMatmul<kMatmulElementwiseAdd> },
     { kMatmulActivation, "onednn_matmul_act", &oneDnnMatmul<kMatmulActivation> },
