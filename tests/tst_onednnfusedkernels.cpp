@@ -138,6 +138,17 @@ private slots:
             << V { { { 2, 16, 5, 5 } }, { { 16, 1, 1 } } }
             << QStringLiteral("onednn_op.fused_elementwise_mul") << ew.arg("hard_swish", "0.166667", "0.5")
             << 0 << true;
+        const QString ewScaled
+            = QStringLiteral("axis:-1,fuse_activation:\"relu\",fuse_alpha:0.0,fuse_beta:0.0,"
+                             "fused_output_scale:0.25,scale_out:1.0,scale_x:1.0,scale_y:1.0");
+        QTest::newRow("fused_elementwise_div relu, fused_output_scale")
+            << V { { { 4, 6 } }, { { 4, 6 } } } << QStringLiteral("onednn_op.fused_elementwise_div")
+            << ewScaled << 0 << true;
+        QTest::newRow("fused_matmul relu, fused_output_scale")
+            << V { { { 3, 16 } }, { { 16, 5 } } } << QStringLiteral("onednn_op.fused_matmul")
+            << QStringLiteral("fuse_activation:\"relu\",fuse_alpha:0.0,fuse_beta:0.0,fused_output_scale:3.0,"
+                              "matmul_alpha:1.0,trans_x:false,trans_y:false")
+            << 1 << true;
         QTest::newRow("fused_elementwise_sub gelu_tanh")
             << V { { { 8, 12 } }, { { 8, 12 } } } << QStringLiteral("onednn_op.fused_elementwise_sub")
             << ew.arg("gelu_tanh", "0.0", "0.0") << 0 << true;

@@ -147,11 +147,28 @@ class Mlp(paddle.nn.Layer):
         return paddle.scale(paddle.matmul(e, self.w, transpose_y=True), 0.5)
 
 
+class ScaleFusions(paddle.nn.Layer):
+    """A scale without bias after an fc, a matmul of two activations, an add + relu and a
+    subtract (operator_scale_onednn_fuse_pass), and one with a bias (left)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = paddle.nn.Linear(8, 8)
+
+    def forward(self, x, y):
+        a = self.fc(x) * 2.0
+        b = paddle.matmul(a, y, transpose_y=True) * 0.5
+        c = F.relu(paddle.matmul(b, y) + x) * 3.0
+        d = (c - x) * 0.25
+        return paddle.scale(d, 2.0, 1.0) + b.sum()
+
+
 CASES = {
     "conv_bn_act": (ConvBnAct, [("x", [1, 3, 8, 8], "float32")]),
     "resnet_blocks": (ResNetBlocks, [("x", [1, 3, 16, 16], "float32")]),
     "mobile_blocks": (MobileBlocks, [("x", [1, 8, 8, 8], "float32")]),
     "mlp": (Mlp, [("x", [2, 4, 8], "float32"), ("r", [2, 4, 8], "float32")]),
+    "scale_fusions": (ScaleFusions, [("x", [4, 8], "float32"), ("y", [4, 8], "float32")]),
 }
 
 

@@ -24,6 +24,18 @@ Tensor scalar(Backend &backend, double value, DataType dtype)
     return backend.toDevice(Tensor::fromDoubles({ 1 }, dtype, std::span<const double>(&value, 1)));
 }
 
+/// fuse_activation, then fused_output_scale (operator_scale_onednn_fuse_pass's factor; 1: none).
+Tensor activateAndScale(KernelComposer &k, const KernelContext &ctx, const Tensor &x)
+{
+    Tensor out = applyFusedActivation(k, x, ctx.stringAttr("fuse_activation", ""),
+        ctx.floatAttr("fuse_alpha", 0.0), ctx.floatAttr("fuse_beta", 0.0));
+    const double factor = ctx.floatAttr("fused_output_scale", 1.0);
+    if (factor != 1.0)
+        out = k.tensor(ops::kScale, { out, scalar(k.backend(), factor, DataType::Float32) },
+            { attr("bias", Attribute::f32(0.0f)), attr("bias_after_scale", Attribute::boolean(true)) });
+    return out;
+}
+
 /// onednn_op.fused_conv2d: act(conv2d(x, w) + bias + residual). The bias is per output channel,
 /// [C] or already shaped to broadcast ([1, C, 1, 1]); the residual has the result's shape.
 void fusedConv2dKernel(KernelContext &ctx)
@@ -44,9 +56,7 @@ void fusedConv2dKernel(KernelContext &ctx)
     }
     if (ctx.hasInput(3))
         out = k.tensor(ops::kAdd, { out, ctx.input(3) });
-    ctx.setOutput(0,
-        applyFusedActivation(k, out, ctx.stringAttr("fuse_activation", ""), ctx.floatAttr("fuse_alpha", 0.0),
-            ctx.floatAttr("fuse_beta", 0.0)));
+    ctx.setOutput(0, activateAndScale(k, ctx, out));
 }
 
 void requireDefault(const KernelContext &ctx, const char *name, double value)
@@ -66,7 +76,7 @@ void requireEmpty(const KernelContext &ctx, const char *name)
 /// fuse_activation.
 void oneDnnFcKernel(KernelContext &ctx)
 {
-    for (const char *name : { "scale_in", "scale_out", "fused_output_scale" })
+    for (const char *name : { "scale_in", "scale_out" })
         requireDefault(ctx, name, 1.0);
     requireEmpty(ctx, "fused_reshape2_shape");
     KernelComposer k(ctx);
@@ -77,15 +87,13 @@ void oneDnnFcKernel(KernelContext &ctx)
         if (const Attribute *a = ctx.attribute(name))
             attrs.push_back(attr(name, *a));
     const Tensor out = k.tensor(ops::kFc, operands, std::move(attrs));
-    ctx.setOutput(0,
-        applyFusedActivation(k, out, ctx.stringAttr("fuse_activation", ""), ctx.floatAttr("fuse_alpha", 0.0),
-            ctx.floatAttr("fuse_beta", 0.0)));
+    ctx.setOutput(0, activateAndScale(k, ctx, out));
 }
 
 /// onednn_op.fused_matmul: act(matmul_alpha * matmul(x, y) + residual_data).
 void oneDnnFusedMatmulKernel(KernelContext &ctx)
 {
-    for (const char *name : { "scale_x", "scale_y", "scale_out", "fused_output_scale" })
+    for (const char *name : { "scale_x", "scale_y", "scale_out" })
         requireDefault(ctx, name, 1.0);
     for (const char *name : { "fused_reshape_x", "fused_transpose_x", "fused_reshape_y", "fused_transpose_y",
              "fused_reshape_out", "fused_transpose_out" })
@@ -100,24 +108,20 @@ void oneDnnFusedMatmulKernel(KernelContext &ctx)
             { attr("bias", Attribute::f32(0.0f)), attr("bias_after_scale", Attribute::boolean(true)) });
     if (ctx.hasInput(2))
         out = k.tensor(ops::kAdd, { out, ctx.input(2) });
-    ctx.setOutput(0,
-        applyFusedActivation(k, out, ctx.stringAttr("fuse_activation", ""), ctx.floatAttr("fuse_alpha", 0.0),
-            ctx.floatAttr("fuse_beta", 0.0)));
+    ctx.setOutput(0, activateAndScale(k, ctx, out));
 }
 
 /// onednn_op.fused_elementwise_add/sub/mul/div: act(x op y), broadcasting as the op does.
 template<const char *Op> void fusedElementwiseKernel(KernelContext &ctx)
 {
-    for (const char *name : { "scale_x", "scale_y", "scale_out", "fused_output_scale" })
+    for (const char *name : { "scale_x", "scale_y", "scale_out" })
         requireDefault(ctx, name, 1.0);
     requireEmpty(ctx, "fused_unsqueeze2_axes");
     if (ctx.intAttr("axis", -1) != -1)
         throw RuntimeError("axis " + std::to_string(ctx.intAttr("axis", -1)) + " is not supported (only -1)");
     KernelComposer k(ctx);
     const Tensor out = k.tensor(Op, { ctx.input(0), ctx.input(1) });
-    ctx.setOutput(0,
-        applyFusedActivation(k, out, ctx.stringAttr("fuse_activation", ""), ctx.floatAttr("fuse_alpha", 0.0),
-            ctx.floatAttr("fuse_beta", 0.0)));
+    ctx.setOutput(0, activateAndScale(k, ctx, out));
 }
 
 constexpr char kSubtract[] = "pd_op.subtract";

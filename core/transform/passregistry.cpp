@@ -17,6 +17,7 @@
 #include "core/transform/onednnconvfusepass.h"
 #include "core/transform/onednnelementwisefusepass.h"
 #include "core/transform/onednnmatmulfusepass.h"
+#include "core/transform/onednnoperatorscalefusepass.h"
 #include "core/transform/passpipeline.h"
 #include "core/transform/removeredundanttransposepass.h"
 #include "core/transform/replacefetchwithshadowoutput.h"
@@ -113,6 +114,7 @@ const Entry kPasses[] = {
     { kMatmulActivation, "onednn_matmul_act", &oneDnnMatmul<kMatmulActivation> },
     { kFcActivation, "onednn_fc_act", &oneDnnMatmul<kFcActivation> },
     { "elementwise_act_onednn_fuse_pass", "onednn_elementwise_act", &plain<OneDnnElementwiseFusePass> },
+    { "operator_scale_onednn_fuse_pass", "onednn_operator_scale", &plain<OneDnnOperatorScaleFusePass> },
 };
 
 const Entry *find(std::string_view name)
