@@ -66,7 +66,8 @@ private slots:
                  "conv2d_bias_bn_onednn_fuse_pass", "conv2d_bias_fuse_pass",
                  "conv_elementwise_add_onednn_fuse_pass", "conv_activation_mkldnn_fuse_pass",
                  "fc_onednn_enable_pass", "matmul_elementwise_add_fuse_pass", "matmul_activation_fuse_pass",
-                 "fc_activation_fuse_pass", "elementwise_act_onednn_fuse_pass" }) {
+                 "fc_activation_fuse_pass", "elementwise_act_onednn_fuse_pass", "scale_matmul_fuse_pass",
+                 "operator_scale_onednn_fuse_pass" }) {
             QVERIFY2(std::find(names->begin(), names->end(), name) != names->end(), name);
             QVERIFY2(PassRegistry::isImplemented(name), name);
         }
