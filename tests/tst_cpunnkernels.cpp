@@ -225,6 +225,23 @@ private slots:
         QVERIFY2(kept > 700 && kept < 800, qPrintable(QString::number(kept)));
     }
 
+    // dropout_ (Paddle's inplace_pass makes it of an inference dropout): dropout's result, in
+    // x's storage.
+    void dropoutInplaceWritesIntoX()
+    {
+        const std::string text = "{\n" + dataOp(0, "tensor<64xf32>", "float32", "[64]")
+            + "    (%1, %2) = \"pd_op.dropout_\" (%0, <<NULL VALUE>>) {fix_seed:false,is_test:true,"
+              "mode:\"downgrade_in_infer\",p:0.25,seed:0} : (tensor<64xf32>, <<NULL TYPE>>) -> "
+              "tensor<64xf32>, tensor<64xu8>\n}\n";
+        const ps::Tensor x = randomTensor({ 64 }, 5);
+        const ps::Tensor original = x.cloneHost();
+        const auto out = runOp(*m_backend, text, { x });
+        QVERIFY(out[0].tensor().storage() == x.storage());
+        for (int64_t i = 0; i < 64; ++i)
+            QVERIFY(std::abs(out[0].tensor().valueAsDouble(i) - original.valueAsDouble(i) * 0.75)
+                <= 1e-6 * (1 + std::abs(original.valueAsDouble(i))));
+    }
+
     void gemmMatchesNaiveLoops_data()
     {
         QTest::addColumn<bool>("transA");

@@ -419,6 +419,30 @@ private slots:
         QVERIFY(o["median_op_seconds"].toDouble() <= o["median_seconds"].toDouble());
         QVERIFY(!o["ops"].toArray().isEmpty());
     }
+
+    // --pipeline: the program the passes leave runs (oneDNN fused convs, the batch-norm folded
+    // into parameters of the session); an unknown pipeline is refused.
+    void benchRunAfterAPipeline()
+    {
+        const QString model = QStringLiteral(PIRSCOPE_FIXTURES_DIR "/onednn_passes/resnet_blocks/model.json");
+        const CliRun plain = runCli({ "bench", "run", model, "--runs", "1", "--json" });
+        QCOMPARE(plain.exitCode, 0);
+        const CliRun fused
+            = runCli({ "bench", "run", model, "--runs", "1", "--pipeline", "inference-onednn", "--json" });
+        QCOMPARE(fused.exitCode, 0);
+        const QJsonObject before = QJsonDocument::fromJson(plain.out).object();
+        const QJsonObject after = QJsonDocument::fromJson(fused.out).object();
+        QCOMPARE(after["pipeline"].toString(), QStringLiteral("inference-onednn"));
+        QVERIFY(after["ops_per_run"].toInt() < before["ops_per_run"].toInt());
+        QStringList names;
+        for (const QJsonValue &op : after["ops"].toArray())
+            names << op.toObject()["name"].toString();
+        QVERIFY2(names.contains("onednn_op.fused_conv2d") && !names.contains("pd_op.batch_norm_"),
+            qPrintable(names.join(' ')));
+        const CliRun unknown = runCli({ "bench", "run", model, "--pipeline", "inference-tpu" });
+        QVERIFY(unknown.exitCode != 0);
+        QVERIFY2(unknown.err.contains("unknown pipeline 'inference-tpu'"), unknown.err.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRunCli)

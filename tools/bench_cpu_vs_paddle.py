@@ -8,7 +8,9 @@ For each model, in one run of this script and one after the other on the same ma
   paddle      paddle.inference with its default CPU pipeline (oneDNN on, IR optimisation on),
               set_cpu_math_library_num_threads(1); oneDNN off where Paddle's oneDNN executor
               refuses the program (3.3.1 on PP-OCRv5 det), and the table says so
-  cpu         `pirscope-cli bench run --device cpu` (the oneDNN kernels)
+  cpu         `pirscope-cli bench run --device cpu` (the oneDNN kernels) on the saved program
+  cpu-fused   the same after the `inference-onednn` pass pipeline (`--pipeline inference-onednn`:
+              Paddle's oneDNN fusions, constant folding), the program Paddle's predictor runs
   cpu-plain   `pirscope-cli bench run --device cpu-plain` (the plain kernels, the oracle)
 PIRScope runs with OMP_NUM_THREADS=1 (Debian's oneDNN uses OpenMP) and OPENBLAS_NUM_THREADS=1.
 The three are measured in --rounds rounds (Paddle, then cpu, then cpu-plain in each), --runs runs
@@ -142,12 +144,18 @@ class PaddleRunner:
         return times
 
 
-def pirscope_times(cli, folder, device, shape, runs):
+# name -> (device, pass pipeline or None)
+VARIANTS = {"cpu": ("cpu", None), "cpu-fused": ("cpu", "inference-onednn"), "cpu-plain": ("cpu-plain", None)}
+
+
+def pirscope_times(cli, folder, variant, shape, runs):
+    device, pipeline = VARIANTS[variant]
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
     dims = "x".join(str(d) for d in shape)
+    extra = ["--pipeline", pipeline] if pipeline else []
     out = subprocess.run([cli, "bench", "run", os.path.join(folder, "inference.json"), "--device", device, "--runs",
-                          str(runs), "--shape", "x=" + dims, "--json"], env=env, check=True, capture_output=True,
-                         text=True).stdout
+                          str(runs), "--shape", "x=" + dims, "--json"] + extra, env=env, check=True,
+                         capture_output=True, text=True).stdout
     report = json.loads(out)
     return report["best_seconds"], report["median_seconds"], report["backend"]
 
@@ -173,14 +181,14 @@ def main():
             else:
                 export_vision(folder, model, shapes[model])
         paddle = PaddleRunner(folder, shapes[model])
-        best = {"paddle": [], "cpu": [], "cpu-plain": []}
-        medians = {"paddle": [], "cpu": [], "cpu-plain": []}
+        best = {"paddle": [], "cpu": [], "cpu-fused": [], "cpu-plain": []}
+        medians = {"paddle": [], "cpu": [], "cpu-fused": [], "cpu-plain": []}
         backends = {}
         for _ in range(args.rounds):
             t = paddle.times(args.runs)
             best["paddle"].append(min(t))
             medians["paddle"].append(statistics.median(t))
-            for device in ("cpu", "cpu-plain"):
+            for device in VARIANTS:
                 b, m, backends[device] = pirscope_times(args.cli, folder, device, shapes[model], args.runs)
                 best[device].append(b)
                 medians[device].append(m)
@@ -189,12 +197,14 @@ def main():
         print(f"{model}: " + ", ".join(f"{k} {v[0] * 1e3:.1f} ms" for k, v in row.items()), file=sys.stderr)
 
     print(f"one thread each; best (median) of {args.rounds} rounds of {args.runs} runs in ms, each round "
-          f"Paddle then cpu then cpu-plain; ratio = PIRScope / Paddle, best runs")
-    print(f"{'model':<20} {'Paddle':>17} {'PIRScope cpu':>17} {'ratio':>6} {'cpu-plain':>17} {'ratio':>6}  Paddle ran")
+          f"Paddle then cpu, cpu-fused, cpu-plain; ratio = PIRScope / Paddle, best runs")
+    print(f"{'model':<20} {'Paddle':>17} {'PIRScope cpu':>17} {'ratio':>6} {'cpu-fused':>17} {'ratio':>6} "
+          f"{'cpu-plain':>17} {'ratio':>6}  Paddle ran")
     for model, row, what in rows:
-        (pb, pm), (cb, cm), (qb, qm) = row["paddle"], row["cpu"], row["cpu-plain"]
-        print(f"{model:<20} {pb * 1e3:7.1f} ({pm * 1e3:7.1f}) {cb * 1e3:7.1f} ({cm * 1e3:7.1f}) {cb / pb:6.2f} "
-              f"{qb * 1e3:7.1f} ({qm * 1e3:7.1f}) {qb / pb:6.2f}  {what}")
+        pb, pm = row["paddle"]
+        cells = "".join(f"{row[k][0] * 1e3:7.1f} ({row[k][1] * 1e3:7.1f}) {row[k][0] / pb:6.2f} "
+                        for k in ("cpu", "cpu-fused", "cpu-plain"))
+        print(f"{model:<20} {pb * 1e3:7.1f} ({pm * 1e3:7.1f}) {cells} {what}")
     print(f"PIRScope cpu: {backends['cpu']}; cpu-plain: {backends['cpu-plain']}")
 
 

@@ -4,6 +4,9 @@
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/runtime/backend.h"
+#include "core/runtime/parameterstore.h"
+#include "core/session/passsession.h"
+#include "core/transform/passpipeline.h"
 #include "runsource.h"
 #include "sourceoptions.h"
 
@@ -21,6 +24,27 @@ struct RunTiming
     size_t executed = 0;
 };
 
+/// `--pipeline NAME`: the program as the pass pipeline leaves it (a deployed predictor's),
+/// constant folding computed over its parameters, which the run then reads from the session.
+bool applyPipeline(const std::string &name, RunSource &source, ps::ProgramRunner::Options &options,
+    ps::PassSession &session, std::string &error)
+{
+    if (!source.target.program || source.target.pipeline) {
+        error = "--pipeline runs on one program (not a dy2static bundle)";
+        return false;
+    }
+    std::unique_ptr<ps::Program> program = source.target.program->clone();
+    if (!session.loadParameters(*program, options.params, error))
+        return false;
+    std::optional<ps::PassManager> pm = ps::PassPipeline::build(name, session.passOptions(), error);
+    if (!pm)
+        return false;
+    pm->run(*program);
+    source.target.program = std::move(program);
+    options.params = session.parameters()->source();
+    return true;
+}
+
 } // namespace
 
 /// `bench run`: wall time per run of the whole timeline, the time spent in ops, and the host
@@ -29,12 +53,12 @@ int runBenchRun(const std::vector<std::string> &args)
 {
     CliArguments cli;
     std::string error;
-    if (!cli.parse(args, { "json" }, { "device", "runs", "seed", "shape" }, error))
+    if (!cli.parse(args, { "json" }, { "device", "runs", "seed", "shape", "pipeline" }, error))
         return cliError(error);
     if (cli.positional().size() != 1)
         return cliError(
             "usage: pirscope-cli bench run FILE|BUNDLE [--device cpu|cpu-plain|cuda|cuda-sim] [--runs N] "
-            "[--shape NAME=DIMS]... [--json]");
+            "[--shape NAME=DIMS]... [--pipeline NAME] [--json]");
     uint64_t runs = 10;
     uint64_t seed = 0;
     if (!cli.unsignedOption("runs", 1, 1'000'000, runs, error) || !SourceOptions::parseSeed(cli, seed, error))
@@ -50,6 +74,10 @@ int runBenchRun(const std::vector<std::string> &args)
     std::vector<ps::InputShape> shapes;
     if (!source.sources(seed, cli.options("shape"), sources, error)
         || !source.runOptions(sources, options, shapes, error))
+        return cliError(error);
+    const std::optional<std::string> pipeline = cli.option("pipeline");
+    ps::PassSession session; // holds the folded parameters the transformed program reads
+    if (pipeline && !applyPipeline(*pipeline, source, options, session, error))
         return cliError(error);
     auto runner = source.makeRunner(*backend);
     if (!runner->prepare(options, error))
@@ -105,6 +133,7 @@ int runBenchRun(const std::vector<std::string> &args)
         json.beginObject();
         json.key("source").value(source.path);
         json.key("backend").value(backend->name());
+        json.key("pipeline").value(pipeline.value_or(std::string()));
         json.key("runs").value(runs);
         writeShapesJson(json, shapes, *runner);
         json.key("ops_per_run").value(median.executed);
@@ -129,7 +158,8 @@ int runBenchRun(const std::vector<std::string> &args)
         json.finish();
         return 0;
     }
-    std::cout << "bench run: " << source.path << " on " << backend->name() << ", " << runs << " runs\n";
+    std::cout << "bench run: " << source.path << " on " << backend->name() << ", " << runs << " runs"
+              << (pipeline ? " after the " + *pipeline + " pipeline" : std::string()) << "\n";
     if (const std::string text = shapesSummary(shapes, *runner); !text.empty())
         std::cout << "  shapes:                 " << text << "\n";
     std::cout << "  ops per run:            " << median.executed << "\n";

@@ -26,6 +26,15 @@ inline constexpr char kTuplePush[] = "cf.tuple_push";
 inline constexpr char kYield[] = "cf.yield";
 inline constexpr char kHasElements[] = "cf.has_elements";
 
+// onednn_op dialect (the ops Paddle's oneDNN fusion passes create)
+inline constexpr char kOneDnnFusedConv2d[] = "onednn_op.fused_conv2d";
+inline constexpr char kOneDnnFc[] = "onednn_op.fc";
+inline constexpr char kOneDnnFusedMatmul[] = "onednn_op.fused_matmul";
+inline constexpr char kOneDnnFusedElementwiseAdd[] = "onednn_op.fused_elementwise_add";
+inline constexpr char kOneDnnFusedElementwiseSub[] = "onednn_op.fused_elementwise_sub";
+inline constexpr char kOneDnnFusedElementwiseMul[] = "onednn_op.fused_elementwise_mul";
+inline constexpr char kOneDnnFusedElementwiseDiv[] = "onednn_op.fused_elementwise_div";
+
 // pd_op dialect
 inline constexpr char kAdd[] = "pd_op.add";
 inline constexpr char kAddGrad[] = "pd_op.add_grad";

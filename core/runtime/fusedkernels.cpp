@@ -5,6 +5,7 @@
 #include "core/runtime/kernelcomposer.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
+#include "core/runtime/onednnfusedkernels.h"
 #include "core/runtime/runtimeerror.h"
 
 #include <numeric>
@@ -226,6 +227,7 @@ void registerFusedKernels(KernelRegistry &registry)
     registry.add(ops::kFusedBiasResidualLayernorm, fusedBiasResidualLayerNormKernel);
     registry.add(ops::kFusedRmsNormQuant, fusedRmsNormKernel);
     registry.add(ops::kAddGroupNormSilu, addGroupNormSiluKernel);
+    registerOneDnnFusedKernels(registry);
 }
 
 } // namespace ps

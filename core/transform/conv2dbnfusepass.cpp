@@ -11,24 +11,6 @@ namespace ps {
 
 namespace {
 
-Place cpuPlace()
-{
-    Place p;
-    p.type = Place::AllocType::Cpu;
-    return p;
-}
-
-/// Paddle's ReshapeOp::Build(x, shape): a `full_int_array` of the shape, then the reshape.
-Value buildReshape(PatternRewriter &rewriter, Value x, const std::vector<int64_t> &shape)
-{
-    Operation *shapeOp = buildOp(rewriter, ops::kFullIntArray, {},
-        { Type::denseTensor(DataType::Int64, { int64_t(shape.size()) }) },
-        { { "value", int64ArrayAttr(shape) }, { "dtype", Attribute::dataType(DataType::Int64) },
-            { "place", Attribute::place(cpuPlace()) } });
-    return buildOp(rewriter, ops::kReshape, { x, shapeOp->result(0) }, { withDims(x.type(), shape) })
-        ->result(0);
-}
-
 Value buildBinary(PatternRewriter &rewriter, std::string_view name, Value x, Value y, Type type)
 {
     return buildOp(rewriter, name, { x, y }, { type })->result(0);

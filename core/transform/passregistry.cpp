@@ -14,6 +14,10 @@
 #include "core/transform/matmuladdactfusepass.h"
 #include "core/transform/matmulscalefusepass.h"
 #include "core/transform/matmultransposefusepass.h"
+#include "core/transform/onednnconvfusepass.h"
+#include "core/transform/onednnelementwisefusepass.h"
+#include "core/transform/onednnmatmulfusepass.h"
+#include "core/transform/onednnoperatorscalefusepass.h"
 #include "core/transform/passpipeline.h"
 #include "core/transform/removeredundanttransposepass.h"
 #include "core/transform/replacefetchwithshadowoutput.h"
@@ -37,6 +41,28 @@ template<typename P> std::unique_ptr<Pass> plain(const PassOptions &)
 {
     return std::make_unique<P>();
 }
+
+template<const char *Name> std::unique_ptr<Pass> oneDnnConv(const PassOptions &)
+{
+    return OneDnnConvFusePass::create(Name);
+}
+
+template<const char *Name> std::unique_ptr<Pass> oneDnnMatmul(const PassOptions &)
+{
+    return OneDnnMatmulFusePass::create(Name);
+}
+
+constexpr char kScaleMatmul[] = "scale_matmul_fuse_pass";
+constexpr char kFcOneDnnEnable[] = "fc_onednn_enable_pass";
+constexpr char kMatmulElementwiseAdd[] = "matmul_elementwise_add_fuse_pass";
+constexpr char kMatmulActivation[] = "matmul_activation_fuse_pass";
+constexpr char kFcActivation[] = "fc_activation_fuse_pass";
+constexpr char kDepthwiseConvOneDnn[] = "depthwise_conv_onednn_pass";
+constexpr char kConv2dBnOneDnn[] = "conv2d_bn_onednn_fuse_pass";
+constexpr char kConv2dBiasBnOneDnn[] = "conv2d_bias_bn_onednn_fuse_pass";
+constexpr char kConv2dBias[] = "conv2d_bias_fuse_pass";
+constexpr char kConvElementwiseAddOneDnn[] = "conv_elementwise_add_onednn_fuse_pass";
+constexpr char kConvActivationOneDnn[] = "conv_activation_mkldnn_fuse_pass";
 
 // Add a pass here to make it known to pipelines, the CLI and the GUI.
 const Entry kPasses[] = {
@@ -75,6 +101,20 @@ const Entry kPasses[] = {
     { "matmul_scale_fuse_pass", "matmul_scale", &plain<MatmulScaleFusePass>, true },
     { "matmul_transpose_fuse_pass", "matmul_transpose", &plain<MatmulTransposeFusePass>, true },
     { "remove_redundant_transpose_pass", "transpose", &plain<RemoveRedundantTransposePass>, true },
+    // The oneDNN fusion passes of Paddle's default CPU pipeline (inference-onednn), in its order.
+    { kDepthwiseConvOneDnn, "onednn_depthwise", &oneDnnConv<kDepthwiseConvOneDnn> },
+    { kConv2dBnOneDnn, "onednn_conv_bn", &oneDnnConv<kConv2dBnOneDnn> },
+    { kConv2dBiasBnOneDnn, "onednn_conv_bias_bn", &oneDnnConv<kConv2dBiasBnOneDnn> },
+    { kConv2dBias, "onednn_conv_bias", &oneDnnConv<kConv2dBias> },
+    { kConvElementwiseAddOneDnn, "onednn_conv_add", &oneDnnConv<kConvElementwiseAddOneDnn> },
+    { kConvActivationOneDnn, "onednn_conv_act", &oneDnnConv<kConvActivationOneDnn> },
+    { kScaleMatmul, "onednn_scale_matmul", &oneDnnMatmul<kScaleMatmul> },
+    { kFcOneDnnEnable, "onednn_fc", &oneDnnMatmul<kFcOneDnnEnable> },
+    { kMatmulElementwiseAdd, "onednn_matmul_add", &oneDnnMatmul<kMatmulElementwiseAdd> },
+    { kMatmulActivation, "onednn_matmul_act", &oneDnnMatmul<kMatmulActivation> },
+    { kFcActivation, "onednn_fc_act", &oneDnnMatmul<kFcActivation> },
+    { "elementwise_act_onednn_fuse_pass", "onednn_elementwise_act", &plain<OneDnnElementwiseFusePass> },
+    { "operator_scale_onednn_fuse_pass", "onednn_operator_scale", &plain<OneDnnOperatorScaleFusePass> },
 };
 
 const Entry *find(std::string_view name)

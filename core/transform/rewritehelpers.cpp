@@ -25,6 +25,23 @@ Operation *buildOp(PatternRewriter &rewriter, std::string_view name, std::initia
         std::span<const Type>(resultTypes.begin(), resultTypes.size()), std::move(attributes));
 }
 
+Place cpuPlace()
+{
+    Place p;
+    p.type = Place::AllocType::Cpu;
+    return p;
+}
+
+Value buildReshape(PatternRewriter &rewriter, Value x, const std::vector<int64_t> &shape)
+{
+    Operation *shapeOp = buildOp(rewriter, ops::kFullIntArray, {},
+        { Type::denseTensor(DataType::Int64, { int64_t(shape.size()) }) },
+        { { "value", int64ArrayAttr(shape) }, { "dtype", Attribute::dataType(DataType::Int64) },
+            { "place", Attribute::place(cpuPlace()) } });
+    return buildOp(rewriter, ops::kReshape, { x, shapeOp->result(0) }, { withDims(x.type(), shape) })
+        ->result(0);
+}
+
 bool valueIsPersistable(Value value)
 {
     const Operation *op = value.definingOp();

@@ -24,6 +24,12 @@ Operation *buildOp(PatternRewriter &rewriter, std::string_view name, std::span<c
 Operation *buildOp(PatternRewriter &rewriter, std::string_view name, std::initializer_list<Value> operands,
     std::initializer_list<Type> resultTypes, std::vector<NamedAttribute> attributes = {});
 
+/// Paddle's ReshapeOp::Build(x, shape): a `full_int_array` of the shape (int64, on the CPU),
+/// then the reshape; returns the reshape's result.
+Value buildReshape(PatternRewriter &rewriter, Value x, const std::vector<int64_t> &shape);
+/// The CPU place Paddle's builders give `full` and `full_int_array`.
+Place cpuPlace();
+
 /// Paddle's ValueIsPersistable: the value is computed only from parameters, `pd_op.full` and
 /// `pd_op.full_int_array` (recursively through any op). Block arguments and null values are not.
 bool valueIsPersistable(Value value);

@@ -106,15 +106,31 @@ template<class Exec> void dropoutGradKernel(KernelContext &ctx)
         using T = decltype(tag);
         exec.launch(g.numElements(),
             DropoutGradMap<T> { static_cast<const T *>(g.rawData()),
-                mask.defined() ? static_cast<const T *>(mask.rawData()) : nullptr, static_cast<T *>(dx.rawData()), scale },
+                mask.defined() ? static_cast<const T *>(mask.rawData()) : nullptr,
+                static_cast<T *>(dx.rawData()), scale },
             "dropout_grad");
     });
     ctx.setOutput(0, dx);
 }
 
+/// dropout_ (what Paddle's inplace_pass makes of a dropout whose input dies there): dropout,
+/// its result written back into x's storage, which it then shares.
+template<class Exec> void dropoutInplaceKernel(KernelContext &ctx)
+{
+    dropoutKernel<Exec>(ctx);
+    Exec exec(ctx);
+    Tensor target = exec.input(0);
+    const Tensor out = ctx.output(0).tensor();
+    if (out.storage() != target.storage()) {
+        exec.copy(target, out);
+        ctx.setOutput(0, target);
+    }
+}
+
 template<class Exec> void registerDropoutKernels(KernelRegistry &registry)
 {
     registry.add("pd_op.dropout", &dropoutKernel<Exec>);
+    registry.add("pd_op.dropout_", &dropoutInplaceKernel<Exec>);
     registry.add("pd_op.dropout_grad", &dropoutGradKernel<Exec>);
 }
 

@@ -19,8 +19,8 @@
 namespace ps::kernels {
 
 template<Domain D, class T>
-inline constexpr bool kAccepts = D == Domain::Any || (D == Domain::Numeric && !std::is_same_v<T, bool>)
-    || kIsFloatingElement<T>;
+inline constexpr bool kAccepts
+    = D == Domain::Any || (D == Domain::Numeric && !std::is_same_v<T, bool>) || kIsFloatingElement<T>;
 
 template<class Op> Op makeOp(const KernelContext &ctx)
 {
@@ -59,7 +59,10 @@ template<class E> struct WhereMap
     const E *x;
     const E *y;
     E *out;
-    PS_HOST_DEVICE void operator()(int64_t i, Offsets<3> o) const { out[i] = cond[o.v[0]] ? x[o.v[1]] : y[o.v[2]]; }
+    PS_HOST_DEVICE void operator()(int64_t i, Offsets<3> o) const
+    {
+        out[i] = cond[o.v[0]] ? x[o.v[1]] : y[o.v[2]];
+    }
 };
 
 /// Paddle's cast: floats to integers as x86 converts them (floatToInteger), bool through int.
@@ -95,7 +98,8 @@ template<class Exec> void castInto(const Exec &exec, const Tensor &x, Tensor &ou
         Exec::dispatchAll(out.dtype(), "cast", [&](auto toTag) {
             using To = decltype(toTag);
             exec.launch(x.numElements(),
-                CastMap<From, To> { static_cast<const From *>(x.rawData()), static_cast<To *>(out.rawData()) },
+                CastMap<From, To> {
+                    static_cast<const From *>(x.rawData()), static_cast<To *>(out.rawData()) },
                 "cast");
         });
     });
@@ -126,7 +130,8 @@ template<class Exec, class Op> void unaryKernel(KernelContext &ctx)
         } else {
             using R = std::conditional_t<Op::kBoolResult, bool, T>;
             exec.launch(x.numElements(),
-                UnaryMap<T, R, Op> { static_cast<const T *>(x.rawData()), static_cast<R *>(out.rawData()), op },
+                UnaryMap<T, R, Op> {
+                    static_cast<const T *>(x.rawData()), static_cast<R *>(out.rawData()), op },
                 "unary");
         }
     });
@@ -159,7 +164,8 @@ void writeResult(const Exec &exec, KernelContext &ctx, const Tensor &x, const st
     if (isInplaceOp(ctx))
         for (const Tensor *t : others)
             overlap = overlap
-                || (sharesStorage(*t, out) && (t->byteOffset() != out.byteOffset() || t->shape() != out.shape()));
+                || (sharesStorage(*t, out)
+                    && (t->byteOffset() != out.byteOffset() || t->shape() != out.shape()));
     if (!overlap) {
         body(out);
     } else {
@@ -251,7 +257,8 @@ template<class Exec> void whereKernel(KernelContext &ctx)
     const bool inplace = isInplaceOp(ctx);
     if (inplace && x.shape() != shape)
         throw RuntimeError("inplace where_ cannot broadcast x " + x.describe() + " to " + shapeText(shape));
-    Tensor out = (inplace && !sharesStorage(x, y) && !sharesStorage(x, cond)) ? x : exec.allocate(shape, x.dtype());
+    Tensor out
+        = (inplace && !sharesStorage(x, y) && !sharesStorage(x, cond)) ? x : exec.allocate(shape, x.dtype());
     const IndexSpace<3> space = broadcastSpace<3>(shape, { cond.shape(), x.shape(), y.shape() });
     dispatchBySize(x.elementSize(), "where", [&](auto tag) {
         using E = decltype(tag);
@@ -287,6 +294,7 @@ template<class Exec> void registerUnaryKernels(KernelRegistry &registry)
     add("hardsigmoid", &unaryKernel<Exec, HardsigmoidOp>, false);
     add("leaky_relu", &unaryKernel<Exec, LeakyReluOp>, true);
     add("elu", &unaryKernel<Exec, EluOp>, true);
+    add("mish", &unaryKernel<Exec, MishOp>, false);
     add("exp", &unaryKernel<Exec, ExpOp>, true);
     add("expm1", &unaryKernel<Exec, Expm1Op>, true);
     add("log", &unaryKernel<Exec, LogOp>, true);

@@ -35,7 +35,10 @@ struct ReluOp : UnaryTraits<>
 };
 struct Relu6Op : UnaryTraits<>
 {
-    template<class C> PS_HOST_DEVICE C operator()(C x) const { return x > C(0) ? (x < C(6) ? x : C(6)) : C(0); }
+    template<class C> PS_HOST_DEVICE C operator()(C x) const
+    {
+        return x > C(0) ? (x < C(6) ? x : C(6)) : C(0);
+    }
 };
 /// approximate=false: x/2 (1 + erf(x/sqrt 2)); true: the tanh formula.
 struct GeluOp : UnaryTraits<>
@@ -98,6 +101,21 @@ struct LeakyReluOp : UnaryTraits<>
     {
     }
     template<class C> PS_HOST_DEVICE C operator()(C x) const { return x > C(0) ? x : C(slope) * x; }
+};
+/// x * tanh(softplus(x)), softplus(x) = x above `lambda` (Paddle's threshold), log1p(exp(x))
+/// below it.
+struct MishOp : UnaryTraits<>
+{
+    double threshold;
+    explicit MishOp(const KernelContext &ctx)
+        : threshold(ctx.floatAttr("lambda", 20.0))
+    {
+    }
+    template<class C> PS_HOST_DEVICE C operator()(C x) const
+    {
+        const C softplus = x > C(threshold) ? x : km::log1p(km::exp(x));
+        return x * km::tanh(softplus);
+    }
 };
 /// alpha * (exp(x) - 1) below 0, as Paddle computes it.
 struct EluOp : UnaryTraits<>
@@ -250,7 +268,10 @@ struct ClipOp : UnaryTraits<Domain::Numeric>
             throw RuntimeError(
                 "clip: min " + std::to_string(lo) + " is greater than max " + std::to_string(hi));
     }
-    template<class C> PS_HOST_DEVICE C operator()(C x) const { return x < C(lo) ? C(lo) : (x > C(hi) ? C(hi) : x); }
+    template<class C> PS_HOST_DEVICE C operator()(C x) const
+    {
+        return x < C(lo) ? C(lo) : (x > C(hi) ? C(hi) : x);
+    }
 };
 
 /// A floating value converted to an integer type as x86 does for static_cast: truncation toward
@@ -264,7 +285,8 @@ template<class To> PS_HOST_DEVICE PS_INLINE To floatToInteger(double v)
             return To(int64_t(uint64_t(1) << 63));
         return To(int64_t(v));
     } else {
-        const int32_t w = (v >= -2147483648.0 && v < 2147483648.0) ? int32_t(v) : int32_t(int64_t(-2147483648LL));
+        const int32_t w
+            = (v >= -2147483648.0 && v < 2147483648.0) ? int32_t(v) : int32_t(int64_t(-2147483648LL));
         return To(w);
     }
 }

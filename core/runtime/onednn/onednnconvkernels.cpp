@@ -7,6 +7,7 @@
 #include "core/runtime/onednn/onednnutil.h"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -17,23 +18,31 @@ namespace {
 using tag = dnnl::memory::format_tag;
 using dt = dnnl::memory::data_type;
 
+// What a fused convolution adds: a bias [OC] (the primitive's), a residual of the output's shape
+// (a sum post-op: the output buffer holds it before the convolution) and an activation (one or
+// two eltwise post-ops), in Paddle's order act(conv + bias + residual).
+struct Eltwise
+{
+    dnnl::algorithm algorithm = dnnl::algorithm::eltwise_relu;
+    float alpha = 0, beta = 0;
+};
+
+struct PostOps
+{
+    bool bias = false;
+    bool residual = false;
+    std::vector<Eltwise> activation;
+};
+
 struct ConvPlan
 {
     dnnl::primitive primitive;
     dnnl::memory::desc src, weights, dst, scratchpad; ///< the primitive's layouts
     dnnl::memory::desc userSrc, userWeights, userDst; ///< Paddle's (the tensors')
-};
-
-// What fused_conv2d_add_act adds to a convolution: a bias [OC] (the primitive's), a residual of
-// the output's shape (a sum post-op: the output buffer holds it before the convolution) and an
-// activation (an eltwise post-op), in Paddle's order act(conv + bias + residual).
-struct PostOps
-{
-    bool bias = false;
-    bool residual = false;
-    bool activation = false;
-    dnnl::algorithm algorithm = dnnl::algorithm::eltwise_relu;
-    float alpha = 0, beta = 0;
+    /// The activation run after the convolution, in place on its output, where oneDNN's GEMM
+    /// convolution would apply it as a post-op (its post-op loop is scalar: a hard_swish made a
+    /// 1x1 convolution 4x slower than the convolution and a jit eltwise after it).
+    std::vector<OneDnnPlan> activation;
 };
 
 // Paddle's filters: conv [OC, IC/G, KH, KW] (oihw, goihw when grouped), conv2d_transpose
@@ -62,14 +71,19 @@ ConvPlan makeConvPlan(const ConvSpec &s, const PostOps &post)
               (s.inW - 1) * s.strideW + extentW - s.padLeft - s.outW }
         : dnnl::memory::dims { (s.outH - 1) * s.strideH + extentH - s.inH - s.padTop,
               (s.outW - 1) * s.strideW + extentW - s.inW - s.padLeft };
-    dnnl::primitive_attr attr;
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    dnnl::post_ops postOps;
-    if (post.residual)
-        postOps.append_sum(1.0f);
-    if (post.activation)
-        postOps.append_eltwise(1.0f, post.algorithm, post.alpha, post.beta);
-    attr.set_post_ops(postOps);
+    const auto attrWith = [&post](bool activation) {
+        dnnl::primitive_attr attr;
+        attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+        dnnl::post_ops postOps;
+        if (post.residual)
+            postOps.append_sum(1.0f);
+        if (activation)
+            for (const Eltwise &e : post.activation)
+                postOps.append_eltwise(1.0f, e.algorithm, e.alpha, e.beta);
+        attr.set_post_ops(postOps);
+        return attr;
+    };
+    const dnnl::primitive_attr attr = attrWith(true);
     const dnnl::memory::desc biasDesc = post.bias ? plainDesc({ s.outChannels }) : dnnl::memory::desc();
     const auto make = [&](tag srcTag, tag dstTag) {
         const dnnl::memory::desc srcDesc(src, dt::f32, srcTag), dstDesc(dst, dt::f32, dstTag),
@@ -97,8 +111,18 @@ ConvPlan makeConvPlan(const ConvSpec &s, const PostOps &post)
                 : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
                     dnnl::algorithm::convolution_direct, srcDesc, weightsDesc, dstDesc, strides, dilates,
                     padBegin, padEnd);
-            const dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
+            dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
             rejectReference(pd);
+            if (!post.activation.empty()
+                && std::string(pd.impl_info_str()).find("gemm") != std::string::npos) {
+                pd = dnnl::convolution_forward::primitive_desc(desc, attrWith(false), engine);
+                for (const Eltwise &e : post.activation) {
+                    const dnnl::eltwise_forward::desc eltwise(
+                        dnnl::prop_kind::forward_inference, e.algorithm, pd.dst_desc(), e.alpha, e.beta);
+                    const dnnl::eltwise_forward::primitive_desc epd(eltwise, userScratchpad(), engine);
+                    plan.activation.push_back({ dnnl::eltwise_forward(epd), epd.scratchpad_desc() });
+                }
+            }
             plan.primitive = dnnl::convolution_forward(pd);
             plan.src = pd.src_desc();
             plan.weights = pd.weights_desc();
@@ -154,9 +178,12 @@ void runConv(KernelContext &ctx, const ConvSpec &s, const PostOps &post = {})
     appendKey(key,
         { s.channelsLast, s.groups, s.batch, s.inChannels, s.inH, s.inW, s.outChannels, s.outH, s.outW,
             s.kernelH, s.kernelW, s.strideH, s.strideW, s.dilationH, s.dilationW, s.padTop, s.padLeft });
-    appendKey(key, { post.bias, post.residual, post.activation, int64_t(post.algorithm) });
-    appendKey(key, double(post.alpha));
-    appendKey(key, double(post.beta));
+    appendKey(key, { post.bias, post.residual });
+    for (const Eltwise &e : post.activation) {
+        appendKey(key, { int64_t(e.algorithm) });
+        appendKey(key, double(e.alpha));
+        appendKey(key, double(e.beta));
+    }
     OneDnnEngine &engine = OneDnnEngine::instance();
     const auto plan = engine.plan<ConvPlan>(key, [&] { return makeConvPlan(s, post); });
     if (!plan) {
@@ -181,6 +208,9 @@ void runConv(KernelContext &ctx, const ConvSpec &s, const PostOps &post = {})
     if (post.bias)
         args.emplace(DNNL_ARG_BIAS, userMemory(plainDesc({ s.outChannels }), ctx.input(2)));
     engine.execute(plan->primitive, std::move(args), plan->scratchpad);
+    for (const OneDnnPlan &activation : plan->activation)
+        engine.execute(
+            activation.primitive, { { DNNL_ARG_SRC, dst }, { DNNL_ARG_DST, dst } }, activation.scratchpad);
     if (reorderDst)
         engine.reorder(dst, userDst);
     ctx.setOutput(0, out);
@@ -238,29 +268,92 @@ void fusedConv2dAddActKernel(KernelContext &ctx)
     }
     const std::string activation = ctx.stringAttr("activation", "relu");
     using a = dnnl::algorithm;
-    post.activation = !activation.empty() && activation != "identity";
     if (activation == "relu" || activation == "leaky_relu") {
-        post.algorithm = a::eltwise_relu;
-        post.alpha = activation == "leaky_relu" ? float(ctx.floatAttr("fuse_alpha", 0.0)) : 0.0f;
+        post.activation = { { a::eltwise_relu,
+            activation == "leaky_relu" ? float(ctx.floatAttr("fuse_alpha", 0.0)) : 0.0f } };
     } else if (activation == "relu6") {
-        post.algorithm = a::eltwise_clip;
-        post.beta = 6.0f;
+        post.activation = { { a::eltwise_clip, 0.0f, 6.0f } };
     } else if (activation == "sigmoid") {
-        post.algorithm = a::eltwise_logistic;
+        post.activation = { { a::eltwise_logistic } };
     } else if (activation == "tanh") {
-        post.algorithm = a::eltwise_tanh;
+        post.activation = { { a::eltwise_tanh } };
     } else if (activation == "swish" || activation == "silu") {
-        post.algorithm = a::eltwise_swish;
-        post.alpha = 1.0f;
+        post.activation = { { a::eltwise_swish, 1.0f } };
     } else if (activation == "gelu") {
-        post.algorithm = a::eltwise_gelu_erf;
-    } else if (post.activation) {
+        post.activation = { { a::eltwise_gelu_erf } };
+    } else if (!activation.empty() && activation != "identity") {
         runPlainKernel(ctx); // its error names the activation
         return;
     }
     runConv(ctx, s, post);
     if (ctx.numOutputs() > 1)
         ctx.setOutputList(1, {});
+}
+
+/// onednn_op.fused_conv2d's fuse_activation as post-ops (Paddle's oneDNN kernel's mapping);
+/// false for one without an exact oneDNN counterpart.
+bool fusedActivation(const std::string &name, float alpha, float beta, std::vector<Eltwise> &out)
+{
+    using a = dnnl::algorithm;
+    if (name.empty())
+        out = {};
+    else if (name == "relu")
+        out = { { a::eltwise_relu } };
+    else if (name == "leaky_relu")
+        out = { { a::eltwise_relu, alpha } };
+    else if (name == "relu6")
+        out = { { a::eltwise_clip, 0.0f, 6.0f } };
+    else if (name == "clip")
+        out = { { a::eltwise_clip, alpha, beta } };
+    else if (name == "sigmoid")
+        out = { { a::eltwise_logistic } };
+    else if (name == "tanh")
+        out = { { a::eltwise_tanh } };
+    else if (name == "abs")
+        out = { { a::eltwise_abs } };
+    else if (name == "sqrt")
+        out = { { a::eltwise_sqrt } };
+    else if (name == "mish")
+        out = { { a::eltwise_mish } };
+    else if (name == "swish")
+        out = { { a::eltwise_swish, alpha } };
+    else if (name == "gelu" || name == "gelu_erf")
+        out = { { a::eltwise_gelu_erf } };
+    else if (name == "gelu_tanh")
+        out = { { a::eltwise_gelu_tanh } };
+    else if (name == "hard_swish" && std::abs(alpha - 1.0f / 6.0f) < 1e-6f && std::abs(beta - 0.5f) < 1e-6f)
+        out = { { a::eltwise_hardswish } }; // oneDNN 2.6's has Paddle's fixed 1/6 and 1/2
+    else if (name == "hard_sigmoid") // clip(alpha * x + beta, 0, 1)
+        out = { { a::eltwise_linear, alpha, beta }, { a::eltwise_clip, 0.0f, 1.0f } };
+    else
+        return false;
+    return true;
+}
+
+// onednn_op.fused_conv2d: act(conv2d(x, w) + bias + residual), NCHW, the bias per channel ([C],
+// or [1, C, 1, 1] as conv2d_bias_fuse_pass leaves it), the residual of the result's shape.
+void oneDnnFusedConv2dKernel(KernelContext &ctx)
+{
+    if (!convOperands(ctx) || kernels::isChannelsLast(ctx.stringAttr("data_format", std::string("NCHW")))) {
+        runPlainKernel(ctx);
+        return;
+    }
+    const ConvSpec s = ConvSpec::forward(ctx, ctx.input(0).shape(), ctx.input(1).shape());
+    PostOps post;
+    post.bias = ctx.hasInput(2);
+    post.residual = ctx.hasInput(3);
+    const auto perChannel = [&](const Tensor &b) {
+        return b.numElements() == s.outChannels
+            && (b.rank() == 1 || (b.rank() == 4 && b.dim(1) == s.outChannels));
+    };
+    if ((post.bias && (!isOneDnnFloat(ctx.input(2)) || !perChannel(ctx.input(2))))
+        || (post.residual && (!isOneDnnFloat(ctx.input(3)) || ctx.input(3).shape() != s.outputShape()))
+        || !fusedActivation(ctx.stringAttr("fuse_activation", ""), float(ctx.floatAttr("fuse_alpha", 0.0)),
+            float(ctx.floatAttr("fuse_beta", 0.0)), post.activation)) {
+        runPlainKernel(ctx);
+        return;
+    }
+    runConv(ctx, s, post);
 }
 
 } // namespace
@@ -272,6 +365,7 @@ void registerOneDnnConvKernels(KernelRegistry &registry)
     registry.add("pd_op.conv2d_transpose", conv2dTransposeKernel);
     registry.add("pd_op.depthwise_conv2d_transpose", conv2dTransposeKernel);
     registry.add("pd_op.fused_conv2d_add_act", fusedConv2dAddActKernel);
+    registry.add("onednn_op.fused_conv2d", oneDnnFusedConv2dKernel);
 }
 
 } // namespace ps

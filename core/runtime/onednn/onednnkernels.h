@@ -13,7 +13,9 @@ class KernelRegistry;
 // coverage. tests/tst_onednnkernels.cpp checks each path against the plain kernel.
 
 /// conv2d, depthwise_conv2d (grouped), conv2d_transpose, depthwise_conv2d_transpose, and
-/// fused_conv2d_add_act as one convolution (bias, residual sum and activation as post-ops). fc
+/// fused_conv2d_add_act and onednn_op.fused_conv2d as one convolution (bias, residual sum and
+/// activation as post-ops; an activation oneDNN has no exact post-op for goes to the reference
+/// kernel, core/runtime/onednnfusedkernels.h). fc
 /// runs its parts through the backend's kernels (KernelComposer), so it reaches matmul and add.
 void registerOneDnnConvKernels(KernelRegistry &registry);
 /// matmul, pool2d, batch_norm (global statistics), layer_norm, softmax.

@@ -1,0 +1,177 @@
+#include "core/runtime/onednnfusedkernels.h"
+
+#include "core/dialect/ops.h"
+#include "core/runtime/backend.h"
+#include "core/runtime/kernelcomposer.h"
+#include "core/runtime/kernelcontext.h"
+#include "core/runtime/kernelregistry.h"
+#include "core/runtime/runtimeerror.h"
+
+#include <cmath>
+
+namespace ps {
+
+namespace {
+
+NamedAttribute attr(const char *name, Attribute value)
+{
+    return { name, std::move(value) };
+}
+
+/// A one-element tensor of `dtype` on the backend (clip's bounds).
+Tensor scalar(Backend &backend, double value, DataType dtype)
+{
+    return backend.toDevice(Tensor::fromDoubles({ 1 }, dtype, std::span<const double>(&value, 1)));
+}
+
+/// fuse_activation, then fused_output_scale (operator_scale_onednn_fuse_pass's factor; 1: none).
+Tensor activateAndScale(KernelComposer &k, const KernelContext &ctx, const Tensor &x)
+{
+    Tensor out = applyFusedActivation(k, x, ctx.stringAttr("fuse_activation", ""),
+        ctx.floatAttr("fuse_alpha", 0.0), ctx.floatAttr("fuse_beta", 0.0));
+    const double factor = ctx.floatAttr("fused_output_scale", 1.0);
+    if (factor != 1.0)
+        out = k.tensor(ops::kScale, { out, scalar(k.backend(), factor, DataType::Float32) },
+            { attr("bias", Attribute::f32(0.0f)), attr("bias_after_scale", Attribute::boolean(true)) });
+    return out;
+}
+
+/// onednn_op.fused_conv2d: act(conv2d(x, w) + bias + residual). The bias is per output channel,
+/// [C] or already shaped to broadcast ([1, C, 1, 1]); the residual has the result's shape.
+void fusedConv2dKernel(KernelContext &ctx)
+{
+    KernelComposer k(ctx);
+    std::vector<NamedAttribute> convAttrs;
+    for (const char *name :
+        { "strides", "paddings", "padding_algorithm", "dilations", "groups", "data_format" })
+        if (const Attribute *a = ctx.attribute(name))
+            convAttrs.push_back(attr(name, *a));
+    Tensor out = k.tensor(ops::kConv2d, { ctx.input(0), ctx.input(1) }, std::move(convAttrs));
+    if (ctx.hasInput(2)) {
+        Tensor bias = ctx.input(2);
+        const bool channelsLast = ctx.stringAttr("data_format", "NCHW") == "NHWC";
+        if (bias.rank() == 1 && !channelsLast && out.rank() == 4)
+            bias = bias.reshaped({ 1, bias.dim(0), 1, 1 });
+        out = k.tensor(ops::kAdd, { out, bias });
+    }
+    if (ctx.hasInput(3))
+        out = k.tensor(ops::kAdd, { out, ctx.input(3) });
+    ctx.setOutput(0, activateAndScale(k, ctx, out));
+}
+
+void requireDefault(const KernelContext &ctx, const char *name, double value)
+{
+    if (std::abs(ctx.floatAttr(name, value) - value) > 1e-12)
+        throw RuntimeError(std::string(name) + " " + std::to_string(ctx.floatAttr(name, value))
+            + " is not supported (quantized oneDNN ops)");
+}
+
+void requireEmpty(const KernelContext &ctx, const char *name)
+{
+    if (!ctx.intsAttr(name, std::vector<int64_t> {}).empty())
+        throw RuntimeError(std::string(name) + " is not supported (a fusion PIRScope does not make)");
+}
+
+/// onednn_op.fc: pd_op.fc (flattened to in_num_col_dims rows, the bias, activation_type), then
+/// fuse_activation.
+void oneDnnFcKernel(KernelContext &ctx)
+{
+    for (const char *name : { "scale_in", "scale_out" })
+        requireDefault(ctx, name, 1.0);
+    requireEmpty(ctx, "fused_reshape2_shape");
+    KernelComposer k(ctx);
+    std::vector<RuntimeValue> operands { ctx.input(0), ctx.input(1) };
+    operands.push_back(ctx.hasInput(2) ? RuntimeValue(ctx.input(2)) : RuntimeValue());
+    std::vector<NamedAttribute> attrs;
+    for (const char *name : { "in_num_col_dims", "activation_type", "padding_weights" })
+        if (const Attribute *a = ctx.attribute(name))
+            attrs.push_back(attr(name, *a));
+    const Tensor out = k.tensor(ops::kFc, operands, std::move(attrs));
+    ctx.setOutput(0, activateAndScale(k, ctx, out));
+}
+
+/// onednn_op.fused_matmul: act(matmul_alpha * matmul(x, y) + residual_data).
+void oneDnnFusedMatmulKernel(KernelContext &ctx)
+{
+    for (const char *name : { "scale_x", "scale_y", "scale_out" })
+        requireDefault(ctx, name, 1.0);
+    for (const char *name : { "fused_reshape_x", "fused_transpose_x", "fused_reshape_y", "fused_transpose_y",
+             "fused_reshape_out", "fused_transpose_out" })
+        requireEmpty(ctx, name);
+    KernelComposer k(ctx);
+    Tensor out = k.tensor(ops::kMatmul, { ctx.input(0), ctx.input(1) },
+        { attr("transpose_x", Attribute::boolean(ctx.boolAttr("trans_x", false))),
+            attr("transpose_y", Attribute::boolean(ctx.boolAttr("trans_y", false))) });
+    const double alpha = ctx.floatAttr("matmul_alpha", 1.0);
+    if (alpha != 1.0)
+        out = k.tensor(ops::kScale, { out, scalar(k.backend(), alpha, DataType::Float32) },
+            { attr("bias", Attribute::f32(0.0f)), attr("bias_after_scale", Attribute::boolean(true)) });
+    if (ctx.hasInput(2))
+        out = k.tensor(ops::kAdd, { out, ctx.input(2) });
+    ctx.setOutput(0, activateAndScale(k, ctx, out));
+}
+
+/// onednn_op.fused_elementwise_add/sub/mul/div: act(x op y), broadcasting as the op does.
+template<const char *Op> void fusedElementwiseKernel(KernelContext &ctx)
+{
+    for (const char *name : { "scale_x", "scale_y", "scale_out" })
+        requireDefault(ctx, name, 1.0);
+    requireEmpty(ctx, "fused_unsqueeze2_axes");
+    if (ctx.intAttr("axis", -1) != -1)
+        throw RuntimeError("axis " + std::to_string(ctx.intAttr("axis", -1)) + " is not supported (only -1)");
+    KernelComposer k(ctx);
+    const Tensor out = k.tensor(Op, { ctx.input(0), ctx.input(1) });
+    ctx.setOutput(0, activateAndScale(k, ctx, out));
+}
+
+constexpr char kSubtract[] = "pd_op.subtract";
+constexpr char kDivide[] = "pd_op.divide";
+
+} // namespace
+
+Tensor applyFusedActivation(
+    KernelComposer &k, const Tensor &x, const std::string &name, double alpha, double beta)
+{
+    if (name.empty() || name == "identity")
+        return x;
+    if (name == "abs" || name == "sqrt" || name == "relu" || name == "sigmoid" || name == "tanh"
+        || name == "relu6" || name == "swish")
+        return k.tensor("pd_op." + name, { x });
+    if (name == "mish")
+        return k.tensor("pd_op.mish", { x }, { attr("lambda", Attribute::f32(20.0f)) });
+    if (name == "hard_swish" && std::abs(alpha - 1.0 / 6.0) < 1e-6 && std::abs(beta - 0.5) < 1e-6)
+        return k.tensor("pd_op.hardswish", { x });
+    if (name == "hard_swish") // x * clip(alpha * x + beta, 0, 1)
+        return k.tensor(ops::kMultiply,
+            { x,
+                k.tensor("pd_op.hardsigmoid", { x },
+                    { attr("slope", Attribute::f32(float(alpha))),
+                        attr("offset", Attribute::f32(float(beta))) }) });
+    if (name == "leaky_relu")
+        return k.tensor(ops::kLeakyRelu, { x }, { attr("negative_slope", Attribute::f32(float(alpha))) });
+    if (name == "hard_sigmoid")
+        return k.tensor("pd_op.hardsigmoid", { x },
+            { attr("slope", Attribute::f32(float(alpha))), attr("offset", Attribute::f32(float(beta))) });
+    if (name == "gelu" || name == "gelu_erf" || name == "gelu_tanh")
+        return k.tensor(
+            "pd_op.gelu", { x }, { attr("approximate", Attribute::boolean(name == "gelu_tanh")) });
+    if (name == "clip")
+        return k.tensor("pd_op.clip",
+            { x, scalar(k.backend(), alpha, DataType::Float32),
+                scalar(k.backend(), beta, DataType::Float32) });
+    throw RuntimeError("fuse_activation '" + name + "' (alpha " + std::to_string(alpha) + ", beta "
+        + std::to_string(beta) + ") is not supported");
+}
+
+void registerOneDnnFusedKernels(KernelRegistry &registry)
+{
+    registry.add(ops::kOneDnnFusedConv2d, fusedConv2dKernel);
+    registry.add(ops::kOneDnnFc, oneDnnFcKernel);
+    registry.add(ops::kOneDnnFusedMatmul, oneDnnFusedMatmulKernel);
+    registry.add(ops::kOneDnnFusedElementwiseAdd, fusedElementwiseKernel<ops::kAdd>);
+    registry.add(ops::kOneDnnFusedElementwiseSub, fusedElementwiseKernel<kSubtract>);
+    registry.add(ops::kOneDnnFusedElementwiseMul, fusedElementwiseKernel<ops::kMultiply>);
+    registry.add(ops::kOneDnnFusedElementwiseDiv, fusedElementwiseKernel<kDivide>);
+}
+
+} // namespace ps

@@ -1,0 +1,246 @@
+"""Writes golden programs of Paddle's oneDNN fusion passes (tests/fixtures/onednn_passes/).
+
+Run with PaddlePaddle installed (`pip install paddlepaddle==3.3.1`, the CPU wheel has oneDNN):
+    python3 tools/make_onednn_pass_fixtures.py tests/fixtures/onednn_passes [CASE...]
+
+Each case is a small layer saved with `paddle.jit.save` and loaded by a `paddle.inference`
+predictor on the CPU as configured by default (oneDNN on: the `inference-onednn` pipeline) with
+`switch_ir_debug(True)`, which prints the program before and after every pass. Only the oneDNN
+section of the pipeline is kept (the passes before `onednn_placement_pass`); to stay small the
+folder holds each program once:
+
+    <case>/manifest.json      {"paddle": "3.3.1", "source": ..., "pipeline": [...],
+                               "passes": [[pass, "changed" | "unchanged"], ...]} in run order
+    <case>/input.txt          the program the pipeline started from, as Paddle printed it
+    <case>/<i>.<pass>.txt     the program after the i-th pass of "passes" (changed ones only)
+    <case>/model.json         the program as `paddle.jit.save` wrote it
+    <case>/model.pdiparams    its parameters
+
+The program before pass i is the after-text of the last changed pass before it (or input.txt).
+The layers mix patterns the passes fuse with near misses they must leave (a conv result read
+twice, a bias computed from the input, a leaky_relu with a negative slope, ...).
+"""
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+import numpy as np
+import paddle
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from make_pipeline_pass_fixtures import captured_stdout, parse_ir_log  # noqa: E402
+
+F = paddle.nn.functional
+LAST_PASS = "onednn_placement_pass"  # the oneDNN section ends here (kept out: it renames every op)
+
+
+class ConvBnAct(paddle.nn.Layer):
+    """conv+bn (with and without the conv's bias) and conv+bias followed by each kind of
+    activation conv_activation_mkldnn_fuse_pass takes, and near misses."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = paddle.nn.Conv2D(3, 8, 3, padding=1, bias_attr=False)
+        self.bn1 = paddle.nn.BatchNorm2D(8)
+        self.c2 = paddle.nn.Conv2D(8, 8, 3, padding=1)
+        self.bn2 = paddle.nn.BatchNorm2D(8)
+        self.c3 = paddle.nn.Conv2D(8, 8, 1)
+        self.c4 = paddle.nn.Conv2D(8, 8, 3, padding=1, bias_attr=False)
+        self.c5 = paddle.nn.Conv2D(8, 8, 3, stride=2, padding=1)
+        self.c6 = paddle.nn.Conv2D(8, 8, 1)
+        self.c7 = paddle.nn.Conv2D(8, 8, 1)
+        self.c8 = paddle.nn.Conv2D(8, 8, 1)
+        self.c9 = paddle.nn.Conv2D(8, 8, 1)
+
+    def forward(self, x):
+        a = F.relu(self.bn1(self.c1(x)))
+        # (conv + leaky_relu with a positive slope crashes Paddle 3.3.1's
+        # conv_activation_mkldnn_fuse_pass: a segmentation fault, so no case has one)
+        b = F.hardsigmoid(self.bn2(self.c2(a)))
+        c = F.hardswish(self.c3(b))
+        d = F.sigmoid(self.c4(c))  # no bias: conv + activation alone
+        e = F.relu6(self.c5(d))
+        f = F.gelu(self.c6(e))
+        g = paddle.clip(self.c7(f), -1.0, 2.0)
+        h = self.c8(g)
+        i = F.tanh(h) + h  # the conv result is read twice: no activation fusion
+        j = F.leaky_relu(self.c9(i), -0.2)  # a negative slope: not fused
+        return F.swish(j) + paddle.abs(j)
+
+
+class ResNetBlocks(paddle.nn.Layer):
+    """A ResNet stem and two basic blocks, the second one downsampling with a 1x1 conv+bn."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = paddle.nn.Conv2D(3, 8, 3, padding=1, bias_attr=False)
+        self.bn0 = paddle.nn.BatchNorm2D(8)
+        self.a1 = paddle.nn.Conv2D(8, 8, 3, padding=1, bias_attr=False)
+        self.abn1 = paddle.nn.BatchNorm2D(8)
+        self.a2 = paddle.nn.Conv2D(8, 8, 3, padding=1, bias_attr=False)
+        self.abn2 = paddle.nn.BatchNorm2D(8)
+        self.b1 = paddle.nn.Conv2D(8, 16, 3, stride=2, padding=1, bias_attr=False)
+        self.bbn1 = paddle.nn.BatchNorm2D(16)
+        self.b2 = paddle.nn.Conv2D(16, 16, 3, padding=1, bias_attr=False)
+        self.bbn2 = paddle.nn.BatchNorm2D(16)
+        self.down = paddle.nn.Conv2D(8, 16, 1, stride=2, bias_attr=False)
+        self.dbn = paddle.nn.BatchNorm2D(16)
+        self.fc = paddle.nn.Linear(16, 10)
+
+    def forward(self, x):
+        y = F.max_pool2d(F.relu(self.bn0(self.stem(x))), 2)
+        y = F.relu(self.abn2(self.a2(F.relu(self.abn1(self.a1(y))))) + y)
+        z = self.bbn2(self.b2(F.relu(self.bbn1(self.b1(y)))))
+        y = F.relu(z + self.dbn(self.down(y)))
+        return self.fc(paddle.flatten(F.adaptive_avg_pool2d(y, 1), 1))
+
+
+class MobileBlocks(paddle.nn.Layer):
+    """MobileNetV3-like: depthwise_conv2d ops, hardswish, squeeze-excitation with hardsigmoid."""
+
+    def __init__(self):
+        super().__init__()
+        self.expand = paddle.nn.Conv2D(8, 16, 1, bias_attr=False)
+        self.ebn = paddle.nn.BatchNorm2D(16)
+        self.dw_w = self.create_parameter([16, 1, 3, 3])
+        self.dbn = paddle.nn.BatchNorm2D(16)
+        self.se1 = paddle.nn.Conv2D(16, 4, 1)
+        self.se2 = paddle.nn.Conv2D(4, 16, 1)
+        self.project = paddle.nn.Conv2D(16, 8, 1, bias_attr=False)
+        self.pbn = paddle.nn.BatchNorm2D(8)
+        self.dw2_w = self.create_parameter([8, 1, 3, 3])
+
+    def forward(self, x):
+        y = F.hardswish(self.ebn(self.expand(x)))
+        y = paddle._C_ops.depthwise_conv2d(y, self.dw_w, [1, 1], [1, 1], "EXPLICIT", 16, [1, 1], "NCHW")
+        y = F.hardswish(self.dbn(y))
+        s = F.adaptive_avg_pool2d(y, 1)
+        s = F.hardsigmoid(self.se2(F.relu(self.se1(s))))
+        y = self.pbn(self.project(y * s)) + x
+        z = paddle._C_ops.depthwise_conv2d(y, self.dw2_w, [2, 2], [1, 1], "EXPLICIT", 8, [1, 1], "NCHW")
+        return F.mish(z)
+
+
+class Mlp(paddle.nn.Layer):
+    """Linear layers with activations (fc), a matmul without bias and an activation, a matmul
+    plus a residual, elementwise ops with activations, and a scale after a matmul."""
+
+    def __init__(self):
+        super().__init__()
+        self.l1 = paddle.nn.Linear(8, 16)
+        self.l2 = paddle.nn.Linear(16, 16)
+        self.l3 = paddle.nn.Linear(16, 8)
+        self.w = self.create_parameter([8, 8])
+        self.w2 = self.create_parameter([8, 8])
+
+    def forward(self, x, r):
+        h = F.gelu(self.l1(x))
+        h = F.relu(self.l2(h))
+        h = F.sigmoid(self.l3(h))
+        m = F.tanh(paddle.matmul(h, self.w))
+        m = paddle.matmul(m, self.w2) + r
+        e = F.relu(m + r)
+        e = F.hardswish(e * r)
+        return paddle.scale(paddle.matmul(e, self.w, transpose_y=True), 0.5)
+
+
+class ScaleFusions(paddle.nn.Layer):
+    """A scale without bias after an fc, a matmul of two activations, an add + relu and a
+    subtract (operator_scale_onednn_fuse_pass), and one with a bias (left)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = paddle.nn.Linear(8, 8)
+
+    def forward(self, x, y):
+        a = self.fc(x) * 2.0
+        b = paddle.matmul(a, y, transpose_y=True) * 0.5
+        c = F.relu(paddle.matmul(b, y) + x) * 3.0
+        d = (c - x) * 0.25
+        return paddle.scale(d, 2.0, 1.0) + b.sum()
+
+
+CASES = {
+    "conv_bn_act": (ConvBnAct, [("x", [1, 3, 8, 8], "float32")]),
+    "resnet_blocks": (ResNetBlocks, [("x", [1, 3, 16, 16], "float32")]),
+    "mobile_blocks": (MobileBlocks, [("x", [1, 8, 8, 8], "float32")]),
+    "mlp": (Mlp, [("x", [2, 4, 8], "float32"), ("r", [2, 4, 8], "float32")]),
+    "scale_fusions": (ScaleFusions, [("x", [4, 8], "float32"), ("y", [4, 8], "float32")]),
+}
+
+
+def predictor_case(out_dir, name, layer_cls, inputs):
+    paddle.disable_static()
+    paddle.seed(2024)
+    layer = layer_cls()
+    layer.eval()
+    for p in layer.parameters():  # batch-norm statistics that are not 0 and 1
+        if p.name.endswith("_mean") or p.name.endswith("_variance"):
+            p.set_value(np.random.uniform(0.5, 1.5, p.shape).astype("float32"))
+    specs = [paddle.static.InputSpec(shape, dtype, n) for n, shape, dtype in inputs]
+    work = tempfile.mkdtemp()
+    try:
+        prefix = os.path.join(work, "model")
+        paddle.jit.save(paddle.jit.to_static(layer, input_spec=specs, full_graph=True), prefix)
+        config = paddle.inference.Config(prefix + ".json", prefix + ".pdiparams")
+        config.disable_gpu()
+        config.switch_ir_debug(True)
+        log_path = os.path.join(work, "ir.log")
+        with captured_stdout(log_path):
+            paddle.inference.create_predictor(config)
+        with open(log_path) as f:
+            steps = parse_ir_log(f.read())
+        case = os.path.join(out_dir, name)
+        shutil.rmtree(case, ignore_errors=True)
+        os.makedirs(case)
+        shutil.copy(prefix + ".json", os.path.join(case, "model.json"))
+        shutil.copy(prefix + ".pdiparams", os.path.join(case, "model.pdiparams"))
+        write_steps(case, steps)
+    finally:
+        shutil.rmtree(work)
+
+
+def write_steps(case, steps):
+    pipeline = [n for when, n, _ in steps if when == "before"]
+    passes = []
+    before = None
+    for when, name, text in steps:
+        if when == "before":
+            if before is None:
+                with open(os.path.join(case, "input.txt"), "w") as f:
+                    f.write(text)
+            if name == LAST_PASS:
+                break
+            before = text
+            continue
+        changed = text != before
+        if changed:
+            with open(os.path.join(case, "%d.%s.txt" % (len(passes), name)), "w") as f:
+                f.write(text)
+        passes.append([name, "changed" if changed else "unchanged"])
+    manifest = {
+        "paddle": paddle.__version__,
+        "source": "paddle.inference predictor, CPU, oneDNN on (default), switch_ir_debug",
+        "pipeline": pipeline,
+        "passes": passes,
+    }
+    with open(os.path.join(case, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+        f.write("\n")
+    print(case, ":", ", ".join(n for n, c in passes if c == "changed"))
+
+
+def main():
+    out_dir = sys.argv[1] if len(sys.argv) > 1 else "tests/fixtures/onednn_passes"
+    wanted = set(sys.argv[2:])
+    np.random.seed(2024)
+    for name, (cls, inputs) in CASES.items():
+        if not wanted or name in wanted:
+            predictor_case(out_dir, name, cls, inputs)
+
+
+if __name__ == "__main__":
+    main()
