@@ -85,6 +85,23 @@ bool openSplit(MainWindow &w, const QString &path)
     return waitForPipeline(w);
 }
 
+/// Writes `program` to `name` in `dir`, opens it in the split view of `w` (1200x800, shown) and
+/// switches to a train step.
+bool openTrainStep(MainWindow &w, const QTemporaryDir &dir, const QString &name, const QByteArray &program)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(program) != program.size())
+        return false;
+    f.close();
+    w.resize(1200, 800);
+    w.show();
+    if (!openSplit(w, path))
+        return false;
+    w.setTraining(true);
+    return waitForPipeline(w);
+}
+
 const Operation *nthOp(const ProgramDocument &doc, std::string_view name, int n = 0)
 {
     for (const Operation *op : doc.program().block().ops())
@@ -410,17 +427,9 @@ private slots:
     void cutBytesFromInferredShapes()
     {
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("two_layers.txt"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QByteArray::fromStdString(shapeprograms::kTwoLayers));
-        f.close();
         MainWindow w;
-        w.resize(1200, 800);
-        w.show();
-        QVERIFY(openSplit(w, path));
-        w.setTraining(true);
-        QVERIFY(waitForPipeline(w));
+        QVERIFY(openTrainStep(
+            w, dir, QStringLiteral("two_layers.txt"), QByteArray::fromStdString(shapeprograms::kTwoLayers)));
         QVERIFY(w.snapshot()->training && w.snapshot()->ok());
         const CrossingValuesModel *cut = w.splitView()->cutModel();
         auto middleBytes = [cut]() {
@@ -446,17 +455,8 @@ private slots:
     void integerOutputHasNoBackward()
     {
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("argmax.txt"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(kArgmaxProgram);
-        f.close();
         MainWindow w;
-        w.resize(1200, 800);
-        w.show();
-        QVERIFY(openSplit(w, path));
-        w.setTraining(true);
-        QVERIFY(waitForPipeline(w));
+        QVERIFY(openTrainStep(w, dir, QStringLiteral("argmax.txt"), kArgmaxProgram));
         QVERIFY(w.snapshot()->ok());
         QCOMPARE(w.snapshot()->notice,
             QStringLiteral("The backward program is empty: its output does not depend on an input or "

@@ -246,6 +246,19 @@ size_t broadcastIndex(size_t flat, const Dims &to, const Dims &from)
 
 // ---- rule families ----
 
+/// Result 0 is `out` with the input's contents; a second result is the legacy `xshape`
+/// ([0, x...]) of reshape, squeeze, unsqueeze and flatten.
+bool setWithXShape(Ctx &c, const Dims &out, const Dims &x)
+{
+    c.set(0, out, c.in[0]->data);
+    if (c.out.size() > 1) {
+        Dims xshape { 0 };
+        xshape.insert(xshape.end(), x.begin(), x.end());
+        c.set(1, xshape);
+    }
+    return true;
+}
+
 bool sameAsFirst(Ctx &c)
 {
     const Dims *x = c.dims(0);
@@ -602,13 +615,7 @@ bool reshape(Ctx &c)
         return c.fail(c.opName() + ": " + dimsText(*x) + " has " + std::to_string(total)
             + " elements, the shape " + dimsText(out) + " " + std::to_string(known));
     }
-    c.set(0, out, c.in[0]->data);
-    if (c.out.size() > 1) {
-        Dims xshape { 0 };
-        xshape.insert(xshape.end(), x->begin(), x->end());
-        c.set(1, xshape);
-    }
-    return true;
+    return setWithXShape(c, out, *x);
 }
 
 bool transpose(Ctx &c)
@@ -898,13 +905,7 @@ bool squeeze(Ctx &c)
     for (size_t i = 0; i < x->size(); ++i)
         if (!drop[i])
             out.push_back((*x)[i]);
-    c.set(0, out, c.in[0]->data);
-    if (c.out.size() > 1) {
-        Dims xshape { 0 };
-        xshape.insert(xshape.end(), x->begin(), x->end());
-        c.set(1, xshape);
-    }
-    return true;
+    return setWithXShape(c, out, *x);
 }
 
 bool unsqueeze(Ctx &c)
@@ -923,13 +924,7 @@ bool unsqueeze(Ctx &c)
             return c.fail(c.opName() + ": axis " + std::to_string(a) + " out of range");
         out.insert(out.begin() + axis, 1);
     }
-    c.set(0, out, c.in[0]->data);
-    if (c.out.size() > 1) {
-        Dims xshape { 0 };
-        xshape.insert(xshape.end(), x->begin(), x->end());
-        c.set(1, xshape);
-    }
-    return true;
+    return setWithXShape(c, out, *x);
 }
 
 bool flatten(Ctx &c)
@@ -952,13 +947,7 @@ bool flatten(Ctx &c)
         out.push_back(n);
         out.insert(out.end(), x->begin() + stop + 1, x->end());
     }
-    c.set(0, out, c.in[0]->data);
-    if (c.out.size() > 1) {
-        Dims xshape { 0 };
-        xshape.insert(xshape.end(), x->begin(), x->end());
-        c.set(1, xshape);
-    }
-    return true;
+    return setWithXShape(c, out, *x);
 }
 
 bool reduce(Ctx &c, bool axisIsOperand)
