@@ -106,6 +106,19 @@ private slots:
         auto *note = d.findChild<QLabel *>(QStringLiteral("shapeNote_x"));
         QVERIFY(note);
         QVERIFY2(note->text().startsWith(".yml: dyn.yml: trt_dynamic_shapes.x"), qPrintable(note->text()));
+        // The memory limit's default fits its field; the why wraps in a note under it (a long
+        // placeholder was cut off).
+        d.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        auto *limit = d.findChild<QLineEdit *>(QStringLiteral("memoryLimit"));
+        auto *limitNote = d.findChild<QLabel *>(QStringLiteral("memoryLimitNote"));
+        QVERIFY(limit && limitNote);
+        QVERIFY(limit->placeholderText().startsWith(QStringLiteral("default: ")));
+        QVERIFY(limit->fontMetrics().horizontalAdvance(limit->placeholderText()) < limit->width() - 8);
+        QVERIFY(limitNote->wordWrap());
+        QVERIFY(limitNote->text().contains(QStringLiteral("75% of the memory available at start")));
+        QVERIFY(
+            limitNote->isVisible() && limitNote->height() >= limitNote->heightForWidth(limitNote->width()));
         // Keeping the default chooses nothing; editing a field chooses that shape.
         QVERIFY(d.sources().shapes.empty());
         d.shapeEdit("x")->setText(QStringLiteral("1x3x4x6"));

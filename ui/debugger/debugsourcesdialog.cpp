@@ -91,7 +91,18 @@ DebugSourcesDialog::DebugSourcesDialog(const DebugSession *session, QWidget *par
     form->addRow(tr("Parameters:"), m_params);
     form->addRow(QString(), pathRow(m_paramsPath, m_paramsBrowse, this));
     form->addRow(tr("Random seed:"), m_seed);
-    form->addRow(tr("Memory limit:"), m_memoryLimit);
+    // The default's explanation wraps under the field: a placeholder that long was cut off.
+    auto *memoryNote = new QLabel(MemoryLimitSetting::defaultNote(), this);
+    memoryNote->setObjectName(QStringLiteral("memoryLimitNote"));
+    memoryNote->setWordWrap(true);
+    memoryNote->setEnabled(false); // drawn dimmed: a hint, not a control
+    auto *memoryCell = new QWidget(this);
+    auto *memoryLayout = new QVBoxLayout(memoryCell);
+    memoryLayout->setContentsMargins(0, 0, 0, 0);
+    memoryLayout->setSpacing(0);
+    memoryLayout->addWidget(m_memoryLimit);
+    memoryLayout->addWidget(memoryNote);
+    form->addRow(tr("Memory limit:"), memoryCell);
     buildShapeRows(form);
 
     auto *note = new QLabel(tr("Applied when the next session starts; a running session ends."), this);

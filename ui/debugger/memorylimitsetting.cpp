@@ -49,7 +49,13 @@ void MemoryLimitSetting::restore()
 
 QString MemoryLimitSetting::defaultText()
 {
-    return QObject::tr("default: %1 (75% of the memory available at start; %2 of RAM)")
+    return QObject::tr("default: %1")
+        .arg(QString::fromStdString(ShapeSize::formatBytes(MemoryBudget::defaultLimit())));
+}
+
+QString MemoryLimitSetting::defaultNote()
+{
+    return QObject::tr("Empty: 75% of the memory available at start (%1; %2 of RAM). 4G, 512M or 50%.")
         .arg(QString::fromStdString(ShapeSize::formatBytes(MemoryBudget::defaultLimit())),
             QString::fromStdString(ShapeSize::formatBytes(MemoryBudget::physicalMemory())));
 }

@@ -17,8 +17,11 @@ public:
     static bool apply(const QString &text, QString *error = nullptr);
     /// Applies the stored setting (a malformed stored value falls back to the default).
     static void restore();
-    /// "default: 18 GB (75% of the memory available at start; 32 GB of RAM)".
+    /// "default: 18 GB": short enough for a field's placeholder.
     static QString defaultText();
+    /// "Empty: 75% of the memory available at start (18 GB; 32 GB of RAM). 4G, 512M or 50%.":
+    /// the note under the field, wrapped.
+    static QString defaultNote();
     /// The limit in force, "18 GB".
     static QString currentText();
 };
