@@ -11,6 +11,7 @@
 #include "ui/graphscene.h"
 #include "ui/graphsearchbar.h"
 #include "ui/graphview.h"
+#include "ui/render/firstview.h"
 #include "ui/render/graphexporter.h"
 #include "ui/render/graphvizlayout.h"
 
@@ -104,6 +105,7 @@ private slots:
     void bigGraphsOpenCollapsed();
     void openingTooMuchIsRefusedWithAMessage();
     void openAllAndCloseAllKeepTheOpInSight();
+    void anOpenedLayerComesIntoView();
     void searchNextPreviousAndCount();
     void minimapShowsAndMovesTheView();
     void titlesStayReadableAtMiddleZoom();
@@ -250,6 +252,31 @@ void TestGraphNavigation::openAllAndCloseAllKeepTheOpInSight()
         = view.mapFromScene(scene->visibleItemForNode(net.model->nodeOf(net.convs[10]))->sceneBoundingRect())
               .boundingRect();
     QVERIFY(view.viewport()->rect().contains(box));
+}
+
+// Opening a layer taller than the view left most of it below the edge.
+void TestGraphNavigation::anOpenedLayerComesIntoView()
+{
+    Layers net(6);
+    GraphView view;
+    view.resize(420, 200);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showAndWait(view, net.model));
+    const int block = net.group(3);
+    view.setGroupExpanded(block, false);
+    QVERIFY(waitForLayout(view));
+    QVERIFY(view.graphScene()->groupItems()[size_t(block)]);
+    view.zoomBy(1.0 / view.zoom());
+    view.centerOn(view.graphScene()->groupItems()[size_t(block)]);
+    view.setGroupExpanded(block, true);
+    QVERIFY(waitForLayout(view));
+    GraphGroupItem *frame = view.graphScene()->groupItems()[size_t(block)];
+    QVERIFY(frame && frame->isExpanded());
+    const QRectF visible = view.mapToScene(view.viewport()->rect()).boundingRect();
+    QVERIFY2(visible.contains(frame->rect()),
+        qPrintable(QStringLiteral("zoom %1, frame %2 tall").arg(view.zoom()).arg(frame->rect().height())));
+    QVERIFY(view.zoom() < 1.0 && view.zoom() >= FirstView::kUsableZoom);
 }
 
 void TestGraphNavigation::bigGraphsOpenCollapsed()

@@ -241,6 +241,26 @@ void GraphView::onLayoutFinished(quint64, std::shared_ptr<const GraphLayout> lay
     emit layoutFinished(m_timer.nsecsElapsed() / 1e9, fromCache);
 }
 
+void GraphView::bringOpenedIntoView(const QRectF &frame)
+{
+    const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+    if (visible.contains(frame))
+        return;
+    // Out as far as the whole layer needs, never below a zoom where its ops can still be told
+    // apart; what still does not fit shows its top-left corner, where the layer starts.
+    constexpr qreal kMargin = 24;
+    const qreal fit = std::min(viewport()->width() / (frame.width() + 2 * kMargin),
+        viewport()->height() / (frame.height() + 2 * kMargin));
+    const qreal target = std::max(fit, qreal(FirstView::kUsableZoom));
+    if (target < zoom())
+        zoomBy(target / zoom());
+    const QRectF now = mapToScene(viewport()->rect()).boundingRect();
+    if (frame.width() + 2 * kMargin <= now.width() && frame.height() + 2 * kMargin <= now.height())
+        centerOn(frame.center());
+    else
+        centerOn(frame.topLeft() + QPointF(now.width() / 2 - kMargin, now.height() / 2 - kMargin));
+}
+
 void GraphView::applyAnchor()
 {
     switch (m_anchor.kind) {
@@ -254,6 +274,8 @@ void GraphView::applyAnchor()
         const QPointF moved = mapFromScene(groups[size_t(m_anchor.id)]->rect().topLeft()) - m_anchor.screen;
         horizontalScrollBar()->setValue(horizontalScrollBar()->value() + qRound(moved.x()));
         verticalScrollBar()->setValue(verticalScrollBar()->value() + qRound(moved.y()));
+        if (groups[size_t(m_anchor.id)]->isExpanded())
+            bringOpenedIntoView(groups[size_t(m_anchor.id)]->rect());
         break;
     }
     case Anchor::Node:

@@ -157,6 +157,9 @@ private:
     int nodeInSight() const;
     void onLayoutFinished(quint64 generation, std::shared_ptr<const GraphLayout> layout);
     void applyAnchor();
+    /// After a layer is opened: zooms out (down to FirstView::kUsableZoom) and scrolls so that
+    /// its frame is in view, or at least its top-left corner when it cannot fit.
+    void bringOpenedIntoView(const QRectF &frame);
     void setOverlayVisible(bool visible);
     void placeOverlays();
     void updateSummary();
