@@ -151,8 +151,9 @@ MainWindowDebugger::~MainWindowDebugger()
 void MainWindowDebugger::showDock()
 {
     m_dock->show();
-    // A third of the window: the graph keeps most of the height.
-    m_window->resizeDocks({ m_dock }, { qMax(240, m_window->height() / 3) }, Qt::Vertical);
+    // Two fifths of the window: the inspector beside the records shows a few rows of its table
+    // at 1280x720, the graph keeps the larger part.
+    m_window->resizeDocks({ m_dock }, { qMax(280, m_window->height() * 2 / 5) }, Qt::Vertical);
 }
 
 void MainWindowDebugger::updateTarget(bool force)
