@@ -117,33 +117,40 @@ void TestGraphBuilder::chainWithSourceGhosts()
 {
     Chain c;
     GraphModel m = GraphBuilder().build(c.program);
-    // parameter and data are drawn only as ghosts next to matmul.
+    // The parameter is drawn only as a ghost next to matmul; the program input is a node of its
+    // own, with its name and shape, and an edge into matmul.
     QCOMPARE(m.nodeOf(c.param), -1);
-    QCOMPARE(m.nodeOf(c.data), -1);
-    QCOMPARE(m.nodes.size(), size_t(5)); // matmul, relu, fetch + 2 ghosts
-    QCOMPARE(m.ghostCount(), size_t(2));
+    QCOMPARE(m.nodes.size(), size_t(5)); // data, matmul, relu, fetch + 1 ghost
+    QCOMPARE(m.ghostCount(), size_t(1));
+    const int data = m.nodeOf(c.data);
+    QVERIFY(data >= 0);
+    QVERIFY(!m.nodes[data].ghost);
+    QCOMPARE(m.nodes[data].kind, NodeKind::Data);
+    QCOMPARE(m.nodes[data].lines,
+        (std::vector<std::string> { std::string("data"), std::string("x"), std::string("?x30xf32") }));
+    QCOMPARE(m.ghostsOfOp.count(c.data), size_t(0));
     int matmul = m.nodeOf(c.matmul);
     QVERIFY(matmul >= 0);
     QCOMPARE(m.nodes[matmul].kind, NodeKind::Compute);
     QCOMPARE(m.nodes[matmul].lines.at(0), std::string("matmul"));
     QCOMPARE(m.nodes[matmul].lines.at(1), std::string("?x30xf32"));
+    const GraphEdge *input = edgeBetween(m, data, matmul);
+    QVERIFY(input);
+    QCOMPARE(input->operandIndex, 0);
+    QCOMPARE(input->label, std::string("x"));
     int ghostsIntoMatmul = 0;
     for (const GraphEdge &e : m.edges) {
-        if (e.to != matmul)
+        if (e.to != matmul || e.from == data)
             continue;
         const GraphNode &g = m.nodes[e.from];
         QVERIFY(g.ghost);
         QCOMPARE(g.op, e.value.definingOp());
         ++ghostsIntoMatmul;
-        if (e.operandIndex == 1) {
-            QCOMPARE(g.kind, NodeKind::Parameter);
-            QCOMPARE(g.lines.at(0), std::string("fc.w_0"));
-        } else {
-            QCOMPARE(g.kind, NodeKind::Data);
-            QCOMPARE(g.lines.at(0), std::string("x"));
-        }
+        QCOMPARE(e.operandIndex, 1);
+        QCOMPARE(g.kind, NodeKind::Parameter);
+        QCOMPARE(g.lines.at(0), std::string("fc.w_0"));
     }
-    QCOMPARE(ghostsIntoMatmul, 2);
+    QCOMPARE(ghostsIntoMatmul, 1);
     QCOMPARE(m.ghostsOfOp.count(c.param), size_t(1));
     const GraphEdge *e = edgeBetween(m, matmul, m.nodeOf(c.relu));
     QVERIFY(e);
@@ -342,11 +349,14 @@ void TestGraphBuilder::dotText()
     // Ghosts are chips inside their consumer: no DOT node or edge of their own, a taller box.
     QVERIFY(dot.find("style=\"rounded,filled,dashed\"") == std::string::npos);
     QVERIFY(dot.find("[label=\"matmul\\n?x30xf32\"") != std::string::npos);
-    QVERIFY(dot.find("labelloc=t, tooltip=\"inputs: x, fc.w_0\"") != std::string::npos);
+    QVERIFY(dot.find("labelloc=t, tooltip=\"inputs: fc.w_0\"") != std::string::npos);
     int edgeLines = 0;
     for (size_t at = dot.find(" -> "); at != std::string::npos; at = dot.find(" -> ", at + 1))
         ++edgeLines;
-    QCOMPARE(edgeLines, 2); // matmul -> relu -> fetch
+    QCOMPARE(edgeLines, 3); // data -> matmul -> relu -> fetch
+    QVERIFY(dot.find("n" + std::to_string(m.nodeOf(c.data)) + " -> n" + std::to_string(matmul) + " [id=e")
+        != std::string::npos);
+    QVERIFY(dot.find(std::string(nodeKindFillColor(NodeKind::Data))) != std::string::npos);
     QVERIFY(dot.find(std::string(nodeKindFillColor(NodeKind::Output))) != std::string::npos);
     const std::vector<NodeSize> sizes = DotWriter::boxSizes(m, {});
     const NodeSize own = DotWriter::estimateSize(m.nodes[matmul], 10);
@@ -386,7 +396,7 @@ void TestGraphBuilder::dotNodeSizesAndEscaping()
     DotWriterOptions opts;
     opts.nodeSizes = { { 144, 36 } };
     std::string dot = DotWriter::write(m, opts);
-    QVERIFY(dot.find("label=\"data\\nsay \\\"hi\\\"\"") != std::string::npos);
+    QVERIFY(dot.find("label=\"data\\nsay \\\"hi\\\"\\n1xf32\"") != std::string::npos);
     QVERIFY(dot.find("width=2, height=0.5") != std::string::npos);
 
     GraphBuilderOptions shortLabels;

@@ -29,7 +29,7 @@ NamedAttribute str(const char *name, const std::string &value)
 }
 
 /// A small conv net with layer paths, as Paddle traces them:
-///   data x (a ghost chip of its consumer), scale (no layer)
+///   data x (a program input: a node at the top level), scale (no layer)
 ///   /Net/Block/{Conv2D,BatchNorm2D,ReLU}/  conv2d, batch_norm, relu  (one op per leaf layer)
 ///   /Net/Block_1/{Conv2D,ReLU}/            conv2d, relu
 ///   /Net/Linear/                           matmul, add
@@ -92,6 +92,7 @@ private slots:
     void backwardMirrorsForwardLayers();
     void unusedParametersGetAGroup();
     void manyLooseOpsJoinTheirNeighboursLayers();
+    void programInputsStayAtTheTopLevel();
     void rangesBoundEveryLayout();
     void manyOneOpLayersDissolveInOrder();
     void regionsStayWithTheirOp();
@@ -126,14 +127,16 @@ void TestLayerGroups::layersFromStructName()
     QCOMPARE(groupOf(m, net.relu1), block1->id);
     QCOMPARE(groupOf(m, net.add), linear->id);
     QCOMPARE(groupOf(m, net.pre), -1);
-    QCOMPARE(m.nodeOf(net.data), -1); // drawn as a chip of its consumer
+    QVERIFY(m.nodeOf(net.data) >= 0); // a program input is a node, not a chip of its consumer
+    QCOMPARE(groupOf(m, net.data), -1);
     QCOMPARE(m.topGroups, std::vector<int> { top->id });
-    // The top level in program order: scale, Net, fetch.
+    // The top level in program order: data, scale, Net, fetch.
     const std::vector<GroupItem> items = m.itemsOf(-1);
-    QCOMPARE(items.size(), size_t(3));
-    QCOMPARE(items[0], (GroupItem { false, m.nodeOf(net.pre) }));
-    QCOMPARE(items[1], (GroupItem { true, top->id }));
-    QCOMPARE(items[2], (GroupItem { false, m.nodeOf(net.fetch) }));
+    QCOMPARE(items.size(), size_t(4));
+    QCOMPARE(items[0], (GroupItem { false, m.nodeOf(net.data) }));
+    QCOMPARE(items[1], (GroupItem { false, m.nodeOf(net.pre) }));
+    QCOMPARE(items[2], (GroupItem { true, top->id }));
+    QCOMPARE(items[3], (GroupItem { false, m.nodeOf(net.fetch) }));
     // The parameter's ghost chip sits with its consumer, in its group.
     for (const GraphNode &n : m.nodes)
         if (n.ghost && n.attachedTo == m.nodeOf(net.matmul))
@@ -147,7 +150,7 @@ void TestLayerGroups::layersFromStructName()
     flat.grouping.layers = false;
     const GraphModel f = GraphBuilder(flat).build(net.program);
     QVERIFY(f.groups.empty());
-    QCOMPARE(f.itemsOf(-1).size(), size_t(9)); // the 9 ops drawn; data and w are chips
+    QCOMPARE(f.itemsOf(-1).size(), size_t(10)); // data and the 9 ops after it; w is a chip
 }
 
 void TestLayerGroups::singleChildChainsMerge()
@@ -266,8 +269,8 @@ void TestLayerGroups::manyLooseOpsJoinTheirNeighboursLayers()
     QCOMPARE(noLayer->nodes.size(), size_t(20));
     for (Operation *a : assigns)
         QCOMPARE(groupOf(m, a), noLayer->id);
-    // The top level holds layers only: no ranges of loose ops.
-    QVERIFY(m.topNodes.empty());
+    // The top level holds layers and the program input only: no ranges of loose ops.
+    QCOMPARE(m.topNodes, std::vector<int> { m.nodeOf(net.data) });
     for (int g : m.topGroups)
         QVERIFY(m.groups[size_t(g)].kind != LayerGroupKind::Range);
 
@@ -276,6 +279,43 @@ void TestLayerGroups::manyLooseOpsJoinTheirNeighboursLayers()
     const GraphModel f = GraphBuilder().build(few.program);
     QCOMPARE(groupOf(f, few.pre), -1);
     QVERIFY(!groupByPath(f, "no layer/"));
+}
+
+/// A program input whose consumer sits in a closed layer keeps a node of its own at the top
+/// level, visible with every layer closed, even with a struct_name of its own and among enough
+/// loose ops to have them filed into layers.
+void TestLayerGroups::programInputsStayAtTheTopLevel()
+{
+    Program program;
+    Builder b(program);
+    b.setInsertionPointToEnd(program.block());
+    Operation *data = b.create(
+        "pd_op.data", {}, { tensor({ 1, 4 }) }, { str("name", "x"), str("struct_name", "/Net/Conv2D/") });
+    Operation *conv = b.create(
+        "pd_op.conv2d", { data->result(0) }, { tensor({ 1, 4 }) }, { str("struct_name", "/Net/Conv2D/") });
+    Operation *relu = b.create(
+        "pd_op.relu", { conv->result(0) }, { tensor({ 1, 4 }) }, { str("struct_name", "/Net/ReLU/") });
+    for (int i = 0; i < 40; ++i)
+        b.create("builtin.shadow_output", { relu->result(0) }, {},
+            { str("output_name", "out_" + std::to_string(i)) });
+    const GraphModel m = GraphBuilder().build(program);
+    const int input = m.nodeOf(data);
+    QVERIFY(input >= 0);
+    QVERIFY(!m.nodes[size_t(input)].ghost);
+    QCOMPARE(m.nodes[size_t(input)].group, -1);
+    QCOMPARE(m.topNodes, std::vector<int> { input });
+    QVERIFY(groupOf(m, conv) >= 0);
+    QVERIFY(groupOf(m, relu) >= 0);
+
+    const GroupExpansion closed(m);
+    QCOMPARE(closed.visibleItem(m, input), (GroupItem { false, input }));
+    QCOMPARE(closed.visibleItem(m, m.nodeOf(conv)).isGroup, true);
+    const std::vector<GroupItem> top = m.itemsOf(-1);
+    QCOMPARE(top.front(), (GroupItem { false, input }));
+    bool edgeIntoTheLayer = false;
+    for (const GraphEdge &e : m.edges)
+        edgeIntoTheLayer = edgeIntoTheLayer || (e.from == input && e.to == m.nodeOf(conv));
+    QVERIFY(edgeIntoTheLayer);
 }
 
 /// A layer with hundreds of one-op sub-layers (activations, dropouts) among bigger ones: the
@@ -326,7 +366,8 @@ void TestLayerGroups::rangesBoundEveryLayout()
         Program program;
         Builder b(program);
         b.setInsertionPointToEnd(program.block());
-        Value v = b.create("pd_op.data", {}, { tensor({ 2 }) }, { str("name", "x") })->result(0);
+        Operation *data = b.create("pd_op.data", {}, { tensor({ 2 }) }, { str("name", "x") });
+        Value v = data->result(0);
         for (int i = 0; i < ops; ++i)
             v = b.create("pd_op.relu", { v }, { tensor({ 2 }) })->result(0);
         const GraphModel m = GraphBuilder().build(program);
@@ -338,10 +379,11 @@ void TestLayerGroups::rangesBoundEveryLayout()
             inside += g.nodes.size();
             QVERIFY(g.label.rfind("ops ", 0) == 0);
         }
-        QCOMPARE(inside + m.topNodes.size(), size_t(ops)); // the data op is a chip
+        QCOMPARE(inside + m.topNodes.size(), size_t(ops + 1));
         if (ops == 3000) // 63 ranges of ~48 items do not fit one level: ranges of ranges
             QVERIFY(m.groups[size_t(m.topGroups.front())].groups.size() > 0);
-        // The first range starts at op 1 (op 0, the data op, is a chip of its consumer).
+        // The data op stays at the top level, beside the ranges; the first range starts at op 1.
+        QCOMPARE(m.topNodes, std::vector<int> { m.nodeOf(data) });
         QVERIFY(m.groups[size_t(m.topGroups.front())].label.rfind("ops 1\u2013", 0) == 0);
         QCOMPARE(GroupExpansion::defaults(m).visibleItemCount(m) <= GroupExpansion::kDefaultBudget, true);
     }
@@ -397,7 +439,7 @@ void TestLayerGroups::expansion()
 
     GroupExpansion closed(m);
     QCOMPARE(closed.visibleItem(m, conv), (GroupItem { true, top }));
-    QCOMPARE(closed.visibleItemCount(m), size_t(3)); // scale, Net, fetch
+    QCOMPARE(closed.visibleItemCount(m), size_t(4)); // data, scale, Net, fetch
     QVERIFY(closed.isShown(m, top));
     QVERIFY(!closed.isShown(m, block));
     closed.reveal(m, conv);
@@ -407,11 +449,11 @@ void TestLayerGroups::expansion()
     const GroupExpansion all = GroupExpansion::all(m);
     for (const LayerGroup &g : m.groups)
         QVERIFY(all.isExpanded(g.id));
-    // The budget decides how deep the default goes: 3 top items, Net's 3 children fit in 5.
-    const GroupExpansion small = GroupExpansion::defaults(m, 5);
+    // The budget decides how deep the default goes: 4 top items, Net's 3 children fit in 6.
+    const GroupExpansion small = GroupExpansion::defaults(m, 6);
     QVERIFY(small.isExpanded(top));
     QVERIFY(!small.isExpanded(block));
-    QVERIFY(!GroupExpansion::defaults(m, 3).isExpanded(top));
+    QVERIFY(!GroupExpansion::defaults(m, 5).isExpanded(top));
     QCOMPARE(GroupExpansion::defaults(m), all); // a small graph opens whole
 
     // Paths carry the state over to another model of the same program.
@@ -437,12 +479,14 @@ void TestLayerGroups::groupGraphsHavePortsAndItems()
     DotWriterOptions options;
     GroupDotWriter writer(m);
 
-    // The top level: data → Net → fetch, with Net a box.
+    // The top level: data → scale → Net → fetch, with Net a box.
     const GroupDotWriter::Graph root = writer.write(-1, nodeSizes, groupSizes, all, options);
-    QCOMPARE(root.items.size(), size_t(3));
-    QCOMPARE(root.edges.size(), size_t(2));
+    QCOMPARE(root.items.size(), size_t(4));
+    QCOMPARE(root.edges.size(), size_t(3));
     QVERIFY(root.entries.empty() && root.exits.empty());
-    QCOMPARE(root.edges[0].to, (GroupItem { true, top }));
+    QCOMPARE(root.edges[0].from, (GroupItem { false, m.nodeOf(net.data) }));
+    QCOMPARE(root.edges[0].to, (GroupItem { false, m.nodeOf(net.pre) }));
+    QCOMPARE(root.edges[1].to, (GroupItem { true, top }));
     QVERIFY(root.dot.find("g" + std::to_string(top) + " [") != std::string::npos);
     QVERIFY(root.dot.find("arrowhead=none") != std::string::npos); // into an open frame
     QCOMPARE(writer.localItem(m.nodeOf(net.conv), -1), (GroupItem { true, top }));

@@ -120,9 +120,11 @@ std::string regionLabel(const Operation &op, unsigned region)
     return title + ": region " + std::to_string(region);
 }
 
+/// Kinds of ops drawn as ghost chips inside their consumers. Program inputs (data, feed) are
+/// not among them: they get a node of their own so that a reader sees where the program starts.
 bool isSourceKind(NodeKind k)
 {
-    return k == NodeKind::Parameter || k == NodeKind::Constant || k == NodeKind::Data;
+    return k == NodeKind::Parameter || k == NodeKind::Constant;
 }
 
 class ModelBuilder
@@ -258,7 +260,7 @@ private:
         std::vector<bool> anchored(opNodes, false);
         for (size_t c = 0; c < opNodes; ++c) {
             const GraphNode &node = m_model.nodes[c];
-            anchored[c] = !node.op; // block arguments are inputs
+            anchored[c] = !node.op || node.kind == NodeKind::Data; // block arguments, data ops
             if (!node.op)
                 continue;
             for (unsigned i = 0; i < node.op->numOperands(); ++i) {
@@ -371,7 +373,11 @@ private:
         std::string detail;
         if (n == ops::kParameter || n == ops::kSetParameter)
             detail = op.stringAttribute("parameter_name");
-        else if (n == ops::kData || n == ops::kFeed || n == ops::kFetch)
+        else if (n == ops::kData || n == ops::kFeed) {
+            lines.push_back(label(op.stringAttribute("name")));
+            if (op.numResults() > 0)
+                detail = GraphBuilder::shapeText(op.result(0).type());
+        } else if (n == ops::kFetch)
             detail = op.stringAttribute("name");
         else if (n == ops::kShadowOutput)
             detail = op.stringAttribute("output_name");

@@ -120,6 +120,10 @@ private:
         return true;
     }
 
+    /// A data or feed op: always at the top level, never filed into a layer, so that the program's
+    /// inputs stay visible when every layer is closed.
+    static bool isProgramInput(const GraphNode &n) { return n.op && n.kind == NodeKind::Data; }
+
     int ensure(int parent, const std::string &path, std::string_view label, LayerGroupKind kind)
     {
         auto [it, inserted] = m_byPath.try_emplace(path, int(m_entries.size()));
@@ -190,7 +194,7 @@ private:
                 m_leaf[size_t(t)] = kUnused;
                 continue;
             }
-            if (!m_options.layers || !n.op)
+            if (!m_options.layers || !n.op || isProgramInput(n))
                 continue;
             const Attribute *structAttr = n.op->attribute("struct_name");
             const bool isText = structAttr
@@ -230,7 +234,8 @@ private:
             return;
         std::vector<int> loose;
         for (int t : m_topLevel)
-            if (m_leaf[size_t(t)] == -1 && m_model.nodes[size_t(t)].op)
+            if (m_leaf[size_t(t)] == -1 && m_model.nodes[size_t(t)].op
+                && !isProgramInput(m_model.nodes[size_t(t)]))
                 loose.push_back(t);
         if (loose.size() <= m_options.maxItems / 2)
             return;
@@ -455,9 +460,22 @@ private:
         const size_t max = std::max<size_t>(m_options.maxItems, 2);
         if (items.size() <= max)
             return;
+        // The program's inputs stay beside the top-level ranges while they are few; a program
+        // with many (a split backward reading every saved value) has them ranged like any op.
+        std::vector<int> inputs;
+        if (entry < 0)
+            for (const GroupItem &item : items)
+                if (!item.isGroup && isProgramInput(m_model.nodes[size_t(item.id)]))
+                    inputs.push_back(item.id);
+        if (inputs.size() > max / 4)
+            inputs.clear();
+        std::erase_if(items, [&inputs](const GroupItem &item) {
+            return !item.isGroup && std::find(inputs.begin(), inputs.end(), item.id) != inputs.end();
+        });
+        const size_t room = std::max<size_t>(max - inputs.size(), 2);
         const std::string parentPath = entry >= 0 ? m_entries[size_t(entry)].path : std::string();
-        while (items.size() > max) {
-            const size_t count = (items.size() + max - 1) / max;
+        while (items.size() > room) {
+            const size_t count = (items.size() + room - 1) / room;
             const size_t size = (items.size() + count - 1) / count;
             std::vector<GroupItem> ranges;
             for (size_t begin = 0; begin < items.size(); begin += size) {
@@ -493,7 +511,7 @@ private:
         }
         std::vector<int> &n = entry >= 0 ? m_entries[size_t(entry)].nodes : m_topNodes;
         std::vector<int> &c = entry >= 0 ? m_entries[size_t(entry)].children : m_topChildren;
-        n.clear();
+        n = std::move(inputs);
         c.clear();
         for (const GroupItem &item : items)
             c.push_back(item.id);

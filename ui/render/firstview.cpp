@@ -56,8 +56,9 @@ bool FirstView::closeTowardsLegible(const GraphModel &model, GroupExpansion &exp
 
 bool FirstView::showsOnlyRanges(const GraphModel &model, const GroupExpansion &expansion)
 {
-    if (!model.topNodes.empty())
-        return false;
+    for (int n : model.topNodes)
+        if (!model.nodes[size_t(n)].op || model.nodes[size_t(n)].kind != NodeKind::Data)
+            return false; // the program's inputs, kept beside the ranges, say nothing either
     for (const LayerGroup &g : model.groups) {
         if (!expansion.isShown(model, g.id))
             continue;

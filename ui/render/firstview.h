@@ -33,7 +33,8 @@ public:
     /// the graph at a readable zoom instead; when only ranges are shown already, the first one
     /// is opened (the start of the program). False when nothing changed.
     static bool closeTowardsLegible(const GraphModel &model, GroupExpansion &expansion, double fitZoom);
-    /// Whether everything `expansion` shows is a closed range box.
+    /// Whether everything `expansion` shows is a closed range box, or a program input (a data
+    /// op, kept at the top level beside the ranges).
     static bool showsOnlyRanges(const GraphModel &model, const GroupExpansion &expansion);
 };
 
