@@ -112,6 +112,11 @@ private slots:
         session->setSources(sources);
         QTRY_COMPARE(reluItem->lines().value(1), QStringLiteral("2x3x5x7xf32"));
         QVERIFY(reluItem->toolTip().contains(QStringLiteral("inferred shape: 2x3x5x7xf32")));
+        // The input's node (data, its name, its shape) shows the chosen shape on its third line.
+        GraphNodeItem *dataItem
+            = w.graphView()->graphScene()->itemForOp(w.document()->program().block().op(0));
+        QVERIFY(dataItem && !dataItem->isGhost());
+        QCOMPARE(dataItem->lines().value(2), QStringLiteral("2x3x5x7xf32"));
         QTRY_COMPARE(
             shapeRow(), QStringLiteral("[2, 3, 5, 7] \u00b7 840 bytes (inferred from the input shapes)"));
         GraphEdgeItem *edge = nullptr;

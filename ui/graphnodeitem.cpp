@@ -7,6 +7,7 @@
 #include <QLocale>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
+#include <algorithm>
 
 namespace ps {
 
@@ -104,9 +105,12 @@ void GraphNodeItem::setMarks(const NodeMarks &marks)
             = m_op->numResults() > 1 ? QStringLiteral(" +%1").arg(m_op->numResults() - 1) : QString();
         const QString declared = QString::fromStdString(GraphBuilder::shapeText(type)) + suffix;
         const QString runtime = runtimeShapeText(type, shapes.front());
-        if (m_declaredLines[1] == declared && !runtime.isEmpty() && runtime + suffix != declared) {
-            m_visual.lines[1] = runtime + suffix;
-            m_visual.runtimeLine = 1;
+        // Line 1 of an op, line 2 of an input (data, its name, its shape).
+        const auto line = std::find(m_declaredLines.begin() + 1, m_declaredLines.end(), declared);
+        if (line != m_declaredLines.end() && !runtime.isEmpty() && runtime + suffix != declared) {
+            const auto index = int(line - m_declaredLines.begin());
+            m_visual.lines[index] = runtime + suffix;
+            m_visual.runtimeLine = index;
         }
     }
     const QString lines = marksText();
