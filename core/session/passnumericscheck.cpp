@@ -30,14 +30,14 @@ namespace ps {
 
 namespace {
 
-/// Copies the tensor results `wanted` of each op as the op produces them (later inplace ops may
-/// overwrite the buffer; a loop body's values come once per iteration) into storages counted by
-/// `meter`, and hands each copy to `take` before the run drops the value. Keeps the run's live
+/// Hands the tensor results `wanted` of each op to `take` as the op produces them (later inplace
+/// ops may overwrite the buffer, eager deletion frees it: `take` copies what it keeps; a loop
+/// body's values come once per iteration), `meter` counting what it allocates. Keeps the run's live
 /// bytes after each op in `liveBytes` and calls `sampled` then.
 class ValueRecorder : public InterpreterObserver
 {
 public:
-    using Take = std::function<void(const Operation &, Value, Tensor)>;
+    using Take = std::function<void(const Operation &, Value, const Tensor &)>;
     ValueRecorder(Interpreter &interpreter, Backend &backend, std::shared_ptr<AllocationMeter> meter,
         std::function<bool(Value)> wanted, Take take, std::function<void()> sampled)
         : m_interpreter(interpreter)
@@ -59,7 +59,7 @@ public:
                     continue;
                 const RuntimeValue *v = m_interpreter.valueOf(r);
                 if (v && v->isTensor() && v->tensor().defined())
-                    m_take(*op, r, deepHostCopy(m_backend, v->tensor()));
+                    m_take(*op, r, v->tensor());
             }
         }
         liveBytes = record.liveBytes;
@@ -439,31 +439,32 @@ void PassNumericsCheck::runAfterPass(const Pass &pass, const Program &program, c
     // Keyed by the value of the program after the pass.
     std::unordered_map<const ValueImpl *, Held> waitingBefore, waitingAfter, regionBefore, regionAfter;
     const Program &beforeProgram = *before.program;
-    const ValueRecorder::Take takeBefore = [&](const Operation &op, Value r, Tensor copy) {
+    // The run that has a value first keeps a copy; the other compares its own tensor with it.
+    const ValueRecorder::Take takeBefore = [&](const Operation &op, Value r, const Tensor &live) {
         const ValueImpl *key = before.original.at(r.impl());
         if (op.parentBlock() != &beforeProgram.block()) {
-            regionBefore[key] = Held { &op, r, std::move(copy) };
+            regionBefore[key] = Held { &op, r, deepHostCopy(m_backend, live) };
             return;
         }
         auto a = waitingAfter.find(key);
         if (a == waitingAfter.end()) {
-            waitingBefore[key] = Held { &op, r, std::move(copy) };
+            waitingBefore[key] = Held { &op, r, deepHostCopy(m_backend, live) };
             return;
         }
-        compareValue(*a->second.op, a->second.value, a->second.tensor, copy);
+        compareValue(*a->second.op, a->second.value, a->second.tensor, m_backend.toHost(live));
         waitingAfter.erase(a);
     };
-    const ValueRecorder::Take takeAfter = [&](const Operation &op, Value r, Tensor copy) {
+    const ValueRecorder::Take takeAfter = [&](const Operation &op, Value r, const Tensor &live) {
         if (op.parentBlock() != &program.block()) {
-            regionAfter[r.impl()] = Held { &op, r, std::move(copy) };
+            regionAfter[r.impl()] = Held { &op, r, deepHostCopy(m_backend, live) };
             return;
         }
         auto b = waitingBefore.find(r.impl());
         if (b == waitingBefore.end()) {
-            waitingAfter[r.impl()] = Held { &op, r, std::move(copy) };
+            waitingAfter[r.impl()] = Held { &op, r, deepHostCopy(m_backend, live) };
             return;
         }
-        compareValue(op, r, copy, b->second.tensor);
+        compareValue(op, r, m_backend.toHost(live), b->second.tensor);
         waitingBefore.erase(b);
     };
 
