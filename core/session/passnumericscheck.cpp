@@ -3,6 +3,7 @@
 #include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/datatypekind.h"
+#include "core/ir/irmapping.h"
 #include "core/ir/operation.h"
 #include "core/ir/program.h"
 #include "core/ir/region.h"
@@ -29,21 +30,22 @@ namespace ps {
 
 namespace {
 
-/// Copies each op's tensor results as the op produces them (later inplace ops may overwrite the
-/// buffer; a loop body keeps its last iteration's values) into storages counted by `meter`, and
-/// hands each copy to `take` before the run drops the value. Samples `meter`'s bytes plus the
-/// run's live bytes after each op into `peak`.
+/// Hands the tensor results `wanted` of each op to `take` as the op produces them (later inplace
+/// ops may overwrite the buffer, eager deletion frees it: `take` copies what it keeps; a loop
+/// body's values come once per iteration), `meter` counting what it allocates. Keeps the run's live
+/// bytes after each op in `liveBytes` and calls `sampled` then.
 class ValueRecorder : public InterpreterObserver
 {
 public:
-    using Take = std::function<void(const Operation &, Value, Tensor)>;
+    using Take = std::function<void(const Operation &, Value, const Tensor &)>;
     ValueRecorder(Interpreter &interpreter, Backend &backend, std::shared_ptr<AllocationMeter> meter,
-        Take take, int64_t &peak)
+        std::function<bool(Value)> wanted, Take take, std::function<void()> sampled)
         : m_interpreter(interpreter)
         , m_backend(backend)
         , m_meter(std::move(meter))
+        , m_wanted(std::move(wanted))
         , m_take(std::move(take))
-        , m_peak(peak)
+        , m_sampled(std::move(sampled))
     {
     }
     void opExecuted(const OpRecord &record) override
@@ -53,41 +55,34 @@ public:
             && op->name() != "pd_op.empty_like") {
             const AllocationMeter::Use metered(m_meter);
             for (Value r : op->results()) {
+                if (!m_wanted(r))
+                    continue;
                 const RuntimeValue *v = m_interpreter.valueOf(r);
                 if (v && v->isTensor() && v->tensor().defined())
-                    m_take(*op, r, copyOf(v->tensor()));
+                    m_take(*op, r, v->tensor());
             }
         }
-        m_peak = std::max(m_peak, m_meter->liveBytes() + record.liveBytes);
+        liveBytes = record.liveBytes;
+        m_sampled();
     }
+
+    int64_t liveBytes = 0;
 
 private:
-    /// A host tensor that views the bytes of one copied before (reshape, flatten, squeeze ...),
-    /// equal to them still, shares that copy: one memcmp instead of a copy.
-    Tensor copyOf(const Tensor &t)
-    {
-        const bool host = t.storage()->device().isCpu();
-        const std::pair<const Storage *, size_t> key(t.storage().get(), t.byteOffset());
-        if (host) {
-            auto it = m_copies.find(key);
-            if (it != m_copies.end() && it->second.dtype() == t.dtype()
-                && it->second.byteSize() == t.byteSize()
-                && std::memcmp(it->second.rawData(), t.rawData(), t.byteSize()) == 0)
-                return it->second.reshaped(t.shape());
-        }
-        Tensor copy = deepHostCopy(m_backend, t);
-        if (host)
-            m_copies[key] = copy;
-        return copy;
-    }
-
     Interpreter &m_interpreter;
     Backend &m_backend;
     std::shared_ptr<AllocationMeter> m_meter;
+    std::function<bool(Value)> m_wanted;
     Take m_take;
-    int64_t &m_peak;
-    /// The copy of each host buffer (storage, offset) last copied.
-    std::map<std::pair<const Storage *, size_t>, Tensor> m_copies;
+    std::function<void()> m_sampled;
+};
+
+/// A value one run has and the other does not have yet.
+struct Held
+{
+    const Operation *op = nullptr;
+    Value value;
+    Tensor tensor;
 };
 
 bool hasLowPrecision(const Program &program, bool &bfloat16)
@@ -304,47 +299,16 @@ PassNumericsCheck::PassNumericsCheck(
 
 PassNumericsCheck::~PassNumericsCheck() = default;
 
-PassNumericsCheck::Run PassNumericsCheck::execute(const Program &program, const Take &take)
+void PassNumericsCheck::snapshot(const Program &program, Run &run)
 {
-    Run run;
-    // The live program, not owned: it is only read during this call.
-    std::shared_ptr<const Program> view(&program, [](const Program *) {});
-    ProgramRunner runner(view, m_backend);
-    ProgramRunner::Options options;
-    options.inputs = m_options.inputs;
-    options.params = m_params->source();
-    options.inputShapes = m_options.inputShapes;
-    options.dynamicDim = m_options.dynamicDim;
-    options.interpreter.synchronizeEachOp = false;
-    options.interpreter.eagerDeletion = true; // the check keeps its own copies
-    options.interpreter.maxOps = m_options.maxOps;
-    options.interpreter.canceled = m_options.canceled;
-    if (!runner.prepare(options, run.error))
-        return run;
-    ValueRecorder recorder(
-        runner.interpreter(), m_backend, m_meter,
-        [&run, &take](const Operation &op, Value r, Tensor copy) {
-            if (take)
-                take(op, r, copy);
-            run.values[r.impl()] = std::move(copy);
-        },
-        m_peakBytes);
-    runner.interpreter().addObserver(&recorder);
-    const StopInfo stop = runner.run();
-    runner.interpreter().removeObserver(&recorder);
-    m_runPeakBytes = std::max(m_runPeakBytes, runner.interpreter().peakLiveBytes());
-    if (stop.reason != StopReason::Finished) {
-        const std::optional<OpError> &error = runner.interpreter().error();
-        run.error = error ? error->toString() : stop.message;
-        if (error && error->bounded && m_boundedError.empty())
-            m_boundedError = run.error;
-        return run;
-    }
-    {
-        const AllocationMeter::Use metered(m_meter);
-        for (ProgramRunner::NamedTensor &t : runner.outputs())
-            run.outputs.emplace_back(t.name, std::move(t.tensor));
-    }
+    IrMapping mapping;
+    run.program = program.clone(&mapping);
+    run.original.clear();
+    run.original.reserve(mapping.values().size());
+    for (const auto &[from, to] : mapping.values())
+        run.original.emplace(to.impl(), from.impl());
+    run.channelsLast.clear();
+    run.selections.clear();
     program.block().walk([&run](Operation *op) {
         for (Value r : op->results())
             if (isChannelsLast(r))
@@ -356,14 +320,62 @@ PassNumericsCheck::Run PassNumericsCheck::execute(const Program &program, const 
             s.attributes.assign(op->attributes().begin(), op->attributes().end());
         }
     });
+}
+
+namespace {
+
+ProgramRunner::Options runOptions(const PassNumericsCheck::Options &check, const ParameterStore &params)
+{
+    ProgramRunner::Options options;
+    options.inputs = check.inputs;
+    options.params = params.source();
+    options.inputShapes = check.inputShapes;
+    options.dynamicDim = check.dynamicDim;
+    options.interpreter.synchronizeEachOp = false;
+    options.interpreter.eagerDeletion = true; // the check keeps its own copies
+    options.interpreter.maxOps = check.maxOps;
+    options.interpreter.canceled = check.canceled;
+    return options;
+}
+
+/// The error of a run that stopped before its end.
+std::string stopError(Interpreter &interpreter, const StopInfo &stop)
+{
+    const std::optional<OpError> &error = interpreter.error();
+    return error ? error->toString() : stop.message;
+}
+
+} // namespace
+
+void PassNumericsCheck::execute(const Program &program, Run &run)
+{
+    run.ok = false;
+    run.error.clear();
+    // The live program, not owned: it is only read during this call.
+    std::shared_ptr<const Program> view(&program, [](const Program *) {});
+    ProgramRunner runner(view, m_backend);
+    if (!runner.prepare(runOptions(m_options, *m_params), run.error))
+        return;
+    const StopInfo stop = runner.run();
+    m_runPeakBytes = std::max(m_runPeakBytes, runner.interpreter().peakLiveBytes());
+    m_peakBytes = std::max(m_peakBytes, runner.interpreter().peakLiveBytes());
+    if (stop.reason != StopReason::Finished) {
+        run.error = stopError(runner.interpreter(), stop);
+        const std::optional<OpError> &error = runner.interpreter().error();
+        if (error && error->bounded && m_boundedError.empty())
+            m_boundedError = run.error;
+        return;
+    }
     run.ok = true;
-    return run;
 }
 
 void PassNumericsCheck::runBeforePipeline(const Program &program, std::string_view)
 {
-    m_current = execute(program, {});
+    m_current = Run();
+    execute(program, m_current);
     m_baselineError = m_current.ok ? std::string() : m_current.error;
+    if (m_current.ok)
+        snapshot(program, m_current);
 }
 
 void PassNumericsCheck::runAfterPass(const Pass &pass, const Program &program, const PassRecord &record)
@@ -383,8 +395,10 @@ void PassNumericsCheck::runAfterPass(const Pass &pass, const Program &program, c
     }
     if (!m_current.ok) {
         n.skipped = "the program before the pass did not run: " + m_current.error;
-        m_current = Run(); // its values go before the next run records its own
-        m_current = execute(program, {}); // the next pass may have a runnable program to start from
+        m_current = Run();
+        execute(program, m_current); // the next pass may have a runnable program to start from
+        if (m_current.ok)
+            snapshot(program, m_current);
         m_results.push_back(std::move(n));
         return;
     }
@@ -394,21 +408,26 @@ void PassNumericsCheck::runAfterPass(const Pass &pass, const Program &program, c
         m_results.push_back(std::move(n));
         return;
     }
-    // The values the pass removed go before the run: the reference keeps only what it can be
-    // compared with.
-    std::unordered_set<const ValueImpl *> live;
-    program.block().walk([&live](Operation *op) {
-        for (Value r : op->results())
-            live.insert(r.impl());
-    });
-    std::erase_if(m_current.values, [&live](const auto &v) { return !live.contains(v.first); });
+    Run &before = m_current;
+    // The values both programs have: the pass kept them (the clone maps back to them).
+    std::unordered_set<const ValueImpl *> survived;
+    {
+        std::unordered_set<const ValueImpl *> live;
+        program.block().walk([&live](Operation *op) {
+            for (Value r : op->results())
+                live.insert(r.impl());
+        });
+        for (const auto &[copy, original] : before.original)
+            if (live.contains(original))
+                survived.insert(original);
+    }
 
-    // A top-level value is compared as the run produces it and the reference's copy released, so
-    // the check holds about one run's values; a value inside a region (a loop body runs many
-    // times) is compared once the run ends.
+    // The program before the pass (its clone) and after it run in lockstep: a top-level value is
+    // compared as soon as both runs have it and both copies released, so the check holds the two
+    // runs' live values plus the values one run is ahead with. A value inside a region (a loop
+    // body runs many times) is kept, last iteration, to the runs' end.
     const ValueNumbering numbering(program);
     std::unordered_map<const ValueImpl *, Compared> compared;
-    Run &before = m_current;
     auto compareValue = [&](const Operation &op, Value r, const Tensor &actual, const Tensor &expected) {
         const bool movedToNhwc = isChannelsLast(r) && !before.channelsLast.contains(r.impl())
             && actual.defined() && actual.rank() == 4;
@@ -417,37 +436,149 @@ void PassNumericsCheck::runAfterPass(const Pass &pass, const Program &program, c
         c.numerics.op = std::string(op.name());
         compared.insert_or_assign(r.impl(), std::move(c));
     };
-    const Take streamed = [&](const Operation &op, Value r, const Tensor &copy) {
-        if (op.parentBlock() != &program.block())
+    // Keyed by the value of the program after the pass.
+    std::unordered_map<const ValueImpl *, Held> waitingBefore, waitingAfter, regionBefore, regionAfter;
+    const Program &beforeProgram = *before.program;
+    // The run that has a value first keeps a copy; the other compares its own tensor with it.
+    const ValueRecorder::Take takeBefore = [&](const Operation &op, Value r, const Tensor &live) {
+        const ValueImpl *key = before.original.at(r.impl());
+        if (op.parentBlock() != &beforeProgram.block()) {
+            regionBefore[key] = Held { &op, r, deepHostCopy(m_backend, live) };
             return;
-        auto b = before.values.find(r.impl());
-        if (b != before.values.end()) {
-            compareValue(op, r, copy, b->second);
-            before.values.erase(b);
         }
+        auto a = waitingAfter.find(key);
+        if (a == waitingAfter.end()) {
+            waitingBefore[key] = Held { &op, r, deepHostCopy(m_backend, live) };
+            return;
+        }
+        compareValue(*a->second.op, a->second.value, a->second.tensor, m_backend.toHost(live));
+        waitingAfter.erase(a);
     };
-    Run after = execute(program, streamed);
-    if (!after.ok) {
-        n.skipped = "the program after the pass did not run: " + after.error;
+    const ValueRecorder::Take takeAfter = [&](const Operation &op, Value r, const Tensor &live) {
+        if (op.parentBlock() != &program.block()) {
+            regionAfter[r.impl()] = Held { &op, r, deepHostCopy(m_backend, live) };
+            return;
+        }
+        auto b = waitingBefore.find(r.impl());
+        if (b == waitingBefore.end()) {
+            waitingAfter[r.impl()] = Held { &op, r, deepHostCopy(m_backend, live) };
+            return;
+        }
+        compareValue(op, r, m_backend.toHost(live), b->second.tensor);
+        waitingBefore.erase(b);
+    };
+
+    std::shared_ptr<const Program> beforeView(&beforeProgram, [](const Program *) {});
+    std::shared_ptr<const Program> afterView(&program, [](const Program *) {});
+    ProgramRunner beforeRunner(beforeView, m_backend);
+    ProgramRunner afterRunner(afterView, m_backend);
+    const ProgramRunner::Options options = runOptions(m_options, *m_params);
+    std::string beforeError, afterError;
+    bool prepared = beforeRunner.prepare(options, beforeError);
+    prepared = prepared && afterRunner.prepare(options, afterError);
+    ValueRecorder *recorders[2] = {};
+    auto sample = [&] {
+        m_peakBytes = std::max(m_peakBytes,
+            m_meter->liveBytes() + (recorders[0] ? recorders[0]->liveBytes : 0)
+                + (recorders[1] ? recorders[1]->liveBytes : 0));
+    };
+    std::vector<std::pair<std::string, Tensor>> beforeOutputs, afterOutputs;
+    if (prepared) {
+        ValueRecorder beforeRecorder(
+            beforeRunner.interpreter(), m_backend, m_meter,
+            [&](Value r) {
+                auto o = before.original.find(r.impl());
+                return o != before.original.end() && survived.contains(o->second);
+            },
+            takeBefore, sample);
+        ValueRecorder afterRecorder(
+            afterRunner.interpreter(), m_backend, m_meter,
+            [&](Value r) { return survived.contains(r.impl()); }, takeAfter, sample);
+        recorders[0] = &beforeRecorder;
+        recorders[1] = &afterRecorder;
+        beforeRunner.interpreter().addObserver(&beforeRecorder);
+        afterRunner.interpreter().addObserver(&afterRecorder);
+        bool beforeDone = false, afterDone = false;
+        auto step = [this](ProgramRunner &runner, bool &done, std::string &error) {
+            Interpreter &interpreter = runner.interpreter();
+            const StopInfo stop = interpreter.step();
+            if (stop.reason == StopReason::Finished) {
+                done = true;
+            } else if (stop.reason != StopReason::Step) {
+                done = true;
+                error = stopError(interpreter, stop);
+                const std::optional<OpError> &e = interpreter.error();
+                if (e && e->bounded && m_boundedError.empty())
+                    m_boundedError = error;
+            }
+        };
+        // The run that is behind (the other holds values it has not produced yet) steps; the
+        // program after the pass leads otherwise.
+        while (beforeError.empty() && afterError.empty() && !(beforeDone && afterDone)) {
+            const bool stepBefore
+                = afterDone || (!beforeDone && !waitingAfter.empty() && waitingBefore.empty());
+            if (stepBefore)
+                step(beforeRunner, beforeDone, beforeError);
+            else
+                step(afterRunner, afterDone, afterError);
+        }
+        beforeRunner.interpreter().removeObserver(&beforeRecorder);
+        afterRunner.interpreter().removeObserver(&afterRecorder);
+        recorders[0] = recorders[1] = nullptr;
+        m_runPeakBytes = std::max({ m_runPeakBytes, beforeRunner.interpreter().peakLiveBytes(),
+            afterRunner.interpreter().peakLiveBytes() });
+        if (beforeError.empty() && afterError.empty()) {
+            for (ProgramRunner::NamedTensor &t : beforeRunner.outputs())
+                beforeOutputs.emplace_back(t.name, std::move(t.tensor));
+            for (ProgramRunner::NamedTensor &t : afterRunner.outputs())
+                afterOutputs.emplace_back(t.name, std::move(t.tensor));
+        }
+    }
+    Run after;
+    if (!beforeError.empty()) {
+        // It ran before: only a bound (the op limit, a cancel) stops it now.
+        n.skipped = "the program before the pass did not run: " + beforeError;
+        after.error = beforeError;
+        m_current = std::move(after);
+        m_results.push_back(std::move(n));
+        return;
+    }
+    if (!afterError.empty()) {
+        n.skipped = "the program after the pass did not run: " + afterError;
+        after.error = afterError;
         m_current = std::move(after);
         m_results.push_back(std::move(n));
         return;
     }
     n.checked = true;
+    snapshot(program, after);
     // Every value both runs computed in program order, then the selections they went through.
+    auto heldOf
+        = [](std::unordered_map<const ValueImpl *, Held> &top,
+              std::unordered_map<const ValueImpl *, Held> &region, const ValueImpl *v) -> const Held * {
+        auto t = top.find(v);
+        if (t != top.end())
+            return &t->second;
+        auto r = region.find(v);
+        return r == region.end() ? nullptr : &r->second;
+    };
     std::vector<const ValueImpl *> order;
     program.block().walk([&](Operation *op) {
         for (Value r : op->results()) {
             if (!compared.contains(r.impl())) {
-                auto a = after.values.find(r.impl());
-                auto b = before.values.find(r.impl());
-                if (a == after.values.end() || b == before.values.end())
+                const Held *a = heldOf(waitingAfter, regionAfter, r.impl());
+                const Held *b = heldOf(waitingBefore, regionBefore, r.impl());
+                if (!a || !b)
                     continue;
-                compareValue(*op, r, a->second, b->second);
+                compareValue(*op, r, a->tensor, b->tensor);
             }
             order.push_back(r.impl());
         }
     });
+    waitingBefore.clear();
+    waitingAfter.clear();
+    regionBefore.clear();
+    regionAfter.clear();
     std::unordered_map<const ValueImpl *, Selected> marks;
     auto untouched = [&before, &after](const Operation &op) {
         auto b = before.selections.find(&op);
@@ -492,10 +623,10 @@ void PassNumericsCheck::runAfterPass(const Pass &pass, const Program &program, c
             n.outputs.push_back(std::move(v));
     };
     const std::unordered_map<std::string, const ValueImpl *> outputs = outputValues(program);
-    for (const auto &[name, tensor] : after.outputs) {
-        auto it = std::find_if(m_current.outputs.begin(), m_current.outputs.end(),
+    for (const auto &[name, tensor] : afterOutputs) {
+        auto it = std::find_if(beforeOutputs.begin(), beforeOutputs.end(),
             [&name = name](const auto &o) { return o.first == name; });
-        if (it == m_current.outputs.end())
+        if (it == beforeOutputs.end())
             continue; // a new output: nothing to compare with
         ValueNumerics v = compareValues(tensor, it->second, n.rtol, n.atol).numerics;
         v.value = name;
@@ -504,6 +635,7 @@ void PassNumericsCheck::runAfterPass(const Pass &pass, const Program &program, c
     }
     for (const ValueImpl *value : order)
         account(compared.at(value).numerics, value, false);
+    after.ok = true;
     m_current = std::move(after);
     m_results.push_back(std::move(n));
 }

@@ -92,19 +92,20 @@ struct PassNumerics
     OrderSensitive orderSensitive;
 };
 
-/// An instrumentation that runs the program on the CPU oracle before the first pass and after
-/// every pass that changed it (ProgramRunner on the live program, the parameters from a shared
-/// ParameterStore so folded parameters are there), and compares each run with the one before:
-/// the outputs by name and every value both runs computed (the same IR value: it survived the
-/// pass). Differences that only a flipped near tie in a discrete selection explains are reported
-/// apart (PassNumerics::OrderSensitive). Values are copied as each op produces them, so an inplace op
-/// overwriting its input later does not count as a difference. Values of random ops and `empty` are not
-/// compared. Cost per changed pass: one program execution with eager deletion, a host copy of its
-/// values and their comparison. Memory: about one run's values (host copies) plus what the running
-/// program holds: the reference keeps only the values that survived the pass, and each top-level
-/// value is compared as the run produces it and the reference's copy released at once (values
-/// inside regions wait for the run's end); a value whose buffer still holds the bytes of one copied
-/// before shares that copy.
+/// An instrumentation that checks each pass that changed the program by running the program as
+/// it was before the pass (a clone taken then) and after it on the CPU oracle, in lockstep
+/// (ProgramRunner on each, the parameters from a shared ParameterStore so folded parameters are
+/// there), and comparing the outputs by name and every value both runs computed (the same IR
+/// value: it survived the pass). Differences that only a flipped near tie in a discrete selection
+/// explains are reported apart (PassNumerics::OrderSensitive). Values are copied as each op
+/// produces them, so an inplace op overwriting its input later does not count as a difference.
+/// Values of random ops and `empty` are not compared. The program also runs once before the first
+/// pass (baselineError()). Cost per changed pass: two program executions with eager deletion, a
+/// host copy of the values that survived the pass and their comparison. Memory: the two runs'
+/// live values plus the copies one run is ahead with: the run that is behind steps until it has
+/// produced what the other waits for, and each top-level value is compared and both copies
+/// released as soon as both runs have it (values inside regions are kept, last iteration, to the
+/// runs' end: a body runs many times).
 class PassNumericsCheck : public PassInstrumentation
 {
 public:
@@ -141,23 +142,26 @@ public:
     /// cancel) rather than failed by the program; empty when none was.
     const std::string &boundedError() const { return m_boundedError; }
     /// The most bytes the check held at once: its copies of values (both runs') plus what the
-    /// running program held, sampled after each op (AllocationMeter counts; a kernel's
+    /// running programs held, sampled after each op (AllocationMeter counts; a kernel's
     /// temporaries are in runPeakBytes only).
     int64_t peakBytes() const { return m_peakBytes; }
     /// The largest Interpreter::peakLiveBytes() of its runs: one run on its own, as Paddle frees.
     int64_t runPeakBytes() const { return m_runPeakBytes; }
 
 private:
+    /// The program as it was before the pass: a clone to run in lockstep with the program after
+    /// the pass, and what the check needs to know of the original.
     struct Run
     {
         bool ok = false;
         std::string error;
-        std::vector<std::pair<std::string, Tensor>> outputs;
-        std::unordered_map<const ValueImpl *, Tensor> values;
+        std::unique_ptr<Program> program;
+        /// Each value of `program` -> the value of the live program it was cloned from.
+        std::unordered_map<const ValueImpl *, const ValueImpl *> original;
         /// The values whose type says NHWC (transfer_layout_pass moves values into NHWC: such a
         /// value is compared with its NCHW self before the pass after a transpose back).
         std::unordered_set<const ValueImpl *> channelsLast;
-        /// The selections (ops that turn float data into a discrete choice) as they ran: a
+        /// The selections (ops that turn float data into a discrete choice) as they were: a
         /// flipped one excuses nothing when the pass edited it (another attribute or operand).
         struct Selection
         {
@@ -167,9 +171,10 @@ private:
         };
         std::unordered_map<const Operation *, Selection> selections;
     };
-    /// Sees each value's copy as the run records it.
-    using Take = std::function<void(const Operation &, Value, const Tensor &)>;
-    Run execute(const Program &program, const Take &take);
+    /// Clones `program` and notes its NHWC values and selections (by the live program's ops).
+    static void snapshot(const Program &program, Run &run);
+    /// Runs `program` alone, keeping nothing: whether it runs.
+    void execute(const Program &program, Run &run);
 
     Backend &m_backend;
     std::shared_ptr<ParameterStore> m_params;
