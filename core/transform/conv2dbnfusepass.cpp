@@ -59,12 +59,10 @@ bool foldConvBn(Operation &bn, PatternRewriter &rewriter)
     const Value bias = bn.operand(4);
     if (scale.isNull() || bias.isNull() || !filter.type().isTensorLike() || !variance.type().isTensorLike())
         return false;
-    const Attribute *epsilonAttr = bn.attribute("epsilon");
-    if (!epsilonAttr)
+    const std::optional<float> foldable = foldableBatchNormEpsilon(bn);
+    if (!foldable)
         return false;
-    const float epsilon = float(epsilonAttr->asDouble());
-    if (epsilon < 0.0f || epsilon > 0.001f)
-        return false;
+    const float epsilon = *foldable;
 
     // --- the filter: w * reshape(scale / sqrt(variance + eps), [C, 1, 1, 1]) ---
     const std::vector<int64_t> varianceShape = variance.type().dims();

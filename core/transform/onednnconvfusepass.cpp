@@ -93,12 +93,10 @@ bool foldBatchNorm(Operation &bn, Operation &conv, Value convBias, Operation *ad
     if (scale.isNull() || bias.isNull() || !filter.type().isTensorLike() || !variance.type().isTensorLike()
         || filter.type().dtype() == DataType::Float16 || scale.type().dims().empty())
         return false;
-    const Attribute *epsilonAttr = bn.attribute("epsilon");
-    if (!epsilonAttr)
+    const std::optional<float> foldable = foldableBatchNormEpsilon(bn);
+    if (!foldable)
         return false;
-    const float epsilon = float(epsilonAttr->asDouble());
-    if (epsilon < 0.0f || epsilon > 0.001f)
-        return false;
+    const float epsilon = *foldable;
     Value reshapedConvBias;
     if (add) {
         const std::vector<int64_t> addShape = convBias.type().dims();

@@ -118,4 +118,15 @@ int64_t dimsProduct(const std::vector<int64_t> &dims)
     return product;
 }
 
+std::optional<float> foldableBatchNormEpsilon(const Operation &bn)
+{
+    const Attribute *epsilon = bn.attribute("epsilon");
+    if (!epsilon)
+        return std::nullopt;
+    const auto value = float(epsilon->asDouble());
+    if (value < 0.0f || value > 0.001f)
+        return std::nullopt;
+    return value;
+}
+
 } // namespace ps

@@ -4,6 +4,7 @@
 #include "core/ir/type.h"
 #include "core/ir/value.h"
 
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -56,5 +57,8 @@ Type withDtype(Type type, DataType dtype);
 
 /// Product of the dims (-1 dims multiply in as -1, as Paddle's shape arithmetic does).
 int64_t dimsProduct(const std::vector<int64_t> &dims);
+/// The `epsilon` of a batch_norm that Paddle's conv + batch-norm fusions fold (0 <= epsilon <=
+/// 0.001, their constraint), else nullopt.
+std::optional<float> foldableBatchNormEpsilon(const Operation &bn);
 
 } // namespace ps
