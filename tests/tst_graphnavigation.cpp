@@ -109,6 +109,7 @@ private slots:
     void searchNextPreviousAndCount();
     void minimapShowsAndMovesTheView();
     void titlesStayReadableAtMiddleZoom();
+    void titlesShowAtFitZoom();
     void exportDrawsTheWholeGraph();
     void benchmarkGroupedLayout();
 };
@@ -434,6 +435,58 @@ void TestGraphNavigation::titlesStayReadableAtMiddleZoom()
     style.paintGroup(&painter, g, 0.3);
     painter.end();
     QVERIFY(darkPixels(image, image.rect().adjusted(6, 6, -6, -6)) > 3);
+}
+
+void TestGraphNavigation::titlesShowAtFitZoom()
+{
+    // lenet at fit zoom in a 1280x720 window is drawn at about 0.27: a short box such as
+    // softmax's could not hold its title at a readable size and drew none; it now spreads past
+    // the box's sides. Open layers' frame titles were drawn only from 0.5 up.
+    GraphStyle style;
+    GraphNode node;
+    node.kind = NodeKind::Compute;
+    node.lines = { "softmax", "1x10xf32" };
+    const QSizeF size = style.nodeSize(node);
+    for (double lod : { 0.25, 0.3, 0.4 }) {
+        const int margin = int(size.width() * lod);
+        QImage image(
+            QSize(int(size.width() * lod) + 2 * margin, int(size.height() * lod) + 8), QImage::Format_RGB32);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        painter.translate(margin, 4);
+        painter.scale(lod, lod);
+        NodeVisual v;
+        v.rect = QRectF(QPointF(0, 0), size);
+        v.lines = { QStringLiteral("softmax"), QStringLiteral("1x10xf32") };
+        style.paintNode(&painter, v, lod);
+        painter.end();
+        QVERIFY2(darkPixels(image, image.rect().adjusted(margin + 2, 6, -margin - 2, -6)) > 3,
+            qPrintable(QStringLiteral("no title at lod %1").arg(lod)));
+    }
+    LayerGroup group;
+    group.label = "Linear_1";
+    group.ops = 2;
+    const QSizeF frame = style.frameSize(QSizeF(120, 200), group);
+    for (double lod : { 0.32, 0.45 }) {
+        QImage image(
+            QSize(int(frame.width() * lod) + 8, int(frame.height() * lod) + 8), QImage::Format_RGB32);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        painter.translate(4, 4);
+        painter.scale(lod, lod);
+        GroupVisual g;
+        g.rect = QRectF(QPointF(0, 0), frame);
+        g.title = QString::fromStdString(group.label);
+        g.detail = GraphStyle::groupDetail(group);
+        g.expanded = true;
+        style.paintGroup(&painter, g, lod);
+        painter.end();
+        // The title band right of the toggle: text, where before only the frame's border was.
+        const QRect band(int(4 + 20 * lod), 4 + 2, int(frame.width() * lod * 0.6),
+            int(style.frameTitleHeight() * lod) - 2);
+        QVERIFY2(
+            darkPixels(image, band) > 3, qPrintable(QStringLiteral("no frame title at lod %1").arg(lod)));
+    }
 }
 
 void TestGraphNavigation::exportDrawsTheWholeGraph()

@@ -139,32 +139,42 @@ QColor GraphStyle::matchColor() const
 }
 
 bool GraphStyle::drawFittedText(QPainter *painter, const QRectF &rect, const QString &text, QFont font,
-    qreal lod, qreal maxScale, int flags) const
+    qreal lod, qreal maxScale, int flags, qreal overflow) const
 {
     if (text.isEmpty() || rect.width() <= 0 || rect.height() <= 0 || lod <= 0)
         return false;
     const qreal pixels = font.pixelSize() > 0 ? font.pixelSize() : font.pointSizeF();
     const QFontMetricsF metrics(font);
+    const qreal readable = kMinTextPixels / (pixels * lod); // the smallest scale still drawn
     const qreal wanted = qMax<qreal>(1, kFittedTextPixels / (pixels * lod)); // scale for ~12 px on screen
     qreal scale = std::min({ maxScale, wanted, rect.height() / metrics.height() });
+    if (scale < readable)
+        return false;
     QString shown = text;
+    QRectF area = rect;
     const qreal width = metrics.horizontalAdvance(text);
     if (width * scale > rect.width()) {
-        const qreal fitting = rect.width() / width;
-        if (pixels * fitting * lod >= kMinTextPixels) {
-            scale = fitting;
-        } else { // keep a readable size and elide
-            const int elideWidth = int(rect.width() / scale);
-            shown = metrics.elidedText(text, Qt::ElideRight, elideWidth);
-            if (shown.size() < 3)
-                return false;
+        if (rect.width() / width >= readable) {
+            scale = rect.width() / width;
+        } else {
+            // Too long for the box at a readable size: it may spread past the box's sides by
+            // `overflow` (a small op box at fit zoom), and is elided beyond that.
+            const qreal spread = rect.width() * qMax<qreal>(1, overflow);
+            if (flags & Qt::AlignHCenter)
+                area = QRectF(rect.center().x() - spread / 2, rect.top(), spread, rect.height());
+            else
+                area.setWidth(spread);
+            scale = std::clamp(spread / width, readable, scale);
+            if (width * scale > spread) {
+                shown = metrics.elidedText(text, Qt::ElideRight, int(spread / scale));
+                if (shown.size() < 3)
+                    return false;
+            }
         }
     }
-    if (pixels * scale * lod < kMinTextPixels)
-        return false;
     font.setPixelSize(qMax(1, int(std::floor(pixels * scale))));
     painter->setFont(font);
-    painter->drawText(rect, flags | Qt::TextSingleLine, shown);
+    painter->drawText(area, flags | Qt::TextSingleLine, shown);
     return true;
 }
 
@@ -383,7 +393,7 @@ void GraphStyle::paintNode(QPainter *painter, const NodeVisual &n, qreal lod) co
     if (lod < kDetailLod) {
         // Far out: the title alone, enlarged into the whole label area, stays readable.
         const QRectF area(n.rect.left() + 3, n.rect.top() + 1, n.rect.width() - 6, labelHeight - 2);
-        drawFittedText(painter, area, n.lines.first(), title, lod, 2.5, Qt::AlignCenter);
+        drawFittedText(painter, area, n.lines.first(), title, lod, 2.5, Qt::AlignCenter, kTitleOverflow);
         return;
     }
     const qreal lineHeight = QFontMetricsF(font).lineSpacing();
@@ -498,8 +508,13 @@ void GraphStyle::paintGroup(QPainter *painter, const GroupVisual &g, qreal lod) 
     painter->setPen(textColor());
     const QRectF title(
         toggle.right() + 6, g.rect.top(), g.rect.width() - toggle.width() - 16, frameTitleHeight());
+    // Up to the band's height further out; the title alone where the detail would not fit.
+    const qreal maxScale = lod < kDetailLod ? 3 : 1;
     const QString text = g.title + QStringLiteral("  \u00b7  ") + g.detail;
-    drawFittedText(painter, title, text, m_groupFont, lod, 1, Qt::AlignLeft | Qt::AlignVCenter);
+    const qreal readable = kMinTextPixels / (m_groupFont.pixelSize() * lod);
+    const bool withDetail = QFontMetricsF(m_groupFont).horizontalAdvance(text) * readable <= title.width();
+    drawFittedText(painter, title, withDetail ? text : g.title, m_groupFont, lod, maxScale,
+        Qt::AlignLeft | Qt::AlignVCenter);
 }
 
 void GraphStyle::paintChangeCounts(

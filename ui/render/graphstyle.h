@@ -132,14 +132,17 @@ public:
     static constexpr qreal kDetailLod = 0.6;
     /// Text smaller than this on screen (pixels) is not drawn.
     static constexpr qreal kMinTextPixels = 5.5;
+    /// How far past its box's width an op's title may spread where the box is too small for it.
+    static constexpr qreal kTitleOverflow = 1.4;
     static constexpr qreal kArrowLod = 0.25;
     static constexpr qreal kEdgeLabelLod = 0.75;
 
 private:
     /// Draws `text` in `rect` with `font` enlarged by up to `maxScale`, as large as fits the box
-    /// and never below kMinTextPixels on screen; false when it would be too small to read.
+    /// and never below kMinTextPixels on screen; a text too long for the box at that size spreads
+    /// to `overflow` times its width, then is elided. False when it would be too small to read.
     bool drawFittedText(QPainter *painter, const QRectF &rect, const QString &text, QFont font, qreal lod,
-        qreal maxScale, int flags) const;
+        qreal maxScale, int flags, qreal overflow = 1) const;
     /// A closed layer's −/+/~ counts of what a pass did inside it, with a frame in `frame`.
     void paintChangeCounts(
         QPainter *painter, const QRectF &rect, const NodeMarks &marks, const QColor &frame, qreal lod) const;
