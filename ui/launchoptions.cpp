@@ -7,6 +7,7 @@
 #include "ui/debugger/debugsession.h"
 #include "ui/debugger/memorylimitsetting.h"
 #include "ui/diagnosticsmodel.h"
+#include "ui/dockcollapser.h"
 #include "ui/mainwindowdebugger.h"
 #include "ui/mainwindowmemory.h"
 #include "ui/mainwindowpasses.h"
@@ -103,8 +104,12 @@ std::optional<LaunchOptions> LaunchOptions::parse(const QStringList &arguments, 
     QCommandLineOption pirText(QStringLiteral("pir-text"),
         QStringLiteral("Show the PIR Text dock: the program shown as PIR text, synced with the graph's "
                        "selection."));
+    QCommandLineOption collapse(QStringLiteral("collapse"),
+        QStringLiteral("Fold panels to their titles (View > Collapse Panels): their titles, comma-separated "
+                       "(Ops,Properties), or all."),
+        QStringLiteral("panels"));
     parser.addOptions({ screenshot, size, debugSteps, select, inspect, inspectTab, view, mode, shape, dark,
-        maxMemory, passStep, pipeline, paddleLog, memory, pirText });
+        maxMemory, passStep, pipeline, paddleLog, memory, pirText, collapse });
     parser.process(arguments);
 
     LaunchOptions options;
@@ -176,6 +181,8 @@ std::optional<LaunchOptions> LaunchOptions::parse(const QStringList &arguments, 
     options.paddleLog = parser.value(paddleLog);
     options.memory = parser.isSet(memory);
     options.pirText = parser.isSet(pirText);
+    if (parser.isSet(collapse))
+        options.collapse = parser.value(collapse).split(QLatin1Char(','), Qt::SkipEmptyParts);
     options.tab = passes                                                 ? MainWindow::Tab::Passes
         : split || (!options.paddleLog.isEmpty() && !parser.isSet(view)) ? MainWindow::Tab::Split
                                                                          : MainWindow::Tab::Program;
@@ -213,6 +220,32 @@ void LaunchOptions::applyToApplication() const
     MemoryLimitSetting::restore();
     if (maxMemory)
         MemoryBudget::setLimit(*maxMemory);
+}
+
+bool LaunchOptions::collapsePanels(MainWindow &window, QString &error) const
+{
+    const QList<QDockWidget *> docks = window.findChildren<QDockWidget *>();
+    if (collapse.size() == 1
+        && collapse.first().trimmed().compare(QLatin1String("all"), Qt::CaseInsensitive) == 0) {
+        window.dockCollapser()->collapseAllAction()->trigger();
+        return true;
+    }
+    for (const QString &name : collapse) {
+        auto it = std::find_if(docks.begin(), docks.end(), [&](const QDockWidget *dock) {
+            return dock->windowTitle().compare(name.trimmed(), Qt::CaseInsensitive) == 0;
+        });
+        if (it == docks.end()) {
+            QStringList titles;
+            for (const QDockWidget *dock : docks)
+                titles.append(dock->windowTitle());
+            titles.sort();
+            error = QStringLiteral("--collapse: no panel named \"%1\" (panels: %2, or all)")
+                        .arg(name.trimmed(), titles.join(QStringLiteral(", ")));
+            return false;
+        }
+        window.dockCollapser()->setCollapsed(*it, true);
+    }
+    return true;
 }
 
 bool LaunchOptions::applyTo(MainWindow &window, QString &error) const
@@ -270,6 +303,8 @@ bool LaunchOptions::applyTo(MainWindow &window, QString &error) const
     }
     if (pirText)
         window.pirText()->showAction()->trigger();
+    if (!collapse.isEmpty() && !collapsePanels(window, error))
+        return false;
     if (tab == MainWindow::Tab::Split)
         window.showTab(MainWindow::Tab::Split);
     if (tab == MainWindow::Tab::Passes) {

@@ -42,6 +42,8 @@ struct LaunchOptions
     bool memory = false;
     /// `--pir-text`: show the PIR Text dock (MainWindowPirText).
     bool pirText = false;
+    /// `--collapse`: the panels to fold to their titles (their titles, or "all").
+    QStringList collapse;
     bool dark = false;
     /// `--max-memory` in bytes; nullopt: the debugger's setting.
     std::optional<uint64_t> maxMemory;
@@ -61,6 +63,10 @@ struct LaunchOptions
     /// and the `--paddle-log` (checked before it returns). False with `error` when a value is refused or a
     /// screenshot's file does not open.
     bool applyTo(MainWindow &window, QString &error) const;
+
+private:
+    /// Folds the `--collapse` panels; false with `error` naming the panels for an unknown title.
+    bool collapsePanels(MainWindow &window, QString &error) const;
 };
 
 } // namespace ps

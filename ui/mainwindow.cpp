@@ -6,6 +6,7 @@
 #include "ui/common/elidedlabel.h"
 #include "ui/debugger/graphmarks.h"
 #include "ui/diagnosticsmodel.h"
+#include "ui/dockcollapser.h"
 #include "ui/fileloader.h"
 #include "ui/focusmode.h"
 #include "ui/graphfinder.h"
@@ -169,6 +170,7 @@ MainWindow::MainWindow(QWidget *parent)
 
     createDocks();
     m_focusMode = new FocusMode(this); // before the menus and the debugger (its inspector maximises)
+    m_dockCollapser = new DockCollapser(this);
     createActions();
     // The pipeline's summary in the status bar, not the toolbar: a text that grows there would
     // push the debugger's controls into the toolbar's overflow menu on a small screen.
@@ -224,10 +226,13 @@ MainWindow::MainWindow(QWidget *parent)
             a->menu()->addAction(m_debugger->timeOverlayAction());
         }
 
+    m_dockCollapser->installAll(); // every dock made by now, the debugger's and the others'
+
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray()))
         resize(defaultSize());
-    restoreState(settings.value(QStringLiteral("windowState")).toByteArray(), kStateVersion);
+    if (restoreState(settings.value(QStringLiteral("windowState")).toByteArray(), kStateVersion))
+        m_dockCollapser->restoreState(settings.value(QStringLiteral("collapsedDocks")).toStringList());
 }
 
 MainWindow::~MainWindow() = default;
@@ -343,6 +348,7 @@ void MainWindow::createActions()
         });
     m_focusMode->setOnToggled([this](bool on) { m_passes->view()->setTimelineShown(!on); });
     view->addAction(m_focusMode->action());
+    view->addAction(m_dockCollapser->collapseAllAction());
     view->addSeparator();
     view->addAction(tr("&Program"), this, [this] { showTab(Tab::Program); })
         ->setShortcut(Qt::CTRL | Qt::Key_1);
@@ -760,6 +766,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     QSettings settings;
     settings.setValue(QStringLiteral("geometry"), saveGeometry());
     settings.setValue(QStringLiteral("windowState"), saveState(kStateVersion));
+    settings.setValue(QStringLiteral("collapsedDocks"), m_dockCollapser->state());
     QMainWindow::closeEvent(event);
 }
 

@@ -33,6 +33,7 @@ class Operation;
 class PassPanel;
 class PipelineRunner;
 class ProgramAttributesModel;
+class DockCollapser;
 class FocusMode;
 class ProgramDocument;
 class ProgramPickerPanel;
@@ -133,6 +134,7 @@ public:
     /// The Passes tab: the pass timeline and its diffs.
     MainWindowPasses *passes() const { return m_passes; }
     FocusMode *focusMode() const { return m_focusMode; }
+    DockCollapser *dockCollapser() const { return m_dockCollapser; }
     /// Paddle run logs: the "Paddle run log" dock, the graphs' colours, Run to first divergence.
     MainWindowRunLog *runLog() const { return m_runLog; }
     MainWindowMemory *memory() const { return m_memory; }
@@ -195,6 +197,7 @@ private:
     DiagnosticList m_loadDiagnostics;
     ProgramSide m_activeSide = ProgramSide::Origin;
     FocusMode *m_focusMode = nullptr;
+    DockCollapser *m_dockCollapser = nullptr;
     SelectionModel *m_selection;
     bool m_pickedInGraph = false; ///< the selection being shown was picked in a graph
     QStackedWidget *m_central;
