@@ -3,6 +3,7 @@
 #include "ui/graphview.h"
 #include "ui/launchoptions.h"
 #include "ui/mainwindow.h"
+#include "ui/shortcutsheet.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -68,6 +69,10 @@ private slots:
             QVERIFY(bar->collapseButton());
             QVERIFY(bar->findChild<QToolButton *>(QStringLiteral("dockCloseButton")));
         }
+        // Help ▸ Keyboard Shortcuts lists the action and the title's gestures.
+        const QString sheet = ShortcutSheet::html(&w);
+        QVERIFY(sheet.contains(QStringLiteral("Collapse Panels")));
+        QVERIFY(sheet.contains(QStringLiteral("fold a panel to its title")));
     }
 
     /// Properties shares the right column with Program attributes: it folds to its title's

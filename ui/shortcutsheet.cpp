@@ -81,6 +81,11 @@ QString ShortcutSheet::html(QWidget *window)
                                      "Breakpoints, cut and name lists: every panel follows")),
                     row(QObject::tr("Enter, double click"),
                         QObject::tr("in Properties and Value names: go to the op or value of the row")));
+    html += QObject::tr("<h3>Panels</h3><table>%1%2</table>")
+                .arg(row(QObject::tr("\u25be, double-click a title"),
+                         QObject::tr("fold a panel to its title (a strip at the window's side when it is "
+                                     "alone there), and unfold it to the size it had")),
+                    row(QObject::tr("Drag a title"), QObject::tr("move a panel, or float it")));
 
     const ThemeColors &c = ThemeColors::current();
     const std::pair<NodeKind, QString> kinds[] = {
