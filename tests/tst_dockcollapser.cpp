@@ -1,8 +1,11 @@
+#include "ui/debugger/debugsession.h"
 #include "ui/dockcollapser.h"
 #include "ui/docktitlebar.h"
 #include "ui/graphview.h"
 #include "ui/launchoptions.h"
 #include "ui/mainwindow.h"
+#include "ui/mainwindowdebugger.h"
+#include "ui/mainwindowpirtext.h"
 #include "ui/shortcutsheet.h"
 
 #include <QAction>
@@ -210,6 +213,39 @@ private slots:
         settle();
         QVERIFY(props->height() > 150); // the size it had before the window closed
         QSettings().clear();
+    }
+
+    /// A dock opened to show something new unfolds: the PIR text's action, the debugger's dock
+    /// that a step opens again.
+    void openingToShowUnfolds()
+    {
+        MainWindow w;
+        QVERIFY(showWindow(w));
+        settle();
+        QDockWidget *text = w.pirText()->dock();
+        w.pirText()->showAction()->trigger();
+        settle();
+        w.dockCollapser()->setCollapsed(text, true);
+        QVERIFY(w.dockCollapser()->isCollapsed(text));
+        text->close();
+        w.pirText()->showAction()->trigger();
+        settle();
+        QVERIFY(!w.dockCollapser()->isCollapsed(text));
+        QVERIFY(text->widget()->height() > 100);
+
+        QDockWidget *debugger = w.debugger()->dock();
+        DebugSession *session = w.debugger()->session();
+        session->stepOver();
+        QVERIFY(QTest::qWaitFor([&] { return session->state() == DebugSession::State::Paused; }, 60000));
+        settle();
+        w.dockCollapser()->setCollapsed(debugger, true);
+        QVERIFY(debugger->height() < 40);
+        debugger->close(); // folded, then closed: the next step opens it unfolded
+        session->stepOver();
+        QVERIFY(QTest::qWaitFor([&] { return session->state() == DebugSession::State::Paused; }, 60000));
+        settle();
+        QVERIFY(!w.dockCollapser()->isCollapsed(debugger));
+        QVERIFY2(debugger->height() > 200, qPrintable(QString::number(debugger->height())));
     }
 
     /// --collapse folds panels by title; an unknown title is refused with the titles there are.

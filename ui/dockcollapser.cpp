@@ -55,6 +55,20 @@ void DockCollapser::setAllCollapsed(bool collapsed)
     m_collapseAll->setChecked(true);
 }
 
+void DockCollapser::unfoldToShow(QDockWidget *dock)
+{
+    QWidget *window = dock ? dock->parentWidget() : nullptr;
+    auto *collapser
+        = window ? window->findChild<DockCollapser *>(QString(), Qt::FindDirectChildrenOnly) : nullptr;
+    if (!collapser)
+        return;
+    for (auto it = collapser->m_folds.begin(); it != collapser->m_folds.end(); ++it)
+        if (it.value().group.contains(dock)) {
+            collapser->unfold(it.key(), false);
+            return;
+        }
+}
+
 void DockCollapser::installAll()
 {
     for (QDockWidget *dock : m_window->findChildren<QDockWidget *>())
@@ -206,8 +220,8 @@ void DockCollapser::restoreSize(QDockWidget *dock, const Fold &fold)
     // resizeDocks() spreads what it is given over the docks it is given: the neighbours across
     // the fold's direction (one per tabbed group, the one in front) give back the room, each in
     // proportion to what it holds now.
-    QList<QDockWidget *> docks{ dock };
-    QList<int> sizes{ fold.size };
+    QList<QDockWidget *> docks { dock };
+    QList<int> sizes { fold.size };
     if (fold.orientation == Qt::Vertical) {
         const Qt::DockWidgetArea area = m_window->dockWidgetArea(dock);
         QList<QDockWidget *> neighbours;

@@ -41,6 +41,10 @@ public:
     /// Folds every docked panel shown, those at the window's sides to strips (the graph gets the
     /// width), or unfolds them all.
     void setAllCollapsed(bool collapsed);
+    /// Unfolds `dock` (without giving back its size: the caller sizes it) when the window it is
+    /// in has a DockCollapser and it is folded, so that what is about to be shown in it is seen;
+    /// for the places that open a dock to show something new (a debug session, a problem).
+    static void unfoldToShow(QDockWidget *dock);
     /// View ▸ Collapse Panels (Ctrl+Shift+K), checkable: folds every docked panel shown, or
     /// unfolds them all.
     QAction *collapseAllAction() const { return m_collapseAll; }

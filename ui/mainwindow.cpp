@@ -423,6 +423,7 @@ void MainWindow::failLoad(const QString &path, const DiagnosticList &diagnostics
     const Diagnostic *first = diagnostics.firstError();
     const QString message
         = first ? QString::fromStdString(first->toString()) : tr("%1: could not be read").arg(path);
+    DockCollapser::unfoldToShow(m_diagnosticsDock);
     m_diagnosticsDock->show();
     m_diagnosticsDock->raise();
     statusBar()->showMessage(
@@ -523,7 +524,8 @@ void MainWindow::onSnapshot(std::shared_ptr<const PipelineSnapshot> snapshot)
             all.warning(SourceLocation { m_source->path, 0, 0, {}, -1 }, d.toStdString());
         m_diagnostics->setDiagnostics(all);
         if (!split)
-            m_diagnosticsDock->show();
+            DockCollapser::unfoldToShow(m_diagnosticsDock);
+        m_diagnosticsDock->show();
     }
     updatePipelineStatus();
     emit pipelineChanged();

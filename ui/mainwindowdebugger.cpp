@@ -12,6 +12,7 @@
 #include "ui/debugger/graphmarks.h"
 #include "ui/debugger/valuesummary.h"
 #include "ui/diagnosticsmodel.h"
+#include "ui/dockcollapser.h"
 #include "ui/focusmode.h"
 #include "ui/graphscene.h"
 #include "ui/graphview.h"
@@ -77,8 +78,11 @@ MainWindowDebugger::MainWindowDebugger(MainWindow *window, const WindowParts &pa
         [selection](Value value, const Operation *op) { selection->selectValue(value, op); });
     // The inspector maximised: the debugger dock takes the whole window (FocusMode).
     if (auto *focus = window->findChild<FocusMode *>()) {
-        connect(m_panel, &DebuggerPanel::inspectorMaximized, focus,
-            [this, focus](bool on) { focus->maximizeDock(m_dock, on); });
+        connect(m_panel, &DebuggerPanel::inspectorMaximized, focus, [this, focus](bool on) {
+            if (on)
+                DockCollapser::unfoldToShow(m_dock);
+            focus->maximizeDock(m_dock, on);
+        });
         connect(focus, &FocusMode::left, this,
             [this] { m_panel->inspector()->maximizeButton()->setChecked(false); });
     }
@@ -93,6 +97,7 @@ MainWindowDebugger::MainWindowDebugger(MainWindow *window, const WindowParts &pa
         d.location.file = m_session->target().programPath;
         d.message = text.toStdString();
         m_parts.problems->addDiagnostic(std::move(d));
+        DockCollapser::unfoldToShow(m_parts.problemsDock);
         m_parts.problemsDock->show();
     };
     connect(m_session, &DebugSession::error, this,
@@ -150,6 +155,7 @@ MainWindowDebugger::~MainWindowDebugger()
 
 void MainWindowDebugger::showDock()
 {
+    DockCollapser::unfoldToShow(m_dock);
     m_dock->show();
     // Two fifths of the window: the inspector beside the records shows a few rows of its table
     // at 1280x720, the graph keeps the larger part.

@@ -5,6 +5,7 @@
 #include "core/ir/program.h"
 #include "ui/common/workerpool.h"
 #include "ui/debugger/debugsession.h"
+#include "ui/dockcollapser.h"
 #include "ui/graphview.h"
 #include "ui/mainwindow.h"
 #include "ui/mainwindowdebugger.h"
@@ -61,6 +62,7 @@ MainWindowPirText::MainWindowPirText(MainWindow *window, QTabWidget *tabs)
     m_show->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
     m_show->setToolTip(tr("Show the program as PIR text, synced with the graph"));
     connect(m_show, &QAction::triggered, this, [this] {
+        DockCollapser::unfoldToShow(m_dock);
         m_dock->show();
         m_dock->raise();
         // Wide enough for an op's `(%3) = "pd_op.name" (%1, %2) {` (40 characters, 30% of the

@@ -12,6 +12,7 @@
 #include "ui/debugger/debuggertoolbar.h"
 #include "ui/debugger/debugsession.h"
 #include "ui/diagnosticsmodel.h"
+#include "ui/dockcollapser.h"
 #include "ui/graphscene.h"
 #include "ui/graphview.h"
 #include "ui/intermediatesmodel.h"
@@ -177,6 +178,7 @@ void MainWindowRunLog::problem(const QString &text)
 
 void MainWindowRunLog::showDock()
 {
+    DockCollapser::unfoldToShow(m_dock);
     if (m_dock->isHidden()) {
         m_dock->show();
         // A quarter of the window: the graphs keep most of the height.
