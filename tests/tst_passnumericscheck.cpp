@@ -342,6 +342,34 @@ private slots:
         QVERIFY2(s.check->runPeakBytes() < oneRun / 4, qPrintable(QString::number(s.check->runPeakBytes())));
     }
 
+    void sharedParametersCountOnce()
+    {
+        // Both runs read w (4 MiB) from the one store: the check holds it once, not twice.
+        const std::string text = std::string("{\n")
+            + "    (%0) = \"pd_op.data\" () "
+              "{dtype:float32,name:\"x\",place:Place(undefined:0),shape:[4,1024],"
+              "stop_gradient:[true]} : () -> tensor<4x1024xf32>\n"
+            + "    (%1) = \"builtin.parameter\" () "
+              "{parameter_name:\"w\",persistable:[true],stop_gradient:[false],"
+              "trainable:[true]} : () -> tensor<1024x1024xf32>\n"
+            + "    (%2) = \"pd_op.matmul\" (%0, %1) "
+              "{stop_gradient:[true],transpose_x:false,transpose_y:false} : "
+              "(tensor<4x1024xf32>, tensor<1024x1024xf32>) -> tensor<4x1024xf32>\n"
+            + "    () = \"builtin.shadow_output\" (%2) {output_name:\"y\"} : (tensor<4x1024xf32>) ->\n}\n";
+        auto program = parse(text.c_str());
+        QVERIFY(program);
+        Setup s(*program);
+        s.pm.addPass(std::make_unique<SetAttribute>("pd_op.matmul", 0, "unused", Attribute::f32(1)));
+        s.pm.addInstrumentation(s.check);
+        s.pm.run(*program);
+        QVERIFY2(s.check->baselineError().empty(), s.check->baselineError().c_str());
+        QVERIFY(s.check->results().at(0).checked && s.check->results().at(0).ok);
+        const int64_t weights = int64_t(1024) * 1024 * 4;
+        QVERIFY2(s.check->peakBytes() >= weights, qPrintable(QString::number(s.check->peakBytes())));
+        QVERIFY2(s.check->peakBytes() < weights * 3 / 2, qPrintable(QString::number(s.check->peakBytes())));
+        QVERIFY(s.check->runPeakBytes() >= weights);
+    }
+
     void inplaceChainsStayInBoundedMemory()
     {
         // relu_(relu_(x)): each relu_ after the first writes its input's buffer; each value is

@@ -15,6 +15,8 @@
 #include "core/runtime/parameterstore.h"
 #include "core/runtime/programrunner.h"
 #include "core/runtime/scaledcomparison.h"
+#include "core/runtime/scope.h"
+#include "core/runtime/storage.h"
 #include "core/runtime/tensorcomparison.h"
 #include "core/transform/deadcodeelimination.h"
 #include "core/transform/pass.h"
@@ -29,6 +31,16 @@
 namespace ps {
 
 namespace {
+
+/// A parameter or a folded constant: both runs read the same tensor of the store by name, so
+/// there is nothing to compare and no copy to keep (what reads it is compared).
+bool readsTheStore(const Operation &op)
+{
+    if (ops::isParameter(op))
+        return true;
+    const Attribute *value = ops::isConstant(op) ? op.attribute("value") : nullptr;
+    return value && value->kind() == Attribute::Kind::TensorName;
+}
 
 /// Hands the tensor results `wanted` of each op to `take` as the op produces them (later inplace
 /// ops may overwrite the buffer, eager deletion frees it: `take` copies what it keeps; a loop
@@ -52,7 +64,7 @@ public:
     {
         const Operation *op = record.op;
         if (op && !DeadCodeElimination::hasSideEffect(*op) && op->name() != "pd_op.empty"
-            && op->name() != "pd_op.empty_like") {
+            && op->name() != "pd_op.empty_like" && !readsTheStore(*op)) {
             const AllocationMeter::Use metered(m_meter);
             for (Value r : op->results()) {
                 if (!m_wanted(r))
@@ -338,6 +350,25 @@ ProgramRunner::Options runOptions(const PassNumericsCheck::Options &check, const
     return options;
 }
 
+/// The bytes of the tensors both scopes hold in the same storage (the parameters both runs read
+/// from the store), each storage counted once.
+int64_t sharedBytes(Scope &a, Scope &b)
+{
+    std::unordered_set<const Storage *> seen;
+    int64_t bytes = 0;
+    for (const std::string &name : a.names()) {
+        const RuntimeValue *x = a.find(name);
+        const RuntimeValue *y = b.find(name);
+        if (!x || !y || !x->isTensor() || !y->isTensor())
+            continue;
+        const Tensor &t = x->tensor();
+        if (t.defined() && t.storage() && t.storage() == y->tensor().storage()
+            && seen.insert(t.storage().get()).second)
+            bytes += int64_t(t.byteSize());
+    }
+    return bytes;
+}
+
 /// The error of a run that stopped before its end.
 std::string stopError(Interpreter &interpreter, const StopInfo &stop)
 {
@@ -477,10 +508,12 @@ void PassNumericsCheck::runAfterPass(const Pass &pass, const Program &program, c
     bool prepared = beforeRunner.prepare(options, beforeError);
     prepared = prepared && afterRunner.prepare(options, afterError);
     ValueRecorder *recorders[2] = {};
+    // Both runs read the parameters from the one store: their bytes are held once, not twice.
+    const int64_t shared = prepared ? sharedBytes(beforeRunner.scope(), afterRunner.scope()) : 0;
     auto sample = [&] {
         m_peakBytes = std::max(m_peakBytes,
             m_meter->liveBytes() + (recorders[0] ? recorders[0]->liveBytes : 0)
-                + (recorders[1] ? recorders[1]->liveBytes : 0));
+                + (recorders[1] ? recorders[1]->liveBytes : 0) - (recorders[0] && recorders[1] ? shared : 0));
     };
     std::vector<std::pair<std::string, Tensor>> beforeOutputs, afterOutputs;
     if (prepared) {

@@ -99,7 +99,8 @@ struct PassNumerics
 /// value: it survived the pass). Differences that only a flipped near tie in a discrete selection
 /// explains are reported apart (PassNumerics::OrderSensitive). Values are copied as each op
 /// produces them, so an inplace op overwriting its input later does not count as a difference.
-/// Values of random ops and `empty` are not compared. The program also runs once before the first
+/// Values of random ops and `empty` are not compared, nor parameters and folded constants (both
+/// runs read the same tensor of the store). The program also runs once before the first
 /// pass (baselineError()). Cost per changed pass: two program executions with eager deletion, a
 /// host copy of the values that survived the pass and their comparison. Memory: the two runs'
 /// live values plus the copies one run is ahead with: the run that is behind steps until it has
@@ -142,8 +143,8 @@ public:
     /// cancel) rather than failed by the program; empty when none was.
     const std::string &boundedError() const { return m_boundedError; }
     /// The most bytes the check held at once: its copies of values (both runs') plus what the
-    /// running programs held, sampled after each op (AllocationMeter counts; a kernel's
-    /// temporaries are in runPeakBytes only).
+    /// running programs held, the parameters they share counted once, sampled after each op
+    /// (AllocationMeter counts; a kernel's temporaries are in runPeakBytes only).
     int64_t peakBytes() const { return m_peakBytes; }
     /// The largest Interpreter::peakLiveBytes() of its runs: one run on its own, as Paddle frees.
     int64_t runPeakBytes() const { return m_runPeakBytes; }
