@@ -19,6 +19,7 @@
 #include <QLineEdit>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <functional>
 
 using namespace ps;
 
@@ -89,6 +90,21 @@ int darkPixels(const QImage &image, const QRect &rect, int threshold = 90)
         for (int x = std::max(0, rect.left()); x <= std::min(image.width() - 1, rect.right()); ++x)
             n += qGray(image.pixel(x, y)) < threshold ? 1 : 0;
     return n;
+}
+
+/// `paint` on a white image as the view draws at zoom `lod`: a `size` scene rectangle at `margin`
+/// pixels from the image's corner (on each side).
+QImage paintedAt(const QSizeF &size, double lod, QPoint margin, const std::function<void(QPainter &)> &paint)
+{
+    QImage image(QSize(int(size.width() * lod) + 2 * margin.x(), int(size.height() * lod) + 2 * margin.y()),
+        QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    painter.translate(margin);
+    painter.scale(lod, lod);
+    paint(painter);
+    return image;
 }
 
 } // namespace
@@ -401,17 +417,12 @@ void TestGraphNavigation::titlesStayReadableAtMiddleZoom()
     node.lines = { "conv2d", "1x64x160x160xf32" };
     const QSizeF size = style.nodeSize(node);
     for (double lod : { 0.05, 0.3, 0.5, 1.0 }) {
-        QImage image(QSize(int(size.width() * lod) + 8, int(size.height() * lod) + 8), QImage::Format_RGB32);
-        image.fill(Qt::white);
-        QPainter painter(&image);
-        painter.setRenderHint(QPainter::TextAntialiasing);
-        painter.translate(4, 4);
-        painter.scale(lod, lod);
-        NodeVisual v;
-        v.rect = QRectF(QPointF(0, 0), size);
-        v.lines = { QStringLiteral("conv2d"), QStringLiteral("1x64x160x160xf32") };
-        style.paintNode(&painter, v, lod);
-        painter.end();
+        const QImage image = paintedAt(size, lod, QPoint(4, 4), [&](QPainter &painter) {
+            NodeVisual v;
+            v.rect = QRectF(QPointF(0, 0), size);
+            v.lines = { QStringLiteral("conv2d"), QStringLiteral("1x64x160x160xf32") };
+            style.paintNode(&painter, v, lod);
+        });
         const int text = darkPixels(image, image.rect().adjusted(6, 6, -6, -6));
         if (lod < GraphStyle::kFlatLod)
             QCOMPARE(text, 0);
@@ -423,17 +434,13 @@ void TestGraphNavigation::titlesStayReadableAtMiddleZoom()
     group.label = "TransformerEncoderLayer_3";
     group.ops = 50;
     const QSizeF box = style.collapsedGroupSize(group);
-    QImage image(QSize(int(box.width() * 0.3) + 8, int(box.height() * 0.3) + 8), QImage::Format_RGB32);
-    image.fill(Qt::white);
-    QPainter painter(&image);
-    painter.translate(4, 4);
-    painter.scale(0.3, 0.3);
-    GroupVisual g;
-    g.rect = QRectF(QPointF(0, 0), box);
-    g.title = QString::fromStdString(group.label);
-    g.detail = GraphStyle::groupDetail(group);
-    style.paintGroup(&painter, g, 0.3);
-    painter.end();
+    const QImage image = paintedAt(box, 0.3, QPoint(4, 4), [&](QPainter &painter) {
+        GroupVisual g;
+        g.rect = QRectF(QPointF(0, 0), box);
+        g.title = QString::fromStdString(group.label);
+        g.detail = GraphStyle::groupDetail(group);
+        style.paintGroup(&painter, g, 0.3);
+    });
     QVERIFY(darkPixels(image, image.rect().adjusted(6, 6, -6, -6)) > 3);
 }
 
@@ -449,17 +456,12 @@ void TestGraphNavigation::titlesShowAtFitZoom()
     const QSizeF size = style.nodeSize(node);
     for (double lod : { 0.25, 0.3, 0.4 }) {
         const int margin = int(size.width() * lod);
-        QImage image(
-            QSize(int(size.width() * lod) + 2 * margin, int(size.height() * lod) + 8), QImage::Format_RGB32);
-        image.fill(Qt::white);
-        QPainter painter(&image);
-        painter.translate(margin, 4);
-        painter.scale(lod, lod);
-        NodeVisual v;
-        v.rect = QRectF(QPointF(0, 0), size);
-        v.lines = { QStringLiteral("softmax"), QStringLiteral("1x10xf32") };
-        style.paintNode(&painter, v, lod);
-        painter.end();
+        const QImage image = paintedAt(size, lod, QPoint(margin, 4), [&](QPainter &painter) {
+            NodeVisual v;
+            v.rect = QRectF(QPointF(0, 0), size);
+            v.lines = { QStringLiteral("softmax"), QStringLiteral("1x10xf32") };
+            style.paintNode(&painter, v, lod);
+        });
         QVERIFY2(darkPixels(image, image.rect().adjusted(margin + 2, 6, -margin - 2, -6)) > 3,
             qPrintable(QStringLiteral("no title at lod %1").arg(lod)));
     }
@@ -468,19 +470,14 @@ void TestGraphNavigation::titlesShowAtFitZoom()
     group.ops = 2;
     const QSizeF frame = style.frameSize(QSizeF(120, 200), group);
     for (double lod : { 0.32, 0.45 }) {
-        QImage image(
-            QSize(int(frame.width() * lod) + 8, int(frame.height() * lod) + 8), QImage::Format_RGB32);
-        image.fill(Qt::white);
-        QPainter painter(&image);
-        painter.translate(4, 4);
-        painter.scale(lod, lod);
-        GroupVisual g;
-        g.rect = QRectF(QPointF(0, 0), frame);
-        g.title = QString::fromStdString(group.label);
-        g.detail = GraphStyle::groupDetail(group);
-        g.expanded = true;
-        style.paintGroup(&painter, g, lod);
-        painter.end();
+        const QImage image = paintedAt(frame, lod, QPoint(4, 4), [&](QPainter &painter) {
+            GroupVisual g;
+            g.rect = QRectF(QPointF(0, 0), frame);
+            g.title = QString::fromStdString(group.label);
+            g.detail = GraphStyle::groupDetail(group);
+            g.expanded = true;
+            style.paintGroup(&painter, g, lod);
+        });
         // The title band right of the toggle: text, where before only the frame's border was.
         const QRect band(int(4 + 20 * lod), 4 + 2, int(frame.width() * lod * 0.6),
             int(style.frameTitleHeight() * lod) - 2);
