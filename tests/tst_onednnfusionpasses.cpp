@@ -67,7 +67,9 @@ private slots:
                  "conv_elementwise_add_onednn_fuse_pass", "conv_activation_mkldnn_fuse_pass",
                  "fc_onednn_enable_pass", "matmul_elementwise_add_fuse_pass", "matmul_activation_fuse_pass",
                  "fc_activation_fuse_pass", "elementwise_act_onednn_fuse_pass", "scale_matmul_fuse_pass",
-                 "operator_scale_onednn_fuse_pass" }) {
+                 "operator_scale_onednn_fuse_pass", "squeeze_transpose_onednn_fuse_pass",
+                 "operator_unsqueeze_onednn_fuse_pass", "operator_reshape_onednn_fuse_pass",
+                 "batch_norm_act_fuse_pass", "softplus_activation_fuse_pass" }) {
             QVERIFY2(std::find(names->begin(), names->end(), name) != names->end(), name);
             QVERIFY2(PassRegistry::isImplemented(name), name);
         }

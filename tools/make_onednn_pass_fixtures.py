@@ -163,12 +163,85 @@ class ScaleFusions(paddle.nn.Layer):
         return paddle.scale(d, 2.0, 1.0) + b.sum()
 
 
+class ReshapeFusions(paddle.nn.Layer):
+    """squeeze + transpose (squeeze_transpose_onednn_fuse_pass); transpose, fused_transpose and a
+    multiply, plain or fused with a relu, + unsqueeze (operator_unsqueeze_onednn_fuse_pass); an fc,
+    a transpose and a fused_transpose + reshape (operator_reshape_onednn_fuse_pass); near misses:
+    a reshape with a 0 in its shape, a transpose read twice, a fused_transpose that has an
+    unsqueeze already."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = paddle.nn.Linear(16, 12)
+
+    def forward(self, x, y, z):
+        a = paddle.transpose(paddle.squeeze(x, 1), [0, 2, 1])
+        a = paddle.reshape(a, [2, 32])
+        b = paddle.reshape(paddle.transpose(y, [1, 0, 2]), [4, -1])
+        c = paddle.unsqueeze(paddle.transpose(y, [0, 2, 1]), [1])
+        d = paddle.unsqueeze(y * z, [0])
+        e = paddle.unsqueeze(F.relu(y - z * 2.0), [-1])  # a fused subtract: not fused
+        e2 = paddle.unsqueeze(F.relu(z * z), [-1])  # a fused_elementwise_mul: fused
+        f = paddle.reshape(self.fc(b), [4, 3, 4])
+        g = paddle.reshape(paddle.transpose(z, [2, 1, 0]), [0, -1])
+        t = paddle.transpose(z, [1, 2, 0])
+        h = paddle.reshape(t, [4, 16]).sum() + t.sum()
+        i = paddle.reshape(paddle.unsqueeze(paddle.transpose(z, [0, 2, 1]), [0]), [16, 4])
+        j = paddle.unsqueeze(paddle.transpose(paddle.squeeze(x, [-3]), [1, 0, 2]), [2])
+        return a, c, d, e, e2, f, g, h, i, j
+
+
+class NormSoftplus(paddle.nn.Layer):
+    """batch_norm + relu (batch_norm_act_fuse_pass) and near misses (another activation, the norm
+    read twice, an epsilon above 0.001); softplus + each activation softplus_activation_fuse_pass
+    takes, and a softplus read twice."""
+
+    def __init__(self):
+        super().__init__()
+        self.bn1 = paddle.nn.BatchNorm2D(4)
+        self.bn2 = paddle.nn.BatchNorm2D(4)
+        self.bn3 = paddle.nn.BatchNorm2D(4)
+        self.bn4 = paddle.nn.BatchNorm2D(4, epsilon=0.01)
+
+    def forward(self, x):
+        a = F.relu(self.bn1(x))
+        b = F.sigmoid(self.bn2(a))
+        c = self.bn3(b)
+        d = F.relu(c) + c
+        e = F.relu(self.bn4(d))
+        acts = [
+            paddle.abs,
+            F.gelu,
+            lambda v: F.gelu(v, approximate=True),
+            lambda v: F.hardsigmoid(v, 0.25, 0.4),
+            F.hardswish,
+            lambda v: F.leaky_relu(v, 0.15),
+            F.mish,
+            F.relu,
+            F.relu6,
+            F.sigmoid,
+            paddle.sqrt,
+            F.swish,
+            F.tanh,
+            lambda v: paddle.clip(v, -0.5, 1.5),
+        ]
+        outs = [act(F.softplus(e, beta=1.0 + 0.5 * k, threshold=10.0 + k)) for k, act in enumerate(acts)]
+        s = F.softplus(e, beta=3.0)
+        outs.append(F.relu(s) + s)
+        return outs
+
+
 CASES = {
     "conv_bn_act": (ConvBnAct, [("x", [1, 3, 8, 8], "float32")]),
     "resnet_blocks": (ResNetBlocks, [("x", [1, 3, 16, 16], "float32")]),
     "mobile_blocks": (MobileBlocks, [("x", [1, 8, 8, 8], "float32")]),
     "mlp": (Mlp, [("x", [2, 4, 8], "float32"), ("r", [2, 4, 8], "float32")]),
     "scale_fusions": (ScaleFusions, [("x", [4, 8], "float32"), ("y", [4, 8], "float32")]),
+    "reshape_fusions": (
+        ReshapeFusions,
+        [("x", [2, 1, 4, 8], "float32"), ("y", [2, 4, 8], "float32"), ("z", [2, 4, 8], "float32")],
+    ),
+    "norm_softplus": (NormSoftplus, [("x", [1, 4, 6, 6], "float32")]),
 }
 
 

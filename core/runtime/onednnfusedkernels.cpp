@@ -7,6 +7,7 @@
 #include "core/runtime/kernelregistry.h"
 #include "core/runtime/runtimeerror.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ps {
@@ -22,6 +23,67 @@ NamedAttribute attr(const char *name, Attribute value)
 Tensor scalar(Backend &backend, double value, DataType dtype)
 {
     return backend.toDevice(Tensor::fromDoubles({ 1 }, dtype, std::span<const double>(&value, 1)));
+}
+
+/// Paddle's SetOutMemDescWithUnsqueeze2FuseSupport: a 1 at each of `axes` (negative ones
+/// count from the end of the unsqueezed rank), the dims of `shape` in order around them.
+std::vector<int64_t> unsqueezedShape(const std::vector<int64_t> &shape, const std::vector<int64_t> &axes)
+{
+    const int64_t rank = int64_t(shape.size() + axes.size());
+    std::vector<int64_t> out(size_t(rank), 0);
+    for (int64_t axis : axes) {
+        const int64_t at = axis < 0 ? axis + rank : axis;
+        if (at < 0 || at >= rank)
+            throw RuntimeError("fused_unsqueeze2_axes: axis " + std::to_string(axis)
+                + " is out of range for a rank-" + std::to_string(rank) + " result");
+        out[size_t(at)] = 1;
+    }
+    size_t next = 0;
+    for (int64_t &d : out)
+        if (d == 0) {
+            if (next >= shape.size())
+                throw RuntimeError("fused_unsqueeze2_axes names an axis twice");
+            d = shape[next++];
+        }
+    return out;
+}
+
+/// Paddle's SetOutMemDescWithReshape2FuseSupport: `shape` with its -1 inferred from `count`.
+std::vector<int64_t> reshapedShape(int64_t count, std::vector<int64_t> shape)
+{
+    int64_t known = 1;
+    int64_t inferred = -1;
+    for (size_t i = 0; i < shape.size(); ++i) {
+        if (shape[i] == -1 && inferred < 0)
+            inferred = int64_t(i);
+        else if (shape[i] <= 0)
+            throw RuntimeError("fused_reshape2_shape: dim " + std::to_string(shape[i])
+                + " is not supported (operator_reshape_onednn_fuse_pass fuses positive dims and one -1)");
+        else
+            known *= shape[i];
+    }
+    if (inferred >= 0 && known > 0 && count % known == 0)
+        shape[size_t(inferred)] = count / known;
+    int64_t total = 1;
+    for (int64_t d : shape)
+        total *= d;
+    if (total != count)
+        throw RuntimeError("fused_reshape2_shape " + shapeText(shape) + " does not hold the result's "
+            + std::to_string(count) + " elements");
+    return shape;
+}
+
+/// The result after the fused unsqueeze (fused_unsqueeze2_axes) or reshape (fused_reshape2_shape)
+/// the oneDNN kernels apply to it: metadata only, as in Paddle.
+Tensor withFusedShape(const KernelContext &ctx, const Tensor &out)
+{
+    const std::vector<int64_t> axes = ctx.intsAttr("fused_unsqueeze2_axes", std::vector<int64_t> {});
+    if (!axes.empty())
+        return out.reshaped(unsqueezedShape(out.shape(), axes));
+    const std::vector<int64_t> shape = ctx.intsAttr("fused_reshape2_shape", std::vector<int64_t> {});
+    if (!shape.empty())
+        return out.reshaped(reshapedShape(out.numElements(), shape));
+    return out;
 }
 
 /// fuse_activation, then fused_output_scale (operator_scale_onednn_fuse_pass's factor; 1: none).
@@ -73,12 +135,11 @@ void requireEmpty(const KernelContext &ctx, const char *name)
 }
 
 /// onednn_op.fc: pd_op.fc (flattened to in_num_col_dims rows, the bias, activation_type), then
-/// fuse_activation.
+/// fuse_activation, fused_output_scale and fused_reshape2_shape.
 void oneDnnFcKernel(KernelContext &ctx)
 {
     for (const char *name : { "scale_in", "scale_out" })
         requireDefault(ctx, name, 1.0);
-    requireEmpty(ctx, "fused_reshape2_shape");
     KernelComposer k(ctx);
     std::vector<RuntimeValue> operands { ctx.input(0), ctx.input(1) };
     operands.push_back(ctx.hasInput(2) ? RuntimeValue(ctx.input(2)) : RuntimeValue());
@@ -87,7 +148,7 @@ void oneDnnFcKernel(KernelContext &ctx)
         if (const Attribute *a = ctx.attribute(name))
             attrs.push_back(attr(name, *a));
     const Tensor out = k.tensor(ops::kFc, operands, std::move(attrs));
-    ctx.setOutput(0, activateAndScale(k, ctx, out));
+    ctx.setOutput(0, withFusedShape(ctx, activateAndScale(k, ctx, out)));
 }
 
 /// onednn_op.fused_matmul: act(matmul_alpha * matmul(x, y) + residual_data).
@@ -111,20 +172,94 @@ void oneDnnFusedMatmulKernel(KernelContext &ctx)
     ctx.setOutput(0, activateAndScale(k, ctx, out));
 }
 
-/// onednn_op.fused_elementwise_add/sub/mul/div: act(x op y), broadcasting as the op does.
+/// onednn_op.fused_elementwise_add/sub/mul/div: act(x op y), broadcasting as the op does, then
+/// fused_output_scale and fused_unsqueeze2_axes.
 template<const char *Op> void fusedElementwiseKernel(KernelContext &ctx)
 {
     for (const char *name : { "scale_x", "scale_y", "scale_out" })
         requireDefault(ctx, name, 1.0);
-    requireEmpty(ctx, "fused_unsqueeze2_axes");
     if (ctx.intAttr("axis", -1) != -1)
         throw RuntimeError("axis " + std::to_string(ctx.intAttr("axis", -1)) + " is not supported (only -1)");
     KernelComposer k(ctx);
     const Tensor out = k.tensor(Op, { ctx.input(0), ctx.input(1) });
-    ctx.setOutput(0, activateAndScale(k, ctx, out));
+    ctx.setOutput(0, withFusedShape(ctx, activateAndScale(k, ctx, out)));
+}
+
+/// onednn_op.fused_transpose: squeeze (fused_squeeze2_axes), transpose (axis), then the fused
+/// unsqueeze or reshape; output_data_type "fp32" casts to float32 (the quantizing scale and
+/// shift are not supported).
+void oneDnnFusedTransposeKernel(KernelContext &ctx)
+{
+    requireDefault(ctx, "scale", 1.0);
+    requireDefault(ctx, "shift", 0.0);
+    const std::string outputType = ctx.stringAttr("output_data_type", "");
+    if (!outputType.empty() && outputType != "fp32")
+        throw RuntimeError("output_data_type '" + outputType + "' is not supported (quantized oneDNN ops)");
+    KernelComposer k(ctx);
+    Tensor x = ctx.input(0);
+    const std::vector<int64_t> squeezed = ctx.intsAttr("fused_squeeze2_axes", std::vector<int64_t> {});
+    if (!squeezed.empty()) {
+        const int64_t rank = int64_t(x.rank());
+        std::vector<int64_t> shape;
+        for (int64_t i = 0; i < rank; ++i) {
+            const bool named = std::find(squeezed.begin(), squeezed.end(), i) != squeezed.end()
+                || std::find(squeezed.begin(), squeezed.end(), i - rank) != squeezed.end();
+            if (!named)
+                shape.push_back(x.dim(size_t(i)));
+            else if (x.dim(size_t(i)) != 1)
+                throw RuntimeError("fused_squeeze2_axes: dim " + std::to_string(i) + " of x "
+                    + shapeText(x.shape()) + " is not 1");
+        }
+        x = x.reshaped(std::move(shape));
+    }
+    std::vector<Attribute> perm;
+    for (int64_t a : ctx.intsAttr("axis"))
+        perm.push_back(Attribute::int32(int32_t(a)));
+    Tensor out = k.tensor(ops::kTranspose, { x }, { attr("perm", Attribute::array(std::move(perm))) });
+    if (outputType == "fp32" && out.dtype() != DataType::Float32)
+        out = k.tensor(ops::kCast, { out }, { attr("dtype", Attribute::dataType(DataType::Float32)) },
+            { Type::denseTensor(DataType::Float32, { -1 }) });
+    ctx.setOutput(0, withFusedShape(ctx, out));
+}
+
+/// onednn_op.batch_norm / batch_norm_: the pd_op batch norm, then relu on its result when
+/// fuse_with_relu; the statistics outputs pass through.
+template<const char *Op> void oneDnnBatchNormKernel(KernelContext &ctx)
+{
+    KernelComposer k(ctx);
+    std::vector<RuntimeValue> inputs;
+    for (size_t i = 0; i < ctx.numInputs(); ++i)
+        inputs.push_back(ctx.hasInput(i) ? RuntimeValue(ctx.input(i)) : RuntimeValue());
+    std::vector<NamedAttribute> attrs;
+    for (const char *name :
+        { "momentum", "epsilon", "data_format", "is_test", "use_global_stats", "trainable_statistics" })
+        if (const Attribute *a = ctx.attribute(name))
+            attrs.push_back(attr(name, *a));
+    std::vector<RuntimeValue> results = k.run(Op, inputs, std::move(attrs));
+    if (!results.empty() && ctx.boolAttr("fuse_with_relu", false))
+        results[0] = RuntimeValue(k.tensor(ops::kRelu, { results[0] }));
+    for (size_t i = 0; i < results.size() && i < ctx.numOutputs(); ++i)
+        if (results[i].isTensor())
+            ctx.setOutput(i, results[i].tensor());
+}
+
+/// onednn_op.fused_softplus: softplus (beta, threshold), then fuse_activation.
+void oneDnnFusedSoftplusKernel(KernelContext &ctx)
+{
+    KernelComposer k(ctx);
+    std::vector<NamedAttribute> attrs;
+    for (const char *name : { "beta", "threshold" })
+        if (const Attribute *a = ctx.attribute(name))
+            attrs.push_back(attr(name, *a));
+    const Tensor out = k.tensor("pd_op.softplus", { ctx.input(0) }, std::move(attrs));
+    ctx.setOutput(0,
+        applyFusedActivation(k, out, ctx.stringAttr("fuse_activation", ""), ctx.floatAttr("fuse_alpha", 0.0),
+            ctx.floatAttr("fuse_beta", 0.0)));
 }
 
 constexpr char kSubtract[] = "pd_op.subtract";
+constexpr char kBatchNorm[] = "pd_op.batch_norm";
+constexpr char kBatchNorm_[] = "pd_op.batch_norm_";
 constexpr char kDivide[] = "pd_op.divide";
 
 } // namespace
@@ -172,6 +307,10 @@ void registerOneDnnFusedKernels(KernelRegistry &registry)
     registry.add(ops::kOneDnnFusedElementwiseSub, fusedElementwiseKernel<kSubtract>);
     registry.add(ops::kOneDnnFusedElementwiseMul, fusedElementwiseKernel<ops::kMultiply>);
     registry.add(ops::kOneDnnFusedElementwiseDiv, fusedElementwiseKernel<kDivide>);
+    registry.add(ops::kOneDnnFusedTranspose, oneDnnFusedTransposeKernel);
+    registry.add(ops::kOneDnnBatchNorm, oneDnnBatchNormKernel<kBatchNorm>);
+    registry.add(ops::kOneDnnBatchNorm_, oneDnnBatchNormKernel<kBatchNorm_>);
+    registry.add(ops::kOneDnnFusedSoftplus, oneDnnFusedSoftplusKernel);
 }
 
 } // namespace ps
