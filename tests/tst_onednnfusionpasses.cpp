@@ -69,7 +69,9 @@ private slots:
                  "fc_activation_fuse_pass", "elementwise_act_onednn_fuse_pass", "scale_matmul_fuse_pass",
                  "operator_scale_onednn_fuse_pass", "squeeze_transpose_onednn_fuse_pass",
                  "operator_unsqueeze_onednn_fuse_pass", "operator_reshape_onednn_fuse_pass",
-                 "batch_norm_act_fuse_pass", "softplus_activation_fuse_pass" }) {
+                 "batch_norm_act_fuse_pass", "softplus_activation_fuse_pass",
+                 "reshape_transpose_matmul_fuse_pass", "matmul_transpose_reshape_fuse_pass",
+                 "matmul_reshape_add_fuse_pass" }) {
             QVERIFY2(std::find(names->begin(), names->end(), name) != names->end(), name);
             QVERIFY2(PassRegistry::isImplemented(name), name);
         }

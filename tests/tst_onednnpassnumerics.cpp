@@ -4,6 +4,7 @@
 // before it, output by output (rtol 1e-4, atol 1e-5: folding a batch norm into a conv reorders
 // float math). The fused ops' kernels are checked this way against the unfused ops they replace,
 // on Paddle's own rewrites; that PIRScope's passes make the same programs is tst_onednnpassfixtures.
+// The one exception, matmul_reshape_add_fuse_pass, changes an output's shape in Paddle itself.
 
 #include "core/io/pirtextreader.h"
 #include "core/ir/program.h"
@@ -106,9 +107,15 @@ private slots:
         Backend &backend = plain ? *m_plain : *m_cpu;
         const QString params = kDir + "/" + caseName + "/model.pdiparams";
         const Outputs before = run(programAfter(caseName, index - 1), params, backend);
-        QVERIFY2(before.error.isEmpty(), qPrintable("before: " + before.error));
         const Outputs after = run(programAfter(caseName, index), params, backend);
-        QVERIFY2(after.error.isEmpty(), qPrintable("after: " + after.error));
+        if (caseName == "matmul_reshape_add")
+            QEXPECT_FAIL("",
+                "Paddle 3.3.1's matmul_reshape_add_fuse_pass replaces the reshape back to [2, 4, 16] "
+                "and the bias add by an fc whose result is the matmul's [8, 16]: what read the add "
+                "(the fetch) gets another shape than declared, from that pass on",
+                Abort);
+        QVERIFY2(before.error.isEmpty() && after.error.isEmpty(),
+            qPrintable("before: " + before.error + "; after: " + after.error));
         QCOMPARE(after.tensors.size(), before.tensors.size());
         for (size_t i = 0; i < after.tensors.size(); ++i) {
             const Tensor &got = after.tensors[i].tensor;

@@ -231,6 +231,52 @@ class NormSoftplus(paddle.nn.Layer):
         return outs
 
 
+class AttentionFusions(paddle.nn.Layer):
+    """Multi-head attention's reshapes and transposes around matmuls: reshape + transpose into
+    a matmul operand or both (reshape_transpose_matmul_fuse_pass), a matmul
+    + transpose [0, 2, 1, 3] + reshape to 3-D (matmul_transpose_reshape_fuse_pass); near misses: another perm, a 4-D reshape, a
+    transpose read twice."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = self.create_parameter([16, 16])
+
+    def forward(self, x, y, z):
+        q = paddle.transpose(paddle.reshape(x, [2, 4, 2, 8]), [0, 2, 1, 3])
+        k = paddle.transpose(paddle.reshape(y, [2, 4, 2, 8]), [0, 2, 3, 1])
+        v = paddle.transpose(paddle.reshape(z, [2, 4, 2, 8]), [0, 2, 1, 3])
+        s = F.softmax(paddle.matmul(q, k), -1)
+        o = paddle.reshape(paddle.transpose(paddle.matmul(s, v), [0, 2, 1, 3]), [2, 4, 16])
+        p = paddle.reshape(paddle.transpose(paddle.matmul(s, s), [0, 2, 3, 1]), [2, 4, 8])  # perm
+        r = paddle.reshape(paddle.transpose(paddle.matmul(v, k), [0, 2, 1, 3]), [2, 2, 4, 4])  # 4-D
+        t = paddle.transpose(paddle.matmul(k, q), [0, 2, 1, 3])
+        u = paddle.reshape(t, [2, 8, 16]) + t.sum()  # read twice
+        q2 = paddle.transpose(paddle.reshape(x - y, [2, 4, 2, 8]), [0, 2, 1, 3])
+        k2 = paddle.transpose(paddle.reshape(y - z, [2, 4, 2, 8]), [0, 2, 3, 1])
+        b = paddle.matmul(q2, k2)  # both operands
+        c = paddle.matmul(paddle.transpose(paddle.reshape(x * z, [2, 4, -1, 8]), [0, 2, 1, 3]), self.w[:8])
+        return o, p, r, u, b, c
+
+
+class MatmulReshapeAdd(paddle.nn.Layer):
+    """A matmul of reshaped operands, reshaped back and plus a bias (matmul_reshape_add_fuse_pass),
+    the bias first or second, and a near miss (a bias of another shape). Paddle's fc keeps the
+    matmul's 2-D result: the fetch reads another shape than declared."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = self.create_parameter([16, 16])
+        self.b = self.create_parameter([16], is_bias=True)
+        self.b2 = self.create_parameter([1, 16], is_bias=True)
+        self.b3 = self.create_parameter([4, 16], is_bias=True)
+
+    def forward(self, x, y):
+        a = paddle.reshape(paddle.matmul(paddle.reshape(x, [8, 16]), paddle.reshape(self.w, [16, 16])), [2, 4, 16])
+        b = paddle.matmul(paddle.reshape(y, [8, 16]), paddle.reshape(self.w, [16, 16]))
+        c = paddle.matmul(paddle.reshape(x - y, [8, 16]), paddle.reshape(self.w, [16, 16]))
+        return a + self.b, self.b2 + paddle.reshape(b, [2, 4, 16]), paddle.reshape(c, [2, 4, 16]) + self.b3
+
+
 CASES = {
     "conv_bn_act": (ConvBnAct, [("x", [1, 3, 8, 8], "float32")]),
     "resnet_blocks": (ResNetBlocks, [("x", [1, 3, 16, 16], "float32")]),
@@ -242,6 +288,11 @@ CASES = {
         [("x", [2, 1, 4, 8], "float32"), ("y", [2, 4, 8], "float32"), ("z", [2, 4, 8], "float32")],
     ),
     "norm_softplus": (NormSoftplus, [("x", [1, 4, 6, 6], "float32")]),
+    "matmul_reshape_add": (MatmulReshapeAdd, [("x", [2, 4, 16], "float32"), ("y", [2, 4, 16], "float32")]),
+    "attention_fusions": (
+        AttentionFusions,
+        [("x", [2, 4, 16], "float32"), ("y", [2, 4, 16], "float32"), ("z", [2, 4, 16], "float32")],
+    ),
 }
 
 

@@ -151,16 +151,68 @@ void oneDnnFcKernel(KernelContext &ctx)
     ctx.setOutput(0, withFusedShape(ctx, activateAndScale(k, ctx, out)));
 }
 
-/// onednn_op.fused_matmul: act(matmul_alpha * matmul(x, y) + residual_data).
+/// `shape` for a tensor of `from`'s elements as Paddle's DDim::reshape reads it: 0 copies the dim
+/// at its index, one -1 is inferred.
+std::vector<int64_t> resolvedShape(
+    const std::vector<int64_t> &from, std::vector<int64_t> shape, const char *what)
+{
+    int64_t known = 1;
+    int64_t inferred = -1;
+    for (size_t i = 0; i < shape.size(); ++i) {
+        if (shape[i] == 0 && i < from.size())
+            shape[i] = from[i];
+        if (shape[i] == -1 && inferred < 0)
+            inferred = int64_t(i);
+        else if (shape[i] <= 0)
+            throw RuntimeError(std::string(what) + " " + shapeText(shape) + " has an unresolvable dim");
+        else
+            known *= shape[i];
+    }
+    const int64_t count = numElementsOf(from);
+    if (inferred >= 0 && known > 0 && count % known == 0)
+        shape[size_t(inferred)] = count / known;
+    if (numElementsOf(shape) != count)
+        throw RuntimeError(std::string(what) + " " + shapeText(shape) + " does not hold the "
+            + std::to_string(count) + " elements of " + shapeText(from));
+    return shape;
+}
+
+Tensor transposed(KernelComposer &k, const Tensor &t, const std::vector<int64_t> &perm)
+{
+    std::vector<Attribute> axes;
+    for (int64_t a : perm)
+        axes.push_back(Attribute::int32(int32_t(a)));
+    return k.tensor(ops::kTranspose, { t }, { attr("perm", Attribute::array(std::move(axes))) });
+}
+
+/// An operand of fused_matmul after its fused reshape and transpose
+/// (reshape_transpose_matmul_fuse_pass sets both or neither).
+Tensor fusedMatmulOperand(KernelComposer &k, const KernelContext &ctx, size_t index, const char *side)
+{
+    const std::string reshapeName = std::string("fused_reshape_") + side;
+    const std::string transposeName = std::string("fused_transpose_") + side;
+    const std::vector<int64_t> shape = ctx.intsAttr(reshapeName, std::vector<int64_t> {});
+    const std::vector<int64_t> perm = ctx.intsAttr(transposeName, std::vector<int64_t> {});
+    const Tensor &t = ctx.input(index);
+    if (shape.empty() && perm.empty())
+        return t;
+    if (shape.empty() || perm.empty())
+        throw RuntimeError(
+            reshapeName + " and " + transposeName + " come together (a fusion PIRScope does not make)");
+    return transposed(k, t.reshaped(resolvedShape(t.shape(), shape, reshapeName.c_str())), perm);
+}
+
+/// onednn_op.fused_matmul: act(matmul_alpha * matmul(x', y') + residual_data), x' and y' the
+/// operands after their fused reshape and transpose, then fused_output_scale and the fused
+/// transpose and reshape of the result.
 void oneDnnFusedMatmulKernel(KernelContext &ctx)
 {
     for (const char *name : { "scale_x", "scale_y", "scale_out" })
         requireDefault(ctx, name, 1.0);
-    for (const char *name : { "fused_reshape_x", "fused_transpose_x", "fused_reshape_y", "fused_transpose_y",
-             "fused_reshape_out", "fused_transpose_out" })
-        requireEmpty(ctx, name);
     KernelComposer k(ctx);
-    Tensor out = k.tensor(ops::kMatmul, { ctx.input(0), ctx.input(1) },
+    const Tensor x = fusedMatmulOperand(k, ctx, 0, "x");
+    const Tensor y = fusedMatmulOperand(k, ctx, 1, "y");
+    Tensor out = k.tensor(ops::kMatmul, { x, y },
         { attr("transpose_x", Attribute::boolean(ctx.boolAttr("trans_x", false))),
             attr("transpose_y", Attribute::boolean(ctx.boolAttr("trans_y", false))) });
     const double alpha = ctx.floatAttr("matmul_alpha", 1.0);
@@ -169,7 +221,14 @@ void oneDnnFusedMatmulKernel(KernelContext &ctx)
             { attr("bias", Attribute::f32(0.0f)), attr("bias_after_scale", Attribute::boolean(true)) });
     if (ctx.hasInput(2))
         out = k.tensor(ops::kAdd, { out, ctx.input(2) });
-    ctx.setOutput(0, activateAndScale(k, ctx, out));
+    out = activateAndScale(k, ctx, out);
+    const std::vector<int64_t> perm = ctx.intsAttr("fused_transpose_out", std::vector<int64_t> {});
+    if (!perm.empty())
+        out = transposed(k, out, perm);
+    const std::vector<int64_t> shape = ctx.intsAttr("fused_reshape_out", std::vector<int64_t> {});
+    if (!shape.empty())
+        out = out.reshaped(resolvedShape(out.shape(), shape, "fused_reshape_out"));
+    ctx.setOutput(0, out);
 }
 
 /// onednn_op.fused_elementwise_add/sub/mul/div: act(x op y), broadcasting as the op does, then

@@ -18,6 +18,7 @@
 #include "core/transform/onednnconvfusepass.h"
 #include "core/transform/onednnelementwisefusepass.h"
 #include "core/transform/onednnmatmulfusepass.h"
+#include "core/transform/onednnmatmulreshapefusepass.h"
 #include "core/transform/onednnoperatorscalefusepass.h"
 #include "core/transform/onednnreshapefusepass.h"
 #include "core/transform/passpipeline.h"
@@ -64,6 +65,11 @@ template<const char *Name> std::unique_ptr<Pass> oneDnnActivation(const PassOpti
     return OneDnnActivationFusePass::create(Name);
 }
 
+template<const char *Name> std::unique_ptr<Pass> oneDnnMatmulReshape(const PassOptions &)
+{
+    return OneDnnMatmulReshapeFusePass::create(Name);
+}
+
 constexpr char kScaleMatmul[] = "scale_matmul_fuse_pass";
 constexpr char kFcOneDnnEnable[] = "fc_onednn_enable_pass";
 constexpr char kMatmulElementwiseAdd[] = "matmul_elementwise_add_fuse_pass";
@@ -78,6 +84,9 @@ constexpr char kConvActivationOneDnn[] = "conv_activation_mkldnn_fuse_pass";
 constexpr char kSqueezeTransposeOneDnn[] = "squeeze_transpose_onednn_fuse_pass";
 constexpr char kOperatorUnsqueezeOneDnn[] = "operator_unsqueeze_onednn_fuse_pass";
 constexpr char kOperatorReshapeOneDnn[] = "operator_reshape_onednn_fuse_pass";
+constexpr char kReshapeTransposeMatmul[] = "reshape_transpose_matmul_fuse_pass";
+constexpr char kMatmulTransposeReshape[] = "matmul_transpose_reshape_fuse_pass";
+constexpr char kMatmulReshapeAdd[] = "matmul_reshape_add_fuse_pass";
 constexpr char kBatchNormActOneDnn[] = "batch_norm_act_fuse_pass";
 constexpr char kSoftplusActivationOneDnn[] = "softplus_activation_fuse_pass";
 
@@ -127,6 +136,11 @@ const Entry kPasses[] = {
     { kConvElementwiseAddOneDnn, "onednn_conv_add", &oneDnnConv<kConvElementwiseAddOneDnn> },
     { kConvActivationOneDnn, "onednn_conv_act", &oneDnnConv<kConvActivationOneDnn> },
     { kScaleMatmul, "onednn_scale_matmul", &oneDnnMatmul<kScaleMatmul> },
+    { kReshapeTransposeMatmul, "onednn_reshape_transpose_matmul",
+        &oneDnnMatmulReshape<kReshapeTransposeMatmul> },
+    { kMatmulTransposeReshape, "onednn_matmul_transpose_reshape",
+        &oneDnnMatmulReshape<kMatmulTransposeReshape> },
+    { kMatmulReshapeAdd, "onednn_matmul_reshape_add", &oneDnnMatmulReshape<kMatmulReshapeAdd> },
     { kFcOneDnnEnable, "onednn_fc", &oneDnnMatmul<kFcOneDnnEnable> },
     { kMatmulElementwiseAdd, "onednn_matmul_add", &oneDnnMatmul<kMatmulElementwiseAdd> },
     { kMatmulActivation, "onednn_matmul_act", &oneDnnMatmul<kMatmulActivation> },
