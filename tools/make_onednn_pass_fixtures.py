@@ -277,6 +277,56 @@ class MatmulReshapeAdd(paddle.nn.Layer):
         return a + self.b, self.b2 + paddle.reshape(b, [2, 4, 16]), paddle.reshape(c, [2, 4, 16]) + self.b3
 
 
+class ConvVariants(paddle.nn.Layer):
+    """conv2d_transpose + bias (conv2d_transpose_bias_fuse_pass), then a second persistable add,
+    conv2d_transpose + batch norm (conv2d_transpose_bn/bias_bn_fuse_pass), conv3d + bias
+    (conv3d_bias_fuse_pass), convs concatenated then activated
+    (conv_concat_activation_mkldnn_fuse_pass; convs without bias: with one, Paddle 3.3.1's pass
+    fails, reading an attribute fuse_activation its pattern never binds), a channel shuffle written as reshape + transpose +
+    reshape (shuffle_channel_detect_pass), and near misses (an add of an input, a concat of a
+    conv and an input, a shuffle transpose of another perm)."""
+
+    def __init__(self):
+        super().__init__()
+        self.d1 = paddle.nn.Conv2DTranspose(4, 8, 3, stride=2, padding=1)
+        self.d2 = paddle.nn.Conv2DTranspose(8, 8, 3, padding=1)
+        self.extra = self.create_parameter([8, 1, 1], is_bias=True)
+        self.d3 = paddle.nn.Conv2DTranspose(8, 8, 3, padding=1, bias_attr=False)
+        self.bn3 = paddle.nn.BatchNorm2D(8)
+        self.d4 = paddle.nn.Conv2DTranspose(8, 8, 3, padding=1)
+        self.bn4 = paddle.nn.BatchNorm2D(8)
+        self.d5 = paddle.nn.Conv2DTranspose(8, 8, 1)
+        self.ca = paddle.nn.Conv2D(8, 4, 1, bias_attr=False)
+        self.cb = paddle.nn.Conv2D(8, 4, 3, padding=1, bias_attr=False)
+        self.cc = paddle.nn.Conv2D(8, 8, 1)
+
+    def forward(self, x, r):
+        a = self.d1(x)
+        b = self.d2(a) + self.extra
+        c = self.bn3(self.d3(b))
+        d = self.bn4(self.d4(c))
+        e = self.d5(d) + r
+        g = F.relu(paddle.concat([self.ca(e), self.cb(e)], axis=1))
+        h = F.sigmoid(paddle.concat([self.cc(g), r], axis=1))
+        n, ch, hh, ww = g.shape
+        s = paddle.reshape(paddle.transpose(paddle.reshape(g, [n, 2, ch // 2, hh, ww]), [0, 2, 1, 3, 4]), [n, ch, hh, ww])
+        t = paddle.reshape(paddle.transpose(paddle.reshape(e, [n, 2, ch // 2, hh, ww]), [0, 1, 2, 4, 3]), [n, ch, hh, ww])
+        return h, s, t
+
+
+class Conv3dBias(paddle.nn.Layer):
+    """conv3d + bias (conv3d_bias_fuse_pass) and a conv3d plus an input (left). PIRScope has no
+    conv3d kernel: the programs are compared, not run."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = paddle.nn.Conv3D(2, 4, 3, padding=1)
+        self.c2 = paddle.nn.Conv3D(4, 4, 1, bias_attr=False)
+
+    def forward(self, v, r):
+        return self.c2(self.c1(v)) + r
+
+
 CASES = {
     "conv_bn_act": (ConvBnAct, [("x", [1, 3, 8, 8], "float32")]),
     "resnet_blocks": (ResNetBlocks, [("x", [1, 3, 16, 16], "float32")]),
@@ -288,6 +338,11 @@ CASES = {
         [("x", [2, 1, 4, 8], "float32"), ("y", [2, 4, 8], "float32"), ("z", [2, 4, 8], "float32")],
     ),
     "norm_softplus": (NormSoftplus, [("x", [1, 4, 6, 6], "float32")]),
+    "conv_variants": (
+        ConvVariants,
+        [("x", [1, 4, 5, 5], "float32"), ("r", [1, 8, 9, 9], "float32")],
+    ),
+    "conv3d_bias": (Conv3dBias, [("v", [1, 2, 4, 4, 4], "float32"), ("r", [1, 4, 4, 4, 4], "float32")]),
     "matmul_reshape_add": (MatmulReshapeAdd, [("x", [2, 4, 16], "float32"), ("y", [2, 4, 16], "float32")]),
     "attention_fusions": (
         AttentionFusions,

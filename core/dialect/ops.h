@@ -38,6 +38,7 @@ inline constexpr char kOneDnnFusedTranspose[] = "onednn_op.fused_transpose";
 inline constexpr char kOneDnnFusedSoftplus[] = "onednn_op.fused_softplus";
 inline constexpr char kOneDnnBatchNorm[] = "onednn_op.batch_norm";
 inline constexpr char kOneDnnBatchNorm_[] = "onednn_op.batch_norm_";
+inline constexpr char kOneDnnShuffleChannel[] = "onednn_op.shuffle_channel";
 
 // pd_op dialect
 inline constexpr char kAdd[] = "pd_op.add";

@@ -121,6 +121,53 @@ void fusedConv2dKernel(KernelContext &ctx)
     ctx.setOutput(0, activateAndScale(k, ctx, out));
 }
 
+/// onednn_op.conv2d_transpose_bias: act(conv2d_transpose(x, w, output_size) + bias), the bias
+/// per output channel; fuse_relu is relu.
+void conv2dTransposeBiasKernel(KernelContext &ctx)
+{
+    KernelComposer k(ctx);
+    std::vector<NamedAttribute> convAttrs;
+    for (const char *name : { "strides", "paddings", "output_padding", "padding_algorithm", "dilations",
+             "groups", "data_format" })
+        if (const Attribute *a = ctx.attribute(name))
+            convAttrs.push_back(attr(name, *a));
+    const RuntimeValue outputSize = ctx.hasInput(3) ? RuntimeValue(ctx.input(3)) : RuntimeValue();
+    Tensor out = k.tensor(
+        "pd_op.conv2d_transpose", { ctx.input(0), ctx.input(1), outputSize }, std::move(convAttrs));
+    if (ctx.hasInput(2)) {
+        Tensor bias = ctx.input(2);
+        if (bias.rank() == 1 && out.rank() == 4 && ctx.stringAttr("data_format", "NCHW") != "NHWC")
+            bias = bias.reshaped({ 1, bias.dim(0), 1, 1 });
+        out = k.tensor(ops::kAdd, { out, bias });
+    }
+    if (ctx.boolAttr("fuse_relu", false))
+        out = k.tensor(ops::kRelu, { out });
+    ctx.setOutput(0,
+        applyFusedActivation(k, out, ctx.stringAttr("fuse_activation", ""), ctx.floatAttr("fuse_alpha", 0.0),
+            ctx.floatAttr("fuse_beta", 0.0)));
+}
+
+/// onednn_op.fused_conv3d: act(conv3d(x, w) + bias + residual), the bias per output channel.
+void fusedConv3dKernel(KernelContext &ctx)
+{
+    KernelComposer k(ctx);
+    std::vector<NamedAttribute> convAttrs;
+    for (const char *name :
+        { "strides", "paddings", "padding_algorithm", "dilations", "groups", "data_format" })
+        if (const Attribute *a = ctx.attribute(name))
+            convAttrs.push_back(attr(name, *a));
+    Tensor out = k.tensor("pd_op.conv3d", { ctx.input(0), ctx.input(1) }, std::move(convAttrs));
+    if (ctx.hasInput(2)) {
+        Tensor bias = ctx.input(2);
+        if (bias.rank() == 1 && out.rank() == 5 && ctx.stringAttr("data_format", "NCDHW") != "NDHWC")
+            bias = bias.reshaped({ 1, bias.dim(0), 1, 1, 1 });
+        out = k.tensor(ops::kAdd, { out, bias });
+    }
+    if (ctx.hasInput(3))
+        out = k.tensor(ops::kAdd, { out, ctx.input(3) });
+    ctx.setOutput(0, activateAndScale(k, ctx, out));
+}
+
 void requireDefault(const KernelContext &ctx, const char *name, double value)
 {
     if (std::abs(ctx.floatAttr(name, value) - value) > 1e-12)
@@ -281,6 +328,20 @@ void oneDnnFusedTransposeKernel(KernelContext &ctx)
     ctx.setOutput(0, withFusedShape(ctx, out));
 }
 
+/// onednn_op.shuffle_channel (shuffle_channel_detect_pass): x [N, C, H, W] as [N, group,
+/// C / group, H, W], the two group dims swapped, back to [N, C, H, W].
+void oneDnnShuffleChannelKernel(KernelContext &ctx)
+{
+    const Tensor &x = ctx.input(0);
+    const int64_t group = ctx.intAttr("group", 1);
+    if (x.rank() != 4 || group < 1 || x.dim(1) % group != 0)
+        throw RuntimeError("shuffle_channel: group " + std::to_string(group)
+            + " does not divide the channels of x " + shapeText(x.shape()) + " (a 4-D NCHW input is needed)");
+    KernelComposer k(ctx);
+    const Tensor split = x.reshaped({ x.dim(0), group, x.dim(1) / group, x.dim(2), x.dim(3) });
+    ctx.setOutput(0, transposed(k, split, { 0, 2, 1, 3, 4 }).reshaped(x.shape()));
+}
+
 /// onednn_op.batch_norm / batch_norm_: the pd_op batch norm, then relu on its result when
 /// fuse_with_relu; the statistics outputs pass through.
 template<const char *Op> void oneDnnBatchNormKernel(KernelContext &ctx)
@@ -370,6 +431,9 @@ void registerOneDnnFusedKernels(KernelRegistry &registry)
     registry.add(ops::kOneDnnBatchNorm, oneDnnBatchNormKernel<kBatchNorm>);
     registry.add(ops::kOneDnnBatchNorm_, oneDnnBatchNormKernel<kBatchNorm_>);
     registry.add(ops::kOneDnnFusedSoftplus, oneDnnFusedSoftplusKernel);
+    registry.add(ops::kOneDnnShuffleChannel, oneDnnShuffleChannelKernel);
+    registry.add("onednn_op.conv2d_transpose_bias", conv2dTransposeBiasKernel);
+    registry.add("onednn_op.fused_conv3d", fusedConv3dKernel);
 }
 
 } // namespace ps

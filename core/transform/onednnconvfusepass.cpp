@@ -201,6 +201,75 @@ DrrPattern convBias()
     return p;
 }
 
+// --- conv3d_bias_fuse_pass, conv2d_transpose_bias_fuse_pass ---------------------------------
+
+/// add(conv3d(x, w), bias) with bias persistable -> onednn_op.fused_conv3d (Paddle's
+/// ConvBiasFusePattern over conv3d: NCDHW or NDHWC).
+DrrPattern conv3dBias()
+{
+    DrrPattern p("ConvBiasFusePattern", 2);
+    p.source("pd_op.conv3d", { "input", "filter" }, { "conv_out" }, drrSameNames(kConv2dAttributes));
+    p.source(ops::kAdd, { "conv_out", "bias" }, { "add_out" });
+    p.constraint([](const DrrMatch &m) {
+        return valueIsPersistable(m.tensor("bias")) && acceptedConv(m, { "NCDHW", "NDHWC" });
+    });
+    p.result("onednn_op.fused_conv3d", { "input", "filter", "bias", DrrPatternGraph::kResultInputNone },
+        { "add_out" }, fromConvAttrs("", false));
+    return p;
+}
+
+constexpr std::initializer_list<const char *> kConvTransposeAttributes
+    = { "strides", "paddings", "output_padding", "padding_algorithm", "dilations", "groups", "data_format" };
+
+std::vector<DrrAttribute> convTransposeBiasAttrs()
+{
+    std::vector<DrrAttribute> attrs = drrSourceAttrs(kConvTransposeAttributes);
+    for (auto &[name, value] :
+        std::vector<std::pair<const char *, Attribute>> { { "force_fp32_output", Attribute::boolean(false) },
+            { "mkldnn_data_type", Attribute::string("float32") }, { "fuse_relu", Attribute::boolean(false) },
+            { "fuse_activation", Attribute::string("") }, { "fuse_alpha", Attribute::f32(0.0f) },
+            { "fuse_beta", Attribute::f32(0.0f) }, { "is_test", Attribute::boolean(true) },
+            { "onednn_data_type", Attribute::string("") } })
+        attrs.push_back(drrConstAttr(name, value));
+    return attrs;
+}
+
+/// add(conv2d_transpose(x, w, output_size), bias) with bias persistable ->
+/// onednn_op.conv2d_transpose_bias; with `second`, a further add of a persistable `other` folds
+/// into the bias (bias + other, a new add).
+DrrPattern convTransposeBias(bool second)
+{
+    DrrPattern p(
+        second ? "FusedConvTransposeAddFusePattern" : "ConvTransposeBiasFusePattern", second ? 3 : 2);
+    p.source("pd_op.conv2d_transpose", { "input", "filter", "output_size" }, { "conv_out" },
+        drrSameNames(kConvTransposeAttributes));
+    p.source(ops::kAdd, { "conv_out", "bias" }, { "add_out" });
+    if (second)
+        p.source(ops::kAdd, { "add_out", "other_param" }, { "result" });
+    p.constraint([second](const DrrMatch &m) {
+        return valueIsPersistable(m.tensor("bias"))
+            && (!second || valueIsPersistable(m.tensor("other_param")))
+            && acceptedConv(m, { "NCHW", "NHWC", "AnyLayout" });
+    });
+    // Unlike conv2d_bias_fuse_pass's, these patterns take a 1-D bias only (Paddle 3.3.1 leaves a
+    // Conv2DTranspose's bias, reshaped to [1, C, 1, 1]).
+    p.constraint([second](const DrrMatch &m) {
+        return m.shape("bias").size() == 1 && (!second || m.shape("other_param").size() == 1);
+    });
+    if (second) {
+        p.result(ops::kAdd, { "bias", "other_param" }, { "bias2" }, {},
+            [](const DrrMatch &m, const std::vector<Value> &) {
+                return std::vector<Type> { m.tensor("bias").type() };
+            });
+        p.result("onednn_op.conv2d_transpose_bias", { "input", "filter", "bias2", "output_size" },
+            { "result" }, convTransposeBiasAttrs());
+    } else {
+        p.result("onednn_op.conv2d_transpose_bias", { "input", "filter", "bias", "output_size" },
+            { "add_out" }, convTransposeBiasAttrs());
+    }
+    return p;
+}
+
 // --- conv_elementwise_add_onednn_fuse_pass --------------------------------------------------
 
 /// add(conv, residual) (`residualFirst`: add(residual, conv)) from a conv2d or (`fused`) from a
@@ -398,6 +467,15 @@ std::unique_ptr<OneDnnConvFusePass> OneDnnConvFusePass::create(std::string_view 
         make("conv2d_bias_fuse_pass", "onednn_conv_bias",
             "conv2d + persistable bias add -> onednn_op.fused_conv2d");
         pass->addPattern(std::make_unique<DrrRewritePattern>(convBias()));
+    } else if (name == "conv2d_transpose_bias_fuse_pass") {
+        make("conv2d_transpose_bias_fuse_pass", "onednn_conv_transpose_bias",
+            "conv2d_transpose + persistable bias add -> onednn_op.conv2d_transpose_bias");
+        pass->addPattern(std::make_unique<DrrRewritePattern>(convTransposeBias(false)));
+        pass->addPattern(std::make_unique<DrrRewritePattern>(convTransposeBias(true)));
+    } else if (name == "conv3d_bias_fuse_pass") {
+        make("conv3d_bias_fuse_pass", "onednn_conv3d_bias",
+            "conv3d + persistable bias add -> onednn_op.fused_conv3d");
+        pass->addPattern(std::make_unique<DrrRewritePattern>(conv3dBias()));
     } else if (name == "conv_elementwise_add_onednn_fuse_pass") {
         make("conv_elementwise_add_onednn_fuse_pass", "onednn_conv_add",
             "conv + residual add -> onednn_op.fused_conv2d (sum post-op)");

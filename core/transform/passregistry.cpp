@@ -21,6 +21,7 @@
 #include "core/transform/onednnmatmulreshapefusepass.h"
 #include "core/transform/onednnoperatorscalefusepass.h"
 #include "core/transform/onednnreshapefusepass.h"
+#include "core/transform/onednnshufflechanneldetectpass.h"
 #include "core/transform/passpipeline.h"
 #include "core/transform/removeredundanttransposepass.h"
 #include "core/transform/replacefetchwithshadowoutput.h"
@@ -79,6 +80,8 @@ constexpr char kDepthwiseConvOneDnn[] = "depthwise_conv_onednn_pass";
 constexpr char kConv2dBnOneDnn[] = "conv2d_bn_onednn_fuse_pass";
 constexpr char kConv2dBiasBnOneDnn[] = "conv2d_bias_bn_onednn_fuse_pass";
 constexpr char kConv2dBias[] = "conv2d_bias_fuse_pass";
+constexpr char kConv2dTransposeBias[] = "conv2d_transpose_bias_fuse_pass";
+constexpr char kConv3dBias[] = "conv3d_bias_fuse_pass";
 constexpr char kConvElementwiseAddOneDnn[] = "conv_elementwise_add_onednn_fuse_pass";
 constexpr char kConvActivationOneDnn[] = "conv_activation_mkldnn_fuse_pass";
 constexpr char kSqueezeTransposeOneDnn[] = "squeeze_transpose_onednn_fuse_pass";
@@ -133,6 +136,8 @@ const Entry kPasses[] = {
     { kConv2dBnOneDnn, "onednn_conv_bn", &oneDnnConv<kConv2dBnOneDnn> },
     { kConv2dBiasBnOneDnn, "onednn_conv_bias_bn", &oneDnnConv<kConv2dBiasBnOneDnn> },
     { kConv2dBias, "onednn_conv_bias", &oneDnnConv<kConv2dBias> },
+    { kConv2dTransposeBias, "onednn_conv_transpose_bias", &oneDnnConv<kConv2dTransposeBias> },
+    { kConv3dBias, "onednn_conv3d_bias", &oneDnnConv<kConv3dBias> },
     { kConvElementwiseAddOneDnn, "onednn_conv_add", &oneDnnConv<kConvElementwiseAddOneDnn> },
     { kConvActivationOneDnn, "onednn_conv_act", &oneDnnConv<kConvActivationOneDnn> },
     { kScaleMatmul, "onednn_scale_matmul", &oneDnnMatmul<kScaleMatmul> },
@@ -147,6 +152,7 @@ const Entry kPasses[] = {
     { kFcActivation, "onednn_fc_act", &oneDnnMatmul<kFcActivation> },
     { kBatchNormActOneDnn, "onednn_batch_norm_act", &oneDnnActivation<kBatchNormActOneDnn> },
     { kSoftplusActivationOneDnn, "onednn_softplus_act", &oneDnnActivation<kSoftplusActivationOneDnn> },
+    { "shuffle_channel_detect_pass", "onednn_shuffle_channel", &plain<OneDnnShuffleChannelDetectPass> },
     { "elementwise_act_onednn_fuse_pass", "onednn_elementwise_act", &plain<OneDnnElementwiseFusePass> },
     { "operator_scale_onednn_fuse_pass", "onednn_operator_scale", &plain<OneDnnOperatorScaleFusePass> },
     { kOperatorUnsqueezeOneDnn, "onednn_operator_unsqueeze", &oneDnnReshape<kOperatorUnsqueezeOneDnn> },
