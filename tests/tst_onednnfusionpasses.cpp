@@ -72,6 +72,7 @@ private slots:
                  "batch_norm_act_fuse_pass", "softplus_activation_fuse_pass",
                  "reshape_transpose_matmul_fuse_pass", "matmul_transpose_reshape_fuse_pass",
                  "matmul_reshape_add_fuse_pass", "conv2d_transpose_bias_fuse_pass", "conv3d_bias_fuse_pass",
+                 "conv2d_transpose_bn_fuse_pass", "conv2d_transpose_bias_bn_fuse_pass",
                  "shuffle_channel_detect_pass" }) {
             QVERIFY2(std::find(names->begin(), names->end(), name) != names->end(), name);
             QVERIFY2(PassRegistry::isImplemented(name), name);

@@ -279,7 +279,8 @@ class MatmulReshapeAdd(paddle.nn.Layer):
 
 class ConvVariants(paddle.nn.Layer):
     """conv2d_transpose + bias (conv2d_transpose_bias_fuse_pass), then a second persistable add,
-    conv2d_transpose + batch norm (conv2d_transpose_bn/bias_bn_fuse_pass), conv3d + bias
+    conv2d_transpose + batch norm and + a [1] parameter + batch norm
+    (conv2d_transpose_bn/bias_bn_fuse_pass), conv3d + bias
     (conv3d_bias_fuse_pass), convs concatenated then activated
     (conv_concat_activation_mkldnn_fuse_pass; convs without bias: with one, Paddle 3.3.1's pass
     fails, reading an attribute fuse_activation its pattern never binds), a channel shuffle written as reshape + transpose +
@@ -296,6 +297,9 @@ class ConvVariants(paddle.nn.Layer):
         self.d4 = paddle.nn.Conv2DTranspose(8, 8, 3, padding=1)
         self.bn4 = paddle.nn.BatchNorm2D(8)
         self.d5 = paddle.nn.Conv2DTranspose(8, 8, 1)
+        self.d6 = paddle.nn.Conv2DTranspose(8, 8, 1, bias_attr=False)
+        self.p6 = self.create_parameter([1], is_bias=True)
+        self.bn6 = paddle.nn.BatchNorm2D(8)
         self.ca = paddle.nn.Conv2D(8, 4, 1, bias_attr=False)
         self.cb = paddle.nn.Conv2D(8, 4, 3, padding=1, bias_attr=False)
         self.cc = paddle.nn.Conv2D(8, 8, 1)
@@ -311,7 +315,8 @@ class ConvVariants(paddle.nn.Layer):
         n, ch, hh, ww = g.shape
         s = paddle.reshape(paddle.transpose(paddle.reshape(g, [n, 2, ch // 2, hh, ww]), [0, 2, 1, 3, 4]), [n, ch, hh, ww])
         t = paddle.reshape(paddle.transpose(paddle.reshape(e, [n, 2, ch // 2, hh, ww]), [0, 1, 2, 4, 3]), [n, ch, hh, ww])
-        return h, s, t
+        k = self.bn6(self.d6(e) + self.p6)
+        return h, s, t, k
 
 
 class Conv3dBias(paddle.nn.Layer):

@@ -80,6 +80,8 @@ constexpr char kDepthwiseConvOneDnn[] = "depthwise_conv_onednn_pass";
 constexpr char kConv2dBnOneDnn[] = "conv2d_bn_onednn_fuse_pass";
 constexpr char kConv2dBiasBnOneDnn[] = "conv2d_bias_bn_onednn_fuse_pass";
 constexpr char kConv2dBias[] = "conv2d_bias_fuse_pass";
+constexpr char kConv2dTransposeBn[] = "conv2d_transpose_bn_fuse_pass";
+constexpr char kConv2dTransposeBiasBn[] = "conv2d_transpose_bias_bn_fuse_pass";
 constexpr char kConv2dTransposeBias[] = "conv2d_transpose_bias_fuse_pass";
 constexpr char kConv3dBias[] = "conv3d_bias_fuse_pass";
 constexpr char kConvElementwiseAddOneDnn[] = "conv_elementwise_add_onednn_fuse_pass";
@@ -136,6 +138,8 @@ const Entry kPasses[] = {
     { kConv2dBnOneDnn, "onednn_conv_bn", &oneDnnConv<kConv2dBnOneDnn> },
     { kConv2dBiasBnOneDnn, "onednn_conv_bias_bn", &oneDnnConv<kConv2dBiasBnOneDnn> },
     { kConv2dBias, "onednn_conv_bias", &oneDnnConv<kConv2dBias> },
+    { kConv2dTransposeBn, "onednn_conv_transpose_bn", &oneDnnConv<kConv2dTransposeBn> },
+    { kConv2dTransposeBiasBn, "onednn_conv_transpose_bias_bn", &oneDnnConv<kConv2dTransposeBiasBn> },
     { kConv2dTransposeBias, "onednn_conv_transpose_bias", &oneDnnConv<kConv2dTransposeBias> },
     { kConv3dBias, "onednn_conv3d_bias", &oneDnnConv<kConv3dBias> },
     { kConvElementwiseAddOneDnn, "onednn_conv_add", &oneDnnConv<kConvElementwiseAddOneDnn> },
