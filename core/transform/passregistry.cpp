@@ -15,6 +15,7 @@
 #include "core/transform/matmulscalefusepass.h"
 #include "core/transform/matmultransposefusepass.h"
 #include "core/transform/onednnactivationfusepass.h"
+#include "core/transform/onednnconvconcatfusepass.h"
 #include "core/transform/onednnconvfusepass.h"
 #include "core/transform/onednnelementwisefusepass.h"
 #include "core/transform/onednnmatmulfusepass.h"
@@ -144,6 +145,7 @@ const Entry kPasses[] = {
     { kConv3dBias, "onednn_conv3d_bias", &oneDnnConv<kConv3dBias> },
     { kConvElementwiseAddOneDnn, "onednn_conv_add", &oneDnnConv<kConvElementwiseAddOneDnn> },
     { kConvActivationOneDnn, "onednn_conv_act", &oneDnnConv<kConvActivationOneDnn> },
+    { "conv_concat_activation_mkldnn_fuse_pass", "onednn_conv_concat_act", &plain<OneDnnConvConcatFusePass> },
     { kScaleMatmul, "onednn_scale_matmul", &oneDnnMatmul<kScaleMatmul> },
     { kReshapeTransposeMatmul, "onednn_reshape_transpose_matmul",
         &oneDnnMatmulReshape<kReshapeTransposeMatmul> },
