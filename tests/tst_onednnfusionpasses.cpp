@@ -73,7 +73,8 @@ private slots:
                  "reshape_transpose_matmul_fuse_pass", "matmul_transpose_reshape_fuse_pass",
                  "matmul_reshape_add_fuse_pass", "conv2d_transpose_bias_fuse_pass", "conv3d_bias_fuse_pass",
                  "conv2d_transpose_bn_fuse_pass", "conv2d_transpose_bias_bn_fuse_pass",
-                 "shuffle_channel_detect_pass", "conv_concat_activation_mkldnn_fuse_pass" }) {
+                 "shuffle_channel_detect_pass", "conv_concat_activation_mkldnn_fuse_pass",
+                 "self_attention_fuse_pass" }) {
             QVERIFY2(std::find(names->begin(), names->end(), name) != names->end(), name);
             QVERIFY2(PassRegistry::isImplemented(name), name);
         }

@@ -332,6 +332,22 @@ class Conv3dBias(paddle.nn.Layer):
         return self.c2(self.c1(v)) + r
 
 
+class SelfAttention(paddle.nn.Layer):
+    """ViT's attention on a packed qkv: reshape to [B, S, 3, H, D], transpose [2, 0, 3, 1, 4],
+    three slices, q @ k^T, softmax, @ v, transpose back (self_attention_fuse_pass's pattern,
+    which Paddle compiles only into builds with AVX512F, MKLML and oneDNN)."""
+
+    def __init__(self):
+        super().__init__()
+        self.b = self.create_parameter([48], is_bias=True)
+
+    def forward(self, x):
+        qkv = paddle.transpose(paddle.reshape(x + self.b, [2, 4, 3, 2, 8]), [2, 0, 3, 1, 4])
+        q, k, v = qkv[0], qkv[1], qkv[2]
+        s = F.softmax(paddle.matmul(q, paddle.transpose(k, [0, 1, 3, 2])), -1)
+        return paddle.transpose(paddle.matmul(s, v), [0, 2, 1, 3])
+
+
 CASES = {
     "conv_bn_act": (ConvBnAct, [("x", [1, 3, 8, 8], "float32")]),
     "resnet_blocks": (ResNetBlocks, [("x", [1, 3, 16, 16], "float32")]),
@@ -348,6 +364,7 @@ CASES = {
         [("x", [1, 4, 5, 5], "float32"), ("r", [1, 8, 9, 9], "float32")],
     ),
     "conv3d_bias": (Conv3dBias, [("v", [1, 2, 4, 4, 4], "float32"), ("r", [1, 4, 4, 4, 4], "float32")]),
+    "self_attention": (SelfAttention, [("x", [2, 4, 48], "float32")]),
     "matmul_reshape_add": (MatmulReshapeAdd, [("x", [2, 4, 16], "float32"), ("y", [2, 4, 16], "float32")]),
     "attention_fusions": (
         AttentionFusions,

@@ -342,6 +342,33 @@ void oneDnnShuffleChannelKernel(KernelContext &ctx)
     ctx.setOutput(0, transposed(k, split, { 0, 2, 1, 3, 4 }).reshaped(x.shape()));
 }
 
+/// pd_op.self_dp_attention (self_attention_fuse_pass): x [B, S, 3, H, D] packs q, k and v;
+/// out [B, S, H, D] = transpose(softmax(alpha q k^T) v), per head.
+void selfDpAttentionKernel(KernelContext &ctx)
+{
+    const Tensor &x = ctx.input(0);
+    if (x.rank() != 5 || x.dim(2) != 3)
+        throw RuntimeError(
+            "self_dp_attention: x " + shapeText(x.shape()) + " is not [batch, seq, 3, heads, head_size]");
+    KernelComposer k(ctx);
+    const Tensor packed = transposed(k, x, { 2, 0, 3, 1, 4 }); // [3, B, H, S, D]
+    const std::vector<int64_t> part { x.dim(0), x.dim(3), x.dim(1), x.dim(4) };
+    const size_t bytes = size_t(numElementsOf(part)) * packed.elementSize();
+    const Tensor q(packed.storage(), part, packed.dtype(), packed.byteOffset());
+    const Tensor key(packed.storage(), part, packed.dtype(), packed.byteOffset() + bytes);
+    const Tensor v(packed.storage(), part, packed.dtype(), packed.byteOffset() + 2 * bytes);
+    Tensor scores = k.tensor(ops::kMatmul, { q, transposed(k, key, { 0, 1, 3, 2 }) },
+        { attr("transpose_x", Attribute::boolean(false)), attr("transpose_y", Attribute::boolean(false)) });
+    const double alpha = ctx.floatAttr("alpha", 1.0);
+    if (alpha != 1.0)
+        scores = k.tensor(ops::kScale, { scores, scalar(k.backend(), alpha, DataType::Float32) },
+            { attr("bias", Attribute::f32(0.0f)), attr("bias_after_scale", Attribute::boolean(true)) });
+    const Tensor weights = k.tensor(ops::kSoftmax, { scores }, { attr("axis", Attribute::int32(-1)) });
+    const Tensor out = k.tensor(ops::kMatmul, { weights, v },
+        { attr("transpose_x", Attribute::boolean(false)), attr("transpose_y", Attribute::boolean(false)) });
+    ctx.setOutput(0, transposed(k, out, { 0, 2, 1, 3 }));
+}
+
 /// onednn_op.batch_norm / batch_norm_: the pd_op batch norm, then relu on its result when
 /// fuse_with_relu; the statistics outputs pass through.
 template<const char *Op> void oneDnnBatchNormKernel(KernelContext &ctx)
@@ -434,6 +461,7 @@ void registerOneDnnFusedKernels(KernelRegistry &registry)
     registry.add(ops::kOneDnnShuffleChannel, oneDnnShuffleChannelKernel);
     registry.add("onednn_op.conv2d_transpose_bias", conv2dTransposeBiasKernel);
     registry.add("onednn_op.fused_conv3d", fusedConv3dKernel);
+    registry.add("pd_op.self_dp_attention", selfDpAttentionKernel);
 }
 
 } // namespace ps

@@ -26,6 +26,7 @@
 #include "core/transform/passpipeline.h"
 #include "core/transform/removeredundanttransposepass.h"
 #include "core/transform/replacefetchwithshadowoutput.h"
+#include "core/transform/selfattentionfusepass.h"
 #include "core/transform/silufusepass.h"
 #include "core/transform/transferlayoutpass.h"
 #include "core/transform/unimplementedpass.h"
@@ -156,6 +157,7 @@ const Entry kPasses[] = {
     { kMatmulElementwiseAdd, "onednn_matmul_add", &oneDnnMatmul<kMatmulElementwiseAdd> },
     { kMatmulActivation, "onednn_matmul_act", &oneDnnMatmul<kMatmulActivation> },
     { kFcActivation, "onednn_fc_act", &oneDnnMatmul<kFcActivation> },
+    { "self_attention_fuse_pass", "onednn_self_attention", &plain<SelfAttentionFusePass> },
     { kBatchNormActOneDnn, "onednn_batch_norm_act", &oneDnnActivation<kBatchNormActOneDnn> },
     { kSoftplusActivationOneDnn, "onednn_softplus_act", &oneDnnActivation<kSoftplusActivationOneDnn> },
     { "shuffle_channel_detect_pass", "onednn_shuffle_channel", &plain<OneDnnShuffleChannelDetectPass> },
