@@ -92,4 +92,23 @@ inline const std::string kAddReadTwice = R"pir({
     () = "builtin.shadow_output" (%3) {output_name:"out"} : (tensor<4x8xf32>) -> 
 })pir";
 
+/// Two fused_conv2d ops with a bias (`act` their fuse_activation) concatenated, then relu
+/// (conv_concat_activation_mkldnn_fuse_pass's level-1 pattern, which fails in Paddle 3.3.1).
+inline std::string concatOfFusedConvs(const std::string &act)
+{
+    const std::string attrs = "data_format:\"NCHW\",dilations:[1,1],force_fp32_output:false,fuse_activation:\"" + act
+        + "\",fuse_alpha:0,fuse_beta:0,fuse_residual_connection:false,groups:1,mkldnn_data_type:\"float32\","
+          "onednn_data_type:\"\",padding_algorithm:\"EXPLICIT\",paddings:[1,1],scale_in:1,scale_in_eltwise:1,"
+          "scale_out:1,scale_weights:[1],stop_gradient:[false],strides:[1,1]";
+    const std::string conv = "\"onednn_op.fused_conv2d\" (%0, %1, %2, <<NULL VALUE>>) {" + attrs
+        + "} : (tensor<1x8x6x6xf32>, tensor<8x8x3x3xf32>, tensor<1x8x1x1xf32>, <<NULL TYPE>>) -> tensor<1x8x6x6xf32>\n";
+    return kHeader + "    (%5) = " + conv + "    (%6) = " + conv
+        + R"pir(    (%7) = "pd_op.full" () {dtype:int32,place:Place(cpu),shape:[1],stop_gradient:[true],value:1} : () -> tensor<1xi32>
+    (%8) = "builtin.combine" (%5, %6) {stop_gradient:[false]} : (tensor<1x8x6x6xf32>, tensor<1x8x6x6xf32>) -> vec[tensor<1x8x6x6xf32>,tensor<1x8x6x6xf32>]
+    (%9) = "pd_op.concat" (%8, %7) {stop_gradient:[false]} : (vec[tensor<1x8x6x6xf32>,tensor<1x8x6x6xf32>], tensor<1xi32>) -> tensor<1x16x6x6xf32>
+    (%10) = "pd_op.relu" (%9) {stop_gradient:[false]} : (tensor<1x16x6x6xf32>) -> tensor<1x16x6x6xf32>
+    () = "builtin.shadow_output" (%10) {output_name:"out"} : (tensor<1x16x6x6xf32>) -> 
+})pir";
+}
+
 } // namespace onednnpassprograms

@@ -1,3 +1,4 @@
+#include "core/runtime/cpu/cpubackend.h"
 #include "interpretertestprograms.h"
 
 #include <QtTest>
@@ -547,6 +548,30 @@ private slots:
         QVERIFY(!in.error()->missingKernel);
         QCOMPARE(QString::fromStdString(in.error()->message), expected);
         QVERIFY(!in.valueOf(in.error()->op->result(0))); // the wrong value is not kept
+    }
+
+    /// A oneDNN op with a fused reshape (operator_reshape_onednn_fuse_pass) is declared as Paddle's
+    /// InferMeta types it, without the reshape: only its element count is judged.
+    void fusedShapeChangesAreJudgedByCount()
+    {
+        std::unique_ptr<Backend> plain = createCpuPlainBackend();
+        const std::string source = full(1, "float32", "2,3", "tensor<2x3xf32>");
+        const auto program = [&source](const char *declared) {
+            const std::string op = std::string("(%2) = \"onednn_op.fused_transpose\" (%1) {axis:[1,0],"
+                                               "fused_reshape2_shape:[6],fused_squeeze2_axes:[],"
+                                               "fused_unsqueeze2_axes:[],output_data_type:\"\",scale:1,"
+                                               "shift:0} : (tensor<2x3xf32>) -> ")
+                + declared;
+            return programOf({ source.c_str(), op.c_str() });
+        };
+        auto same = makeFixture(*plain, program("tensor<3x2xf32>").c_str());
+        QVERIFY(same);
+        QCOMPARE(same->interpreter->continueRun().reason, StopReason::Finished);
+        auto other = makeFixture(*plain, program("tensor<4x2xf32>").c_str());
+        QVERIFY(other);
+        QCOMPARE(other->interpreter->continueRun().reason, StopReason::Error);
+        QCOMPARE(QString::fromStdString(other->interpreter->error()->message),
+            QString("result 0 (%2) is float32[6], declared float32[4, 2]"));
     }
 
     void controlFlowValuesAreChecked_data()

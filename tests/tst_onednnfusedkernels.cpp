@@ -203,7 +203,7 @@ private slots:
         operands.resize(3);
         QString error;
         runLastOp(*loaded.program, operands, *m_plain, error);
-        QVERIFY2(error.contains("fused_reshape_x is not supported"), qPrintable(error));
+        QVERIFY2(error.contains("fused_reshape_x and fused_transpose_x come together"), qPrintable(error));
         text = programText({ { { 2, 8 } }, { { 8, 8 } } }, "onednn_op.fc",
             "fuse_activation:\"softsign\",fuse_alpha:0.0,fuse_beta:0.0,in_num_col_dims:1", 1);
         text = withNullOperands(text, 1);
@@ -213,6 +213,50 @@ private slots:
         operands.resize(3);
         runLastOp(*fc.program, operands, *m_plain, error);
         QVERIFY2(error.contains("fuse_activation 'softsign'"), qPrintable(error));
+    }
+
+    // The fused shape changes of operator_reshape/unsqueeze_onednn_fuse_pass and
+    // squeeze_transpose_onednn_fuse_pass: a squeeze of a dim that is not 1, a reshape that does not
+    // hold the elements, an unsqueeze axis out of range and a quantizing scale say which.
+    void fusedShapeChangesSayWhatIsWrong_data()
+    {
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<QString>("attrs");
+        QTest::addColumn<QString>("message");
+        const QString transpose = QStringLiteral(
+            "axis:[1,0],fused_reshape2_shape:%1,fused_squeeze2_axes:%2,fused_unsqueeze2_axes:%3,"
+            "output_data_type:\"fp32\",scale:%4,shift:0.0");
+        QTest::newRow("squeeze of a dim that is not 1")
+            << "onednn_op.fused_transpose" << transpose.arg("[]", "[0]", "[]", "1.0")
+            << "fused_squeeze2_axes: dim 0 of x [6, 4] is not 1";
+        QTest::newRow("reshape to other elements")
+            << "onednn_op.fused_transpose" << transpose.arg("[5,-1]", "[]", "[]", "1.0")
+            << "fused_reshape2_shape [5, -1] does not hold the result's 24 elements";
+        QTest::newRow("reshape with a 0")
+            << "onednn_op.fused_transpose" << transpose.arg("[0,-1]", "[]", "[]", "1.0")
+            << "fused_reshape2_shape: dim 0 is not supported";
+        QTest::newRow("unsqueeze axis out of range")
+            << "onednn_op.fused_transpose" << transpose.arg("[]", "[]", "[3]", "1.0")
+            << "fused_unsqueeze2_axes: axis 3 is out of range for a rank-3 result";
+        QTest::newRow("quantizing scale")
+            << "onednn_op.fused_transpose" << transpose.arg("[]", "[]", "[]", "0.5")
+            << "scale 0.500000 is not supported";
+    }
+
+    void fusedShapeChangesSayWhatIsWrong()
+    {
+        QFETCH(QString, op);
+        QFETCH(QString, attrs);
+        QFETCH(QString, message);
+        const std::vector<Input> inputs { { { 6, 4 } } };
+        const std::string text = programText(inputs, op.toStdString(), attrs.toStdString(), 1);
+        const LoadResult loaded = PirTextReader::readString(text, "case.txt");
+        QVERIFY2(loaded.ok(), text.c_str());
+        for (Backend *backend : { m_plain.get(), m_onednn.get() }) {
+            QString error;
+            runLastOp(*loaded.program, inputValues(inputs), *backend, error);
+            QVERIFY2(error.contains(message), qPrintable(error));
+        }
     }
 
     // The reference kernel is the unfused ops: conv2d, the bias add, the residual add, relu.

@@ -61,13 +61,13 @@ private slots:
         QVERIFY(!has(PassPipeline::passNames("inference-gpu", Place::AllocType::Cpu), sync));
         QVERIFY(has(PassPipeline::passNames("inference-cpu", Place::AllocType::Gpu), sync));
         QVERIFY(!has(PassPipeline::passNames("inference-onednn"), sync));
-        // kPirMkldnnPasses of an AVX512F + MKLML + oneDNN build: self_attention_fuse_pass after
-        // fc_activation_fuse_pass, listed and not implemented.
+        // kPirMkldnnPasses of an AVX512F + MKLML + oneDNN build (the x86 wheel): self_attention_fuse_pass
+        // after fc_activation_fuse_pass, implemented.
         const auto onednn = PassPipeline::passNames("inference-onednn");
         const auto fcAct = std::find(onednn->begin(), onednn->end(), "fc_activation_fuse_pass");
         QVERIFY(fcAct != onednn->end() && fcAct + 1 != onednn->end());
         QCOMPARE(*(fcAct + 1), std::string("self_attention_fuse_pass"));
-        QVERIFY(!PassRegistry::isImplemented("self_attention_fuse_pass"));
+        QVERIFY(PassRegistry::isImplemented("self_attention_fuse_pass"));
         // The place reaches the passes: map_op_to_another_pass keeps depthwise_conv2d on a CPU.
         std::string error;
         Program p;

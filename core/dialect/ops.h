@@ -34,6 +34,11 @@ inline constexpr char kOneDnnFusedElementwiseAdd[] = "onednn_op.fused_elementwis
 inline constexpr char kOneDnnFusedElementwiseSub[] = "onednn_op.fused_elementwise_sub";
 inline constexpr char kOneDnnFusedElementwiseMul[] = "onednn_op.fused_elementwise_mul";
 inline constexpr char kOneDnnFusedElementwiseDiv[] = "onednn_op.fused_elementwise_div";
+inline constexpr char kOneDnnFusedTranspose[] = "onednn_op.fused_transpose";
+inline constexpr char kOneDnnFusedSoftplus[] = "onednn_op.fused_softplus";
+inline constexpr char kOneDnnBatchNorm[] = "onednn_op.batch_norm";
+inline constexpr char kOneDnnBatchNorm_[] = "onednn_op.batch_norm_";
+inline constexpr char kOneDnnShuffleChannel[] = "onednn_op.shuffle_channel";
 
 // pd_op dialect
 inline constexpr char kAdd[] = "pd_op.add";
@@ -82,6 +87,7 @@ inline constexpr char kSign[] = "pd_op.sign";
 inline constexpr char kSilu[] = "pd_op.silu";
 inline constexpr char kSoftmax[] = "pd_op.softmax";
 inline constexpr char kSqueeze[] = "pd_op.squeeze";
+inline constexpr char kUnsqueeze[] = "pd_op.unsqueeze";
 inline constexpr char kStack[] = "pd_op.stack";
 inline constexpr char kSubtractGrad[] = "pd_op.subtract_grad";
 inline constexpr char kSwish[] = "pd_op.swish";

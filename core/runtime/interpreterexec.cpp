@@ -15,6 +15,7 @@
 #include "core/runtime/runtimeerror.h"
 #include "core/runtime/tensorstack.h"
 
+#include <algorithm>
 #include <chrono>
 #include <span>
 
@@ -62,7 +63,22 @@ struct Trust
     /// dims into auxiliary outputs: fused_bias_residual_layernorm's mean of a -1x4x8 x is
     /// declared [-4], of a -1x-1x120 x [1].
     bool dims = true;
+    /// Only the element count is judged: a oneDNN op with a fused squeeze, unsqueeze or reshape
+    /// (fused_squeeze2_axes, ...), whose declared type Paddle's InferMeta gives without it.
+    bool countOnly = false;
 };
+
+/// An op of Paddle's oneDNN passes that changes its result's shape after the declared type
+/// was inferred (operator_reshape/unsqueeze_onednn_fuse_pass, squeeze_transpose_onednn_fuse_pass).
+bool hasFusedShapeChange(const Operation &op)
+{
+    for (const char *name : { "fused_squeeze2_axes", "fused_unsqueeze2_axes", "fused_reshape2_shape" }) {
+        const Attribute *a = op.attribute(name);
+        if (a && a->kind() == Attribute::Kind::Array && !a->asArray().empty())
+            return true;
+    }
+    return false;
+}
 
 /// Empty when `value` fits the declared `type`; else "int64[7, 7], declared float32[2, 3]".
 /// Only dense tensors are judged (the dtype, the rank and every static dim; a declared dynamic
@@ -77,8 +93,13 @@ std::string declaredMismatch(const RuntimeValue &value, Type type, Trust trust =
         return {};
     const bool dtypeOk = type.dtype() == DataType::Undefined || t.dtype() == type.dtype();
     const bool scalars = scalarLike(type.dims()) && scalarLike(t.shape());
-    const bool dimsOk = scalars
+    bool dimsOk = scalars
         || (trust.dims ? staticDimsMatch(type.dims(), t.shape()) : type.dims().size() == t.shape().size());
+    if (trust.countOnly) {
+        const std::vector<int64_t> &dims = type.dims();
+        dimsOk = std::any_of(dims.begin(), dims.end(), [](int64_t d) { return d < 0; })
+            || numElementsOf(dims) == t.numElements();
+    }
     if (dtypeOk && dimsOk)
         return {};
     return t.describe() + ", declared " + std::string(phiName(type.dtype())) + shapeText(type.dims());
@@ -158,6 +179,7 @@ void Interpreter::checkResults(const Operation &op, const std::vector<RuntimeVal
         if (info && !info->variadicResults && int(i) < info->numOutputs)
             trust.placeholder = info->outputs[i].optional || info->outputs[i].intermediate;
         trust.dims = i == 0 || !dynamic;
+        trust.countOnly = i == 0 && hasFusedShapeChange(op);
         const std::string mismatch = declaredMismatch(results[i], op.result(i).type(), trust);
         if (!mismatch.empty())
             throw RuntimeError(

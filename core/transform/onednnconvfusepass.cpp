@@ -201,6 +201,169 @@ DrrPattern convBias()
     return p;
 }
 
+// --- conv3d_bias_fuse_pass, conv2d_transpose_bias_fuse_pass ---------------------------------
+
+/// add(conv3d(x, w), bias) with bias persistable -> onednn_op.fused_conv3d (Paddle's
+/// ConvBiasFusePattern over conv3d: NCDHW or NDHWC).
+DrrPattern conv3dBias()
+{
+    DrrPattern p("ConvBiasFusePattern", 2);
+    p.source("pd_op.conv3d", { "input", "filter" }, { "conv_out" }, drrSameNames(kConv2dAttributes));
+    p.source(ops::kAdd, { "conv_out", "bias" }, { "add_out" });
+    p.constraint([](const DrrMatch &m) {
+        return valueIsPersistable(m.tensor("bias")) && acceptedConv(m, { "NCDHW", "NDHWC" });
+    });
+    p.result("onednn_op.fused_conv3d", { "input", "filter", "bias", DrrPatternGraph::kResultInputNone },
+        { "add_out" }, fromConvAttrs("", false));
+    return p;
+}
+
+constexpr std::initializer_list<const char *> kConvTransposeAttributes
+    = { "strides", "paddings", "output_padding", "padding_algorithm", "dilations", "groups", "data_format" };
+
+std::vector<DrrAttribute> convTransposeBiasAttrs()
+{
+    std::vector<DrrAttribute> attrs = drrSourceAttrs(kConvTransposeAttributes);
+    for (auto &[name, value] :
+        std::vector<std::pair<const char *, Attribute>> { { "force_fp32_output", Attribute::boolean(false) },
+            { "mkldnn_data_type", Attribute::string("float32") }, { "fuse_relu", Attribute::boolean(false) },
+            { "fuse_activation", Attribute::string("") }, { "fuse_alpha", Attribute::f32(0.0f) },
+            { "fuse_beta", Attribute::f32(0.0f) }, { "is_test", Attribute::boolean(true) },
+            { "onednn_data_type", Attribute::string("") } })
+        attrs.push_back(drrConstAttr(name, value));
+    return attrs;
+}
+
+/// add(conv2d_transpose(x, w, output_size), bias) with bias persistable ->
+/// onednn_op.conv2d_transpose_bias; with `second`, a further add of a persistable `other` folds
+/// into the bias (bias + other, a new add).
+DrrPattern convTransposeBias(bool second)
+{
+    DrrPattern p(
+        second ? "FusedConvTransposeAddFusePattern" : "ConvTransposeBiasFusePattern", second ? 3 : 2);
+    p.source("pd_op.conv2d_transpose", { "input", "filter", "output_size" }, { "conv_out" },
+        drrSameNames(kConvTransposeAttributes));
+    p.source(ops::kAdd, { "conv_out", "bias" }, { "add_out" });
+    if (second)
+        p.source(ops::kAdd, { "add_out", "other_param" }, { "result" });
+    p.constraint([second](const DrrMatch &m) {
+        return valueIsPersistable(m.tensor("bias"))
+            && (!second || valueIsPersistable(m.tensor("other_param")))
+            && acceptedConv(m, { "NCHW", "NHWC", "AnyLayout" });
+    });
+    // Unlike conv2d_bias_fuse_pass's, these patterns take a 1-D bias only (Paddle 3.3.1 leaves a
+    // Conv2DTranspose's bias, reshaped to [1, C, 1, 1]).
+    p.constraint([second](const DrrMatch &m) {
+        return m.shape("bias").size() == 1 && (!second || m.shape("other_param").size() == 1);
+    });
+    if (second) {
+        p.result(ops::kAdd, { "bias", "other_param" }, { "bias2" }, {},
+            [](const DrrMatch &m, const std::vector<Value> &) {
+                return std::vector<Type> { m.tensor("bias").type() };
+            });
+        p.result("onednn_op.conv2d_transpose_bias", { "input", "filter", "bias2", "output_size" },
+            { "result" }, convTransposeBiasAttrs());
+    } else {
+        p.result("onednn_op.conv2d_transpose_bias", { "input", "filter", "bias", "output_size" },
+            { "add_out" }, convTransposeBiasAttrs());
+    }
+    return p;
+}
+
+// --- conv2d_transpose_bn_fuse_pass, conv2d_transpose_bias_bn_fuse_pass -------------------------
+
+/// batch_norm_(conv2d_transpose(x, w, output_size)) (`withBias`: through an add of a persistable
+/// [1] tensor r) -> onednn_op.conv2d_transpose_bias(x, w', b') with s = scale / sqrt(variance +
+/// eps) applied to w's output channels (w transposed to OIHW and back) and b' = bias - mean * s
+/// (or (r - mean) * s + bias), the ops built in the order Paddle's DRR result leaves them.
+/// Paddle's epsilon check reads `!epsilon`, so it takes any epsilon but 0.
+bool convTransposeBn(Operation &bn, PatternRewriter &rewriter, bool withBias)
+{
+    Operation *add = withBias ? definingOpOfOperand(bn, 0) : nullptr;
+    if (withBias && (!add || add->name() != ops::kAdd || !add->result(0).hasOneUse()))
+        return false;
+    Operation *conv = definingOpOfOperand(withBias ? *add : bn, 0);
+    if (!conv || conv->name() != "pd_op.conv2d_transpose" || !conv->result(0).hasOneUse()
+        || bn.numOperands() < 5 || conv->numOperands() < 3 || !bnStatisticsUnused(bn))
+        return false;
+    const Value input = conv->operand(0), filter = conv->operand(1);
+    const Value mean = bn.operand(1), variance = bn.operand(2), scale = bn.operand(3), bias = bn.operand(4);
+    const Value residual = withBias ? add->operand(1) : Value();
+    if (scale.isNull() || bias.isNull() || !filter.type().isTensorLike() || !variance.type().isTensorLike()
+        || filter.type().dtype() == DataType::Float16 || input.type().dims().size() != 4
+        || scale.type().dims().empty())
+        return false;
+    const Attribute *groupsAttr = conv->attribute("groups");
+    const Attribute *epsilonAttr = bn.attribute("epsilon");
+    if (!groupsAttr || groupsAttr->asInt() < 1 || !epsilonAttr || epsilonAttr->asDouble() == 0.0)
+        return false;
+    if (withBias && (!valueIsPersistable(residual) || residual.type().dims() != std::vector<int64_t> { 1 }))
+        return false;
+    const float epsilon = float(epsilonAttr->asDouble());
+    std::vector<int64_t> perm(filter.type().dims().size());
+    for (size_t i = 0; i < perm.size(); ++i)
+        perm[i] = int64_t(i);
+    const size_t g = groupsAttr->asInt() > 1 ? 1 : 0;
+    if (g + 1 < perm.size())
+        std::swap(perm[g], perm[g + 1]);
+    std::vector<int64_t> permutedDims = filter.type().dims();
+    for (size_t i = 0; i < perm.size(); ++i)
+        permutedDims[i] = filter.type().dims()[size_t(perm[i])];
+    const Type permutedType = withDims(filter.type(), permutedDims);
+
+    rewriter.setInsertionPoint(conv);
+    const std::vector<int64_t> varianceShape = variance.type().dims();
+    const Value eps = buildOp(rewriter, ops::kFull, {},
+        { Type::denseTensor(DataType::Float32, varianceShape) },
+        { { "shape", Attribute::intArray(varianceShape) }, { "value", Attribute::f64(epsilon) },
+            { "dtype", Attribute::dataType(DataType::Float32) }, { "place", Attribute::place(cpuPlace()) } })
+                          ->result(0);
+    Value centered;
+    if (withBias)
+        centered = buildOp(rewriter, "pd_op.subtract", { residual, mean }, { mean.type() })->result(0);
+    const Value transposedFilter = buildOp(rewriter, ops::kTranspose, { filter }, { permutedType },
+        { { "perm",
+            int32ArrayAttr(perm) } })->result(0);
+    const Value sum = buildOp(rewriter, ops::kAdd, { variance, eps }, { variance.type() })->result(0);
+    const Value root = buildOp(rewriter, "pd_op.sqrt", { sum }, { sum.type() })->result(0);
+    const Value factor = buildOp(rewriter, "pd_op.divide", { scale, root }, { scale.type() })->result(0);
+    const Value shifted
+        = buildOp(rewriter, ops::kMultiply, { withBias ? centered : mean, factor }, { mean.type() })
+              ->result(0);
+    const Value factorReshaped = buildReshape(rewriter, factor, { scale.type().dims()[0], 1, 1, 1 });
+    const Value newBias = withBias
+        ? buildOp(rewriter, ops::kAdd, { shifted, bias }, { bias.type() })->result(0)
+        : buildOp(rewriter, "pd_op.subtract", { bias, shifted }, { bias.type() })->result(0);
+    const Value scaledFilter
+        = buildOp(rewriter, ops::kMultiply, { transposedFilter, factorReshaped }, { permutedType })
+              ->result(0);
+    const Value newFilter = buildOp(
+        rewriter, ops::kTranspose, { scaledFilter }, { filter.type() }, { { "perm", int32ArrayAttr(perm) } })
+                                ->result(0);
+    std::vector<NamedAttribute> attrs;
+    for (const char *name : { "strides", "paddings", "output_padding", "padding_algorithm", "dilations",
+             "groups", "data_format" })
+        if (const Attribute *a = conv->attribute(name))
+            attrs.push_back({ name, *a });
+    for (auto &[name, value] :
+        std::vector<std::pair<const char *, Attribute>> { { "force_fp32_output", Attribute::boolean(false) },
+            { "mkldnn_data_type", Attribute::string("float32") },
+            { "onednn_data_type", Attribute::string("") }, { "fuse_relu", Attribute::boolean(false) },
+            { "fuse_activation", Attribute::string("") }, { "fuse_alpha", Attribute::f32(0.0f) },
+            { "fuse_beta", Attribute::f32(0.0f) }, { "is_test", Attribute::boolean(true) } })
+        attrs.push_back({ name, value });
+    const std::array<Value, 4> operands { input, newFilter, newBias, conv->operand(2) };
+    const std::array<Type, 1> types { bn.result(0).type() };
+    Operation *fused
+        = buildOp(rewriter, "onednn_op.conv2d_transpose_bias", operands, types, std::move(attrs));
+    rewriter.replaceAllUsesWith(bn.result(0), fused->result(0));
+    rewriter.eraseOp(&bn);
+    if (add)
+        rewriter.eraseOp(add);
+    rewriter.eraseOp(conv);
+    return true;
+}
+
 // --- conv_elementwise_add_onednn_fuse_pass --------------------------------------------------
 
 /// add(conv, residual) (`residualFirst`: add(residual, conv)) from a conv2d or (`fused`) from a
@@ -398,6 +561,27 @@ std::unique_ptr<OneDnnConvFusePass> OneDnnConvFusePass::create(std::string_view 
         make("conv2d_bias_fuse_pass", "onednn_conv_bias",
             "conv2d + persistable bias add -> onednn_op.fused_conv2d");
         pass->addPattern(std::make_unique<DrrRewritePattern>(convBias()));
+    } else if (name == "conv2d_transpose_bn_fuse_pass") {
+        make("conv2d_transpose_bn_fuse_pass", "onednn_conv_transpose_bn",
+            "conv2d_transpose + batch_norm_ -> onednn_op.conv2d_transpose_bias");
+        pass->addPattern(
+            std::make_unique<FunctionRewritePattern>("Conv2dTransposeBnOneDNNFusePattern", ops::kBatchNorm_,
+                2, [](Operation &bn, PatternRewriter &r) { return convTransposeBn(bn, r, false); }));
+    } else if (name == "conv2d_transpose_bias_bn_fuse_pass") {
+        make("conv2d_transpose_bias_bn_fuse_pass", "onednn_conv_transpose_bias_bn",
+            "conv2d_transpose + [1] bias add + batch_norm_ -> onednn_op.conv2d_transpose_bias");
+        pass->addPattern(std::make_unique<FunctionRewritePattern>("Conv2dTransposeEltwiseBnOneDNNFusePattern",
+            ops::kBatchNorm_, 2,
+            [](Operation &bn, PatternRewriter &r) { return convTransposeBn(bn, r, true); }));
+    } else if (name == "conv2d_transpose_bias_fuse_pass") {
+        make("conv2d_transpose_bias_fuse_pass", "onednn_conv_transpose_bias",
+            "conv2d_transpose + persistable bias add -> onednn_op.conv2d_transpose_bias");
+        pass->addPattern(std::make_unique<DrrRewritePattern>(convTransposeBias(false)));
+        pass->addPattern(std::make_unique<DrrRewritePattern>(convTransposeBias(true)));
+    } else if (name == "conv3d_bias_fuse_pass") {
+        make("conv3d_bias_fuse_pass", "onednn_conv3d_bias",
+            "conv3d + persistable bias add -> onednn_op.fused_conv3d");
+        pass->addPattern(std::make_unique<DrrRewritePattern>(conv3dBias()));
     } else if (name == "conv_elementwise_add_onednn_fuse_pass") {
         make("conv_elementwise_add_onednn_fuse_pass", "onednn_conv_add",
             "conv + residual add -> onednn_op.fused_conv2d (sum post-op)");

@@ -16,6 +16,13 @@ namespace ps {
 /// * `conv2d_bias_bn_onednn_fuse_pass`: the same through a conv bias add (a persistable per-
 ///   channel bias): bias' = (reshape(bias) - mean) * s + b;
 /// * `conv2d_bias_fuse_pass`: add(conv2d(x, w), bias) with bias persistable -> fused_conv2d;
+/// * `conv2d_transpose_bn_fuse_pass` / `conv2d_transpose_bias_bn_fuse_pass`: batch_norm_ of a
+///   conv2d_transpose (through an add of a persistable [1] tensor) ->
+///   onednn_op.conv2d_transpose_bias with the batch norm folded into new filter and bias ops;
+/// * `conv2d_transpose_bias_fuse_pass`: add(conv2d_transpose, bias) with bias persistable ->
+///   onednn_op.conv2d_transpose_bias for a 1-D bias, a second persistable 1-D add folded into
+///   the bias (a traced Conv2DTranspose's bias, reshaped to [1, C, 1, 1], is left);
+/// * `conv3d_bias_fuse_pass`: add(conv3d, bias) with bias persistable -> onednn_op.fused_conv3d;
 /// * `conv_elementwise_add_onednn_fuse_pass`: add(conv, r) or add(r, conv) with r of the conv
 ///   result's shape -> fused_conv2d with r as its residual (a oneDNN sum post-op), from conv2d or
 ///   from a fused_conv2d with a bias and neither activation nor residual;

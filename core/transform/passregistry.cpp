@@ -14,13 +14,19 @@
 #include "core/transform/matmuladdactfusepass.h"
 #include "core/transform/matmulscalefusepass.h"
 #include "core/transform/matmultransposefusepass.h"
+#include "core/transform/onednnactivationfusepass.h"
+#include "core/transform/onednnconvconcatfusepass.h"
 #include "core/transform/onednnconvfusepass.h"
 #include "core/transform/onednnelementwisefusepass.h"
 #include "core/transform/onednnmatmulfusepass.h"
+#include "core/transform/onednnmatmulreshapefusepass.h"
 #include "core/transform/onednnoperatorscalefusepass.h"
+#include "core/transform/onednnreshapefusepass.h"
+#include "core/transform/onednnshufflechanneldetectpass.h"
 #include "core/transform/passpipeline.h"
 #include "core/transform/removeredundanttransposepass.h"
 #include "core/transform/replacefetchwithshadowoutput.h"
+#include "core/transform/selfattentionfusepass.h"
 #include "core/transform/silufusepass.h"
 #include "core/transform/transferlayoutpass.h"
 #include "core/transform/unimplementedpass.h"
@@ -52,6 +58,21 @@ template<const char *Name> std::unique_ptr<Pass> oneDnnMatmul(const PassOptions 
     return OneDnnMatmulFusePass::create(Name);
 }
 
+template<const char *Name> std::unique_ptr<Pass> oneDnnReshape(const PassOptions &)
+{
+    return OneDnnReshapeFusePass::create(Name);
+}
+
+template<const char *Name> std::unique_ptr<Pass> oneDnnActivation(const PassOptions &)
+{
+    return OneDnnActivationFusePass::create(Name);
+}
+
+template<const char *Name> std::unique_ptr<Pass> oneDnnMatmulReshape(const PassOptions &)
+{
+    return OneDnnMatmulReshapeFusePass::create(Name);
+}
+
 constexpr char kScaleMatmul[] = "scale_matmul_fuse_pass";
 constexpr char kFcOneDnnEnable[] = "fc_onednn_enable_pass";
 constexpr char kMatmulElementwiseAdd[] = "matmul_elementwise_add_fuse_pass";
@@ -61,8 +82,20 @@ constexpr char kDepthwiseConvOneDnn[] = "depthwise_conv_onednn_pass";
 constexpr char kConv2dBnOneDnn[] = "conv2d_bn_onednn_fuse_pass";
 constexpr char kConv2dBiasBnOneDnn[] = "conv2d_bias_bn_onednn_fuse_pass";
 constexpr char kConv2dBias[] = "conv2d_bias_fuse_pass";
+constexpr char kConv2dTransposeBn[] = "conv2d_transpose_bn_fuse_pass";
+constexpr char kConv2dTransposeBiasBn[] = "conv2d_transpose_bias_bn_fuse_pass";
+constexpr char kConv2dTransposeBias[] = "conv2d_transpose_bias_fuse_pass";
+constexpr char kConv3dBias[] = "conv3d_bias_fuse_pass";
 constexpr char kConvElementwiseAddOneDnn[] = "conv_elementwise_add_onednn_fuse_pass";
 constexpr char kConvActivationOneDnn[] = "conv_activation_mkldnn_fuse_pass";
+constexpr char kSqueezeTransposeOneDnn[] = "squeeze_transpose_onednn_fuse_pass";
+constexpr char kOperatorUnsqueezeOneDnn[] = "operator_unsqueeze_onednn_fuse_pass";
+constexpr char kOperatorReshapeOneDnn[] = "operator_reshape_onednn_fuse_pass";
+constexpr char kReshapeTransposeMatmul[] = "reshape_transpose_matmul_fuse_pass";
+constexpr char kMatmulTransposeReshape[] = "matmul_transpose_reshape_fuse_pass";
+constexpr char kMatmulReshapeAdd[] = "matmul_reshape_add_fuse_pass";
+constexpr char kBatchNormActOneDnn[] = "batch_norm_act_fuse_pass";
+constexpr char kSoftplusActivationOneDnn[] = "softplus_activation_fuse_pass";
 
 // Add a pass here to make it known to pipelines, the CLI and the GUI.
 const Entry kPasses[] = {
@@ -103,18 +136,35 @@ const Entry kPasses[] = {
     { "remove_redundant_transpose_pass", "transpose", &plain<RemoveRedundantTransposePass>, true },
     // The oneDNN fusion passes of Paddle's default CPU pipeline (inference-onednn), in its order.
     { kDepthwiseConvOneDnn, "onednn_depthwise", &oneDnnConv<kDepthwiseConvOneDnn> },
+    { kSqueezeTransposeOneDnn, "onednn_squeeze_transpose", &oneDnnReshape<kSqueezeTransposeOneDnn> },
     { kConv2dBnOneDnn, "onednn_conv_bn", &oneDnnConv<kConv2dBnOneDnn> },
     { kConv2dBiasBnOneDnn, "onednn_conv_bias_bn", &oneDnnConv<kConv2dBiasBnOneDnn> },
     { kConv2dBias, "onednn_conv_bias", &oneDnnConv<kConv2dBias> },
+    { kConv2dTransposeBn, "onednn_conv_transpose_bn", &oneDnnConv<kConv2dTransposeBn> },
+    { kConv2dTransposeBiasBn, "onednn_conv_transpose_bias_bn", &oneDnnConv<kConv2dTransposeBiasBn> },
+    { kConv2dTransposeBias, "onednn_conv_transpose_bias", &oneDnnConv<kConv2dTransposeBias> },
+    { kConv3dBias, "onednn_conv3d_bias", &oneDnnConv<kConv3dBias> },
     { kConvElementwiseAddOneDnn, "onednn_conv_add", &oneDnnConv<kConvElementwiseAddOneDnn> },
     { kConvActivationOneDnn, "onednn_conv_act", &oneDnnConv<kConvActivationOneDnn> },
+    { "conv_concat_activation_mkldnn_fuse_pass", "onednn_conv_concat_act", &plain<OneDnnConvConcatFusePass> },
     { kScaleMatmul, "onednn_scale_matmul", &oneDnnMatmul<kScaleMatmul> },
+    { kReshapeTransposeMatmul, "onednn_reshape_transpose_matmul",
+        &oneDnnMatmulReshape<kReshapeTransposeMatmul> },
+    { kMatmulTransposeReshape, "onednn_matmul_transpose_reshape",
+        &oneDnnMatmulReshape<kMatmulTransposeReshape> },
+    { kMatmulReshapeAdd, "onednn_matmul_reshape_add", &oneDnnMatmulReshape<kMatmulReshapeAdd> },
     { kFcOneDnnEnable, "onednn_fc", &oneDnnMatmul<kFcOneDnnEnable> },
     { kMatmulElementwiseAdd, "onednn_matmul_add", &oneDnnMatmul<kMatmulElementwiseAdd> },
     { kMatmulActivation, "onednn_matmul_act", &oneDnnMatmul<kMatmulActivation> },
     { kFcActivation, "onednn_fc_act", &oneDnnMatmul<kFcActivation> },
+    { "self_attention_fuse_pass", "onednn_self_attention", &plain<SelfAttentionFusePass> },
+    { kBatchNormActOneDnn, "onednn_batch_norm_act", &oneDnnActivation<kBatchNormActOneDnn> },
+    { kSoftplusActivationOneDnn, "onednn_softplus_act", &oneDnnActivation<kSoftplusActivationOneDnn> },
+    { "shuffle_channel_detect_pass", "onednn_shuffle_channel", &plain<OneDnnShuffleChannelDetectPass> },
     { "elementwise_act_onednn_fuse_pass", "onednn_elementwise_act", &plain<OneDnnElementwiseFusePass> },
     { "operator_scale_onednn_fuse_pass", "onednn_operator_scale", &plain<OneDnnOperatorScaleFusePass> },
+    { kOperatorUnsqueezeOneDnn, "onednn_operator_unsqueeze", &oneDnnReshape<kOperatorUnsqueezeOneDnn> },
+    { kOperatorReshapeOneDnn, "onednn_operator_reshape", &oneDnnReshape<kOperatorReshapeOneDnn> },
 };
 
 const Entry *find(std::string_view name)

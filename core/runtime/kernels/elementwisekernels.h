@@ -295,6 +295,7 @@ template<class Exec> void registerUnaryKernels(KernelRegistry &registry)
     add("leaky_relu", &unaryKernel<Exec, LeakyReluOp>, true);
     add("elu", &unaryKernel<Exec, EluOp>, true);
     add("mish", &unaryKernel<Exec, MishOp>, false);
+    add("softplus", &unaryKernel<Exec, SoftplusOp>, false);
     add("exp", &unaryKernel<Exec, ExpOp>, true);
     add("expm1", &unaryKernel<Exec, Expm1Op>, true);
     add("log", &unaryKernel<Exec, LogOp>, true);

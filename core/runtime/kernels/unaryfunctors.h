@@ -117,6 +117,21 @@ struct MishOp : UnaryTraits<>
         return x * km::tanh(softplus);
     }
 };
+/// log1p(exp(beta x)) / beta, x itself where beta x exceeds `threshold` (Paddle's softplus).
+struct SoftplusOp : UnaryTraits<>
+{
+    double beta, threshold;
+    explicit SoftplusOp(const KernelContext &ctx)
+        : beta(ctx.floatAttr("beta", 1.0))
+        , threshold(ctx.floatAttr("threshold", 20.0))
+    {
+    }
+    template<class C> PS_HOST_DEVICE C operator()(C x) const
+    {
+        const C scaled = C(beta) * x;
+        return scaled > C(threshold) ? x : km::log1p(km::exp(scaled)) / C(beta);
+    }
+};
 /// alpha * (exp(x) - 1) below 0, as Paddle computes it.
 struct EluOp : UnaryTraits<>
 {
