@@ -316,6 +316,19 @@ private slots:
         QCOMPARE(firstOf(f->scope.find("y")), 16.0);
     }
 
+    void oneShotRunKeepsNoSnapshot()
+    {
+        // restartable off: the scope is not copied, the run is the same, restart() refuses.
+        Interpreter::Options options;
+        options.restartable = false;
+        auto f = make(kControlFlowProgram, 1.0, options);
+        QVERIFY(f);
+        Interpreter &in = *f->interpreter;
+        QCOMPARE(in.continueRun().reason, StopReason::Finished);
+        QCOMPARE(firstOf(f->scope.find("y")), 16.0);
+        QVERIFY_THROWS_EXCEPTION(RuntimeError, in.restart());
+    }
+
     void missingKernelAndProvidedOutputs()
     {
         const char *text = R"({

@@ -250,6 +250,7 @@ bool prepareRun(const CliArguments &cli, RunReport &report, std::string &error)
     // Freed after their last use as Paddle's executor frees them, so peak_bytes is the peak of a
     // Paddle run; a stop at a breakpoint shows the op's values, so they are kept then.
     interpreterOptions.eagerDeletion = cli.options("break").empty();
+    interpreterOptions.restartable = false; // one run: no copy of the inputs and parameters
     error = report.engine.build(report.source.target, *device, sources, false, 0, interpreterOptions);
     if (!error.empty())
         return false;

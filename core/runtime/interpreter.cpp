@@ -11,6 +11,7 @@
 #include "core/runtime/allocationmeter.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/hostcopy.h"
+#include "core/runtime/runtimeerror.h"
 #include "core/runtime/tensorstack.h"
 
 #include <algorithm>
@@ -84,6 +85,8 @@ void Interpreter::removeObserver(InterpreterObserver *observer)
 void Interpreter::snapshotScope()
 {
     m_scopeSnapshot.clear();
+    if (!m_options.restartable)
+        return;
     for (const std::string &name : m_scope.names()) {
         const RuntimeValue &v = *m_scope.find(name);
         if (v.isStack())
@@ -95,6 +98,9 @@ void Interpreter::snapshotScope()
 
 void Interpreter::restart()
 {
+    if (!m_options.restartable)
+        throw RuntimeError(
+            "this run was started without a restart snapshot (Interpreter::Options::restartable)");
     m_values.clear();
     dropRecords(m_records.size());
     m_recordingError.clear();

@@ -52,7 +52,8 @@ class ValueNumbering;
 ///
 /// Cost per op beyond the kernel: one hash lookup per operand and result, a KernelContext, two
 /// clock reads; 0.5-0.8 us measured with `pirscope-cli bench run` on the golden bundles. The
-/// scope snapshot for restart() costs host memory equal to the inputs and parameters.
+/// scope snapshot for restart() costs host memory equal to the inputs and parameters
+/// (Options::restartable).
 class Interpreter
 {
 public:
@@ -108,6 +109,10 @@ public:
         /// value, so a debugger that shows values keeps this off. Cost: one walk of a segment's
         /// ops when it first starts.
         bool eagerDeletion = false;
+        /// restart() is possible: the constructor keeps deep host copies of the scope (the inputs
+        /// and parameters, as much host memory again). A one-shot run (the passes' numeric check,
+        /// `pirscope-cli run`) turns it off; restart() then throws.
+        bool restartable = true;
         /// At most this many ops execute between restarts (0: defaultMaxOps()): the op that would
         /// pass it fails instead ("stopped before op N+1: the limit of N executed ops"), so a
         /// `pd_op.while` whose condition never turns false ends. Every op counts, inside regions

@@ -345,6 +345,7 @@ ProgramRunner::Options runOptions(const PassNumericsCheck::Options &check, const
     options.dynamicDim = check.dynamicDim;
     options.interpreter.synchronizeEachOp = false;
     options.interpreter.eagerDeletion = true; // the check keeps its own copies
+    options.interpreter.restartable = false; // each run is run once: no copy of the parameters
     options.interpreter.maxOps = check.maxOps;
     options.interpreter.canceled = check.canceled;
     return options;
