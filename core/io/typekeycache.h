@@ -21,7 +21,8 @@ namespace ps {
 class TypeKeyCache
 {
 public:
-    enum class Format { PirText, PirJson };
+    /// PirJson keys are the binary encoding of a parsed type object, PirJsonRaw its JSON text.
+    enum class Format { PirText, PirJson, PirJsonRaw };
 
     /// This thread's cache for `format`.
     static TypeKeyCache &forThread(Format format);
