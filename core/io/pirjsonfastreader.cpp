@@ -72,6 +72,8 @@ std::unique_ptr<Program> PirJsonFastReader::read(simdjson::padded_string_view js
 {
     m_values.clear();
     m_attributeCache.clear();
+    // A program's distinct attributes: a few hundred (574 of 8081 in PP-DocLayout_plus-L).
+    m_attributeCache.reserve(1024);
     // Like the DOM reader's, one parser per thread for documents up to kReuseLimit.
     constexpr size_t kReuseLimit = size_t(32) << 20;
     thread_local od::parser sharedParser;

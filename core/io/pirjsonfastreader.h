@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/io/pirjsonelementreader.h"
+#include "core/io/texthash.h"
 #include "core/ir/attribute.h"
 #include "core/ir/diagnostic.h"
 #include "core/ir/value.h"
@@ -81,9 +82,9 @@ private:
     std::vector<NamedAttribute> m_attributes;
     std::vector<NamedAttribute> m_outputFlags; ///< a parameter op's OA flags, appended last
     std::string m_nameBuffer;
-    std::unordered_map<std::string_view, std::string_view> m_internedNames;
+    std::unordered_map<std::string_view, std::string_view, TextHash> m_internedNames;
     /// This load's attributes by their raw JSON text (views into the document).
-    std::unordered_map<std::string_view, Attribute> m_attributeCache;
+    std::unordered_map<std::string_view, Attribute, TextHash> m_attributeCache;
 };
 
 } // namespace ps

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/io/texthash.h"
 #include "core/ir/type.h"
 
 #include <cstddef>
@@ -39,12 +40,7 @@ public:
     static constexpr size_t kLimit = size_t(1) << 16;
 
 private:
-    struct Hash
-    {
-        using is_transparent = void;
-        size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
-    };
-    std::unordered_map<std::string, Type, Hash, std::equal_to<>> m_types;
+    std::unordered_map<std::string, Type, TextHash, std::equal_to<>> m_types;
 };
 
 } // namespace ps
