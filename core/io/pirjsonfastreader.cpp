@@ -71,9 +71,6 @@ PirJsonFastReader::~PirJsonFastReader() = default;
 std::unique_ptr<Program> PirJsonFastReader::read(simdjson::padded_string_view json, int &version)
 {
     m_values.clear();
-    m_attributeCache.clear();
-    // A program's distinct attributes: a few hundred (574 of 8081 in PP-DocLayout_plus-L).
-    m_attributeCache.reserve(1024);
     // Like the DOM reader's, one parser per thread for documents up to kReuseLimit.
     constexpr size_t kReuseLimit = size_t(32) << 20;
     thread_local od::parser sharedParser;
@@ -538,14 +535,15 @@ bool PirJsonFastReader::readAttribute(JsonValue v, Attribute &out)
     std::string_view raw;
     if (v.get_object().get(obj) != SUCCESS || obj.raw_json().get(raw) != SUCCESS)
         return false;
-    if (const auto it = m_attributeCache.find(raw); it != m_attributeCache.end()) {
-        out = it->second;
+    const size_t hash = textHash(raw);
+    if (const Attribute *cached = m_attributeCache.find(raw, hash)) {
+        out = *cached;
         return true;
     }
     simdjson::dom::element e;
     if (!parseFragment(raw, e) || !m_fragmentReader.readAttribute(e, out) || !m_scratchDiagnostics.empty())
         return false;
-    m_attributeCache.emplace(raw, out);
+    m_attributeCache.add(raw, hash, out);
     return true;
 }
 

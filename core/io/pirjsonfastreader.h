@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/io/pirjsonelementreader.h"
+#include "core/io/readcache.h"
 #include "core/io/texthash.h"
 #include "core/ir/attribute.h"
 #include "core/ir/diagnostic.h"
@@ -84,7 +85,7 @@ private:
     std::string m_nameBuffer;
     std::unordered_map<std::string_view, std::string_view, TextHash> m_internedNames;
     /// This load's attributes by their raw JSON text (views into the document).
-    std::unordered_map<std::string_view, Attribute, TextHash> m_attributeCache;
+    ReadCache<std::string_view, Attribute, TextHash> m_attributeCache;
 };
 
 } // namespace ps

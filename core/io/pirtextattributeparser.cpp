@@ -174,12 +174,11 @@ bool PirTextAttributeParser::parseMap(std::vector<NamedAttribute> &out, const Op
         }
         const char *rawBegin = m_cur.tok().begin;
         const char *rawEnd = rawAttributeEnd();
+        const ValueKey key { op, pdOp, std::string_view(rawBegin, rawEnd ? size_t(rawEnd - rawBegin) : 0) };
+        const size_t keyHash = rawEnd ? m_valueCache.hashOf(key) : 0;
         if (rawEnd) {
-            m_keyBuffer.assign(reinterpret_cast<const char *>(&op), sizeof op);
-            m_keyBuffer += pdOp ? '1' : '0';
-            m_keyBuffer.append(rawBegin, size_t(rawEnd - rawBegin));
-            if (const auto it = m_valueCache.find(m_keyBuffer); it != m_valueCache.end()) {
-                out.emplace_back(NamedAttribute { std::string(m_cur.tok().text()), it->second });
+            if (const Attribute *cached = m_valueCache.find(key, keyHash)) {
+                out.emplace_back(NamedAttribute { std::string(m_cur.tok().text()), *cached });
                 m_cur.skipTo(rawEnd);
                 if (m_cur.accept(Kind::Comma))
                     continue;
@@ -199,7 +198,7 @@ bool PirTextAttributeParser::parseMap(std::vector<NamedAttribute> &out, const Op
         if (op && op->name == ops::kConstant && name == "value" && value.kind() == Attribute::Kind::String)
             value = Attribute::tensorName(value.asString());
         if (rawEnd && m_cur.tok().begin == rawEnd && m_cur.diagnostics().size() == diagnosticsBefore)
-            m_valueCache.emplace(m_keyBuffer, value);
+            m_valueCache.add(key, keyHash, value);
         out.emplace_back(NamedAttribute { std::string(name), std::move(value) });
         if (m_cur.accept(Kind::Comma))
             continue;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/io/pirtextcursor.h"
+#include "core/io/readcache.h"
 #include "core/io/texthash.h"
 #include "core/ir/attribute.h"
 
@@ -67,8 +68,21 @@ private:
     /// This load's attribute values read without a diagnostic, by the op, the pd_op flag and the
     /// raw `name:value` text (a value's kind depends on them): most repeat (`stop_gradient:[true]`,
     /// a layer's `struct_name`), and a repeat then costs a scan and a lookup instead of a parse.
-    std::unordered_map<std::string, Attribute, TextHash, std::equal_to<>> m_valueCache;
-    std::string m_keyBuffer;
+    struct ValueKey
+    {
+        const OpInfo *op;
+        bool pdOp;
+        std::string_view raw; ///< a view into the text being read
+        bool operator==(const ValueKey &) const = default;
+    };
+    struct ValueKeyHash
+    {
+        size_t operator()(const ValueKey &k) const
+        {
+            return textHash(k.raw) ^ (std::hash<const void *>()(k.op) * 31) ^ size_t(k.pdOp);
+        }
+    };
+    ReadCache<ValueKey, Attribute, ValueKeyHash> m_valueCache;
 };
 
 } // namespace ps
