@@ -55,6 +55,20 @@ void PirJsonElementReader::warning(std::string message)
     m_diagnostics.warning(std::move(loc), std::move(message));
 }
 
+const NamedAttribute &PirJsonElementReader::parameterFlag(size_t index, bool value)
+{
+    static const std::vector<NamedAttribute> kFlags = [] {
+        std::vector<NamedAttribute> flags;
+        for (const char *name :
+            { "is_distributed", "is_parameter", "need_clip", "persistable", "stop_gradient", "trainable" }) {
+            for (bool v : { false, true })
+                flags.push_back({ name, Attribute::array({ Attribute::boolean(v) }) });
+        }
+        return flags;
+    }();
+    return kFlags[2 * index + (value ? 1 : 0)];
+}
+
 std::string PirJsonElementReader::compactJson(Element e)
 {
     std::string out;

@@ -60,6 +60,11 @@ public:
         return true;
     }
 
+    /// The positional flags of a parameter op (`"#": "p"`), by index: is_distributed,
+    /// is_parameter, need_clip (its "A"), persistable, stop_gradient, trainable (its "OA"), each
+    /// `name: [flag]`. Built once: a copy costs less than building one.
+    static const NamedAttribute &parameterFlag(size_t index, bool value);
+
     /// Compact JSON of `e` (keys in document order).
     std::string compactJson(Element e);
 

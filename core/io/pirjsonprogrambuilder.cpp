@@ -409,18 +409,9 @@ void PirJsonProgramBuilder::readParameterOp(object op, Block &block)
         m_r.error("a parameter op (\"p\") needs \"A\" and \"O\"");
         return;
     }
-    // The six flags, built once: a copy of `name: [flag]` costs less than building it.
-    static const std::vector<NamedAttribute> kFlags = [] {
-        std::vector<NamedAttribute> flags;
-        for (const char *name :
-            { "is_distributed", "is_parameter", "need_clip", "persistable", "stop_gradient", "trainable" }) {
-            for (bool v : { false, true })
-                flags.push_back({ name, Attribute::array({ Attribute::boolean(v) }) });
-        }
-        return flags;
-    }();
-    const auto flag
-        = [](size_t index, bool v) -> const NamedAttribute & { return kFlags[2 * index + (v ? 1 : 0)]; };
+    const auto flag = [](size_t index, bool v) -> const NamedAttribute & {
+        return PirJsonElementReader::parameterFlag(index, v);
+    };
     std::vector<NamedAttribute> &attrs = m_attributeBuffer;
     attrs.clear();
     {

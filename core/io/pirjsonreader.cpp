@@ -4,6 +4,7 @@
 #include "core/io/jsonsyntaxcheck.h"
 #include "core/io/paddedfile.h"
 #include "core/io/pirjsonelementreader.h"
+#include "core/io/pirjsonfastreader.h"
 #include "core/io/pirjsonprogrambuilder.h"
 #include "core/io/pirjsonupgrader.h"
 #include "core/ir/block.h"
@@ -24,6 +25,15 @@ LoadResult readPadded(
 {
     LoadResult result;
     result.format = LoadResult::Format::PirJson;
+    if (options.fastPath) {
+        int version = 0;
+        if (std::unique_ptr<Program> program = PirJsonFastReader(fileName).read(json, version)) {
+            if (options.upgrade)
+                PirJsonUpgrader::upgrade(*program, version);
+            result.program = std::move(program);
+            return result;
+        }
+    }
     // A parser's buffers cost more to allocate and fault in than a parse of a few MB, so each
     // thread keeps one for documents up to kReuseLimit (its memory is ~8x the document size).
     constexpr size_t kReuseLimit = size_t(32) << 20;

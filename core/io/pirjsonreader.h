@@ -9,8 +9,9 @@ namespace ps {
 
 /// Reads Paddle's PIR JSON serialization (`paddle.jit.save` `*.json`, versions 1..6) into a Program.
 ///
-/// The whole document is validated by simdjson's DOM parser first; the IR is then built in one
-/// pass. Every diagnostic names the JSON path of the offending element
+/// A document as Paddle writes it is read in one pass with simdjson On-Demand (PirJsonFastReader);
+/// any other, and any that would get a diagnostic, is validated by simdjson's DOM parser and
+/// read from its DOM. Every diagnostic names the JSON path of the offending element
 /// (`program.regions[0].blocks[0].ops[12].O[0].TT`); syntax errors also carry the byte offset and
 /// line:column. Unknown type and attribute kinds are kept verbatim (as their compact JSON text)
 /// with a warning, so they still round-trip through PirJsonWriter. Older versions are upgraded
@@ -23,6 +24,9 @@ public:
     {
         /// Apply Paddle's version patches (2.yaml, 3.yaml, 4.yaml) to files older than them.
         bool upgrade = true;
+        /// Try PirJsonFastReader (simdjson On-Demand) first; the DOM reader below reads what it
+        /// gives up on. Off: the DOM reader reads every document (tests compare the two).
+        bool fastPath = true;
     };
 
     static LoadResult readFile(const std::string &path);

@@ -7,6 +7,7 @@
 #include "core/ir/place.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -172,6 +173,21 @@ bool PirTextAttributeParser::parseMap(std::vector<NamedAttribute> &out, const Op
                 m_cur.tok(), "expected an attribute name, found " + PirTextCursor::describe(m_cur.tok()));
             break;
         }
+        const char *rawBegin = m_cur.tok().begin;
+        const char *rawEnd = rawAttributeEnd();
+        const ValueKey key { op, pdOp, std::string_view(rawBegin, rawEnd ? size_t(rawEnd - rawBegin) : 0) };
+        const size_t keyHash = rawEnd ? m_valueCache.hashOf(key) : 0;
+        if (rawEnd) {
+            if (const Attribute *cached = m_valueCache.find(key, keyHash)) {
+                out.emplace_back(NamedAttribute { std::string(m_cur.tok().text()), *cached });
+                m_cur.skipTo(rawEnd);
+                if (m_cur.accept(Kind::Comma))
+                    continue;
+                if (m_cur.accept(Kind::RBrace))
+                    return true;
+            }
+        }
+        const size_t diagnosticsBefore = m_cur.diagnostics().size();
         std::string_view name = m_cur.take().text();
         if (!m_cur.expect(Kind::Colon, "':' after attribute name"))
             break;
@@ -182,6 +198,8 @@ bool PirTextAttributeParser::parseMap(std::vector<NamedAttribute> &out, const Op
         // Paddle prints a ConstantTensorOp's TensorNameAttribute as a plain string.
         if (op && op->name == ops::kConstant && name == "value" && value.kind() == Attribute::Kind::String)
             value = Attribute::tensorName(value.asString());
+        if (rawEnd && m_cur.tok().begin == rawEnd && m_cur.diagnostics().size() == diagnosticsBefore)
+            m_valueCache.add(key, keyHash, value);
         out.emplace_back(NamedAttribute { std::string(name), std::move(value) });
         if (m_cur.accept(Kind::Comma))
             continue;
@@ -213,6 +231,70 @@ bool PirTextAttributeParser::parseMap(std::vector<NamedAttribute> &out, const Op
     }
     m_failed = false;
     return false;
+}
+
+const char *PirTextAttributeParser::rawAttributeEnd() const
+{
+    const PirTextCursor::Token &name = m_cur.tok();
+    const std::string_view source = m_cur.lexer().source();
+    const char *end = source.data() + source.size();
+    const char *p = name.begin + name.length;
+    if (p >= end || *p != ':')
+        return nullptr;
+    // The bytes the scan stops at; every other byte is skipped by one table test.
+    static constexpr auto kStops = [] {
+        std::array<bool, 256> t {};
+        for (unsigned char c : { '"', '(', '[', '<', '{', ')', ']', '>', '}', ',', '\n', '\r' })
+            t[c] = true;
+        return t;
+    }();
+    int depth = 0;
+    for (++p; p < end; ++p) {
+        while (p < end && !kStops[static_cast<unsigned char>(*p)])
+            ++p;
+        if (p >= end)
+            break;
+        switch (*p) {
+        case '"':
+            for (++p; p < end && *p != '"'; ++p) {
+                if (*p == '\\' && p + 1 < end && p[1] == '"')
+                    ++p; // the lexer's only escape
+                else if (*p == '\n')
+                    return nullptr;
+            }
+            if (p >= end)
+                return nullptr;
+            break;
+        case '(':
+        case '[':
+        case '<':
+        case '{':
+            ++depth;
+            break;
+        case ')':
+        case ']':
+        case '>':
+            if (depth == 0)
+                return nullptr;
+            --depth;
+            break;
+        case '}':
+            if (depth == 0)
+                return p;
+            --depth;
+            break;
+        case ',':
+            if (depth == 0)
+                return p;
+            break;
+        case '\n':
+        case '\r':
+            return nullptr;
+        default:
+            break;
+        }
+    }
+    return nullptr;
 }
 
 Attribute PirTextAttributeParser::parseValue(const Context &ctx, int depth)

@@ -1,9 +1,13 @@
 #pragma once
 
 #include "core/io/pirtextcursor.h"
+#include "core/io/readcache.h"
+#include "core/io/texthash.h"
 #include "core/ir/attribute.h"
 
+#include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace ps {
@@ -48,6 +52,9 @@ private:
     Attribute parseTypeValue();
     /// The scratch elements, moved into a vector of their exact size.
     static std::vector<Attribute> takeElements(std::vector<Attribute> &scratch);
+    /// The end of the `name:value` that starts at the current (name) token when it is a simple
+    /// one-line spelling: the `,` or `}` after it. nullptr otherwise.
+    const char *rawAttributeEnd() const;
     /// Consumes a balanced token run up to `,` `}` `]` and keeps it as an unknown attribute.
     Attribute takeUnknown(std::string kindId, bool warn, std::string_view why);
 
@@ -58,6 +65,24 @@ private:
     /// final vector is allocated once at its exact size (push_back growth allocated up to four
     /// times for `[true, true, true, true, true, true]`).
     std::vector<std::vector<Attribute>> m_arrayScratch;
+    /// This load's attribute values read without a diagnostic, by the op, the pd_op flag and the
+    /// raw `name:value` text (a value's kind depends on them): most repeat (`stop_gradient:[true]`,
+    /// a layer's `struct_name`), and a repeat then costs a scan and a lookup instead of a parse.
+    struct ValueKey
+    {
+        const OpInfo *op;
+        bool pdOp;
+        std::string_view raw; ///< a view into the text being read
+        bool operator==(const ValueKey &) const = default;
+    };
+    struct ValueKeyHash
+    {
+        size_t operator()(const ValueKey &k) const
+        {
+            return textHash(k.raw) ^ (std::hash<const void *>()(k.op) * 31) ^ size_t(k.pdOp);
+        }
+    };
+    ReadCache<ValueKey, Attribute, ValueKeyHash> m_valueCache;
 };
 
 } // namespace ps

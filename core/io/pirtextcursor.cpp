@@ -61,6 +61,17 @@ std::string_view PirTextCursor::takeTypeText()
     return text;
 }
 
+void PirTextCursor::skipTo(const char *p)
+{
+    Token at;
+    at.begin = p;
+    at.line = m_tok.line;
+    at.column = m_tok.column + int(p - m_tok.begin);
+    at.firstOnLine = false;
+    m_lexer.rewind(at);
+    advance();
+}
+
 void PirTextCursor::seek(const char *p, int line)
 {
     Token at;

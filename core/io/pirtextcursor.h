@@ -31,6 +31,8 @@ public:
     bool expect(Kind k, std::string_view what);
     /// The raw spelling of a type that starts at the current token; moves past it.
     std::string_view takeTypeText();
+    /// Moves to `p`, a position later on the current token's line, and reads the token there.
+    void skipTo(const char *p);
     /// Restarts lexing at `p` (the start of line `line`) and reads the token there.
     void seek(const char *p, int line);
     /// Error recovery: skips tokens up to the first one that starts a new line (nothing when

@@ -44,7 +44,24 @@ Generation PirTextParser::detectGeneration(std::string_view text)
     // text eight times).
     const std::string_view s = text.substr(0, 256 * 1024);
     bool generationB = false;
+    // Eight bytes at a time: a word holding neither '(' nor '<' (most) is skipped whole.
+    constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+    const auto hasByte = [](uint64_t w, uint64_t pattern) {
+        const uint64_t x = w ^ pattern;
+        return ((x - kOnes) & ~x & kHighs) != 0;
+    };
     for (size_t i = 0; i < s.size(); ++i) {
+        if ((i & 7) == 0) {
+            while (i + 8 <= s.size()) {
+                uint64_t w;
+                std::memcpy(&w, s.data() + i, 8);
+                if (hasByte(w, kOnes * '(') || hasByte(w, kOnes * '<'))
+                    break;
+                i += 8;
+            }
+            if (i >= s.size())
+                break;
+        }
         const char c = s[i];
         if (c == '(') [[unlikely]] {
             const std::string_view rest = s.substr(i);

@@ -49,9 +49,14 @@ bool balanced(std::string_view s)
 
 Type PirTextTypeParser::parse(std::string_view text, std::string &error)
 {
-    TypeKeyCache &known = TypeKeyCache::forThread(TypeKeyCache::Format::PirText);
-    if (const Type *t = known.find(text))
+    const size_t hash = textHash(text);
+    if (const Type *t = m_seen.find(text, hash))
         return *t;
+    TypeKeyCache &known = TypeKeyCache::forThread(TypeKeyCache::Format::PirText);
+    if (const Type *t = known.find(text)) {
+        m_seen.add(text, hash, *t);
+        return *t;
+    }
     size_t pos = 0;
     std::string err;
     Type t = parseAt(text, pos, err, 0);
@@ -67,6 +72,7 @@ Type PirTextTypeParser::parse(std::string_view text, std::string &error)
         return balanced(text) ? Type::opaque(std::string(text)) : Type();
     }
     known.add(text, t);
+    m_seen.add(text, hash, t);
     return t;
 }
 

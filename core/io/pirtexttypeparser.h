@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/io/readcache.h"
+#include "core/io/texthash.h"
 #include "core/ir/type.h"
 
 #include <string>
@@ -18,12 +20,16 @@ namespace ps {
 class PirTextTypeParser
 {
 public:
-    /// On a syntax error `error` receives a message.
+    /// On a syntax error `error` receives a message. `text` must outlive the parser (a view
+    /// into the document being read): the spellings it read are kept for the load, in front of
+    /// TypeKeyCache, so a repeat costs one flat-table lookup.
     Type parse(std::string_view text, std::string &error);
 
 private:
     Type parseAt(std::string_view s, size_t &pos, std::string &error, int depth);
     Type parseTensorBody(std::string_view s, size_t &pos, std::string_view name, std::string &error);
+
+    ReadCache<std::string_view, Type, TextHash> m_seen { 256 };
 };
 
 } // namespace ps

@@ -6,7 +6,8 @@ TypeKeyCache &TypeKeyCache::forThread(Format format)
 {
     thread_local TypeKeyCache text;
     thread_local TypeKeyCache json;
-    return format == Format::PirText ? text : json;
+    thread_local TypeKeyCache jsonRaw;
+    return format == Format::PirText ? text : format == Format::PirJson ? json : jsonRaw;
 }
 
 void TypeKeyCache::add(std::string_view key, Type type)

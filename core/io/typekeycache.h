@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/io/texthash.h"
 #include "core/ir/type.h"
 
 #include <cstddef>
@@ -21,7 +22,8 @@ namespace ps {
 class TypeKeyCache
 {
 public:
-    enum class Format { PirText, PirJson };
+    /// PirJson keys are the binary encoding of a parsed type object, PirJsonRaw its JSON text.
+    enum class Format { PirText, PirJson, PirJsonRaw };
 
     /// This thread's cache for `format`.
     static TypeKeyCache &forThread(Format format);
@@ -38,12 +40,7 @@ public:
     static constexpr size_t kLimit = size_t(1) << 16;
 
 private:
-    struct Hash
-    {
-        using is_transparent = void;
-        size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
-    };
-    std::unordered_map<std::string, Type, Hash, std::equal_to<>> m_types;
+    std::unordered_map<std::string, Type, TextHash, std::equal_to<>> m_types;
 };
 
 } // namespace ps

@@ -1,0 +1,616 @@
+#include "core/io/pirjsonfastreader.h"
+
+#include "core/dialect/ops.h"
+#include "core/io/pirjsonupgrader.h"
+#include "core/io/typekeycache.h"
+#include "core/ir/block.h"
+#include "core/ir/operation.h"
+#include "core/ir/opnames.h"
+#include "core/ir/program.h"
+#include "core/ir/region.h"
+
+#include <cstring>
+
+namespace ps {
+
+namespace {
+
+using simdjson::SUCCESS;
+namespace od = simdjson::ondemand;
+
+/// The key's raw text between its quotes; empty when it holds an escape (no key the reader
+/// knows does, so such a key sends the document to the DOM reader).
+std::string_view keyOf(od::field &f)
+{
+    const char *p = f.key().raw();
+    const char *q = p;
+    while (*q != '"') {
+        if (*q == '\\')
+            return {};
+        ++q;
+    }
+    return { p, size_t(q - p) };
+}
+
+template<size_t N> bool is(std::string_view k, const char (&lit)[N])
+{
+    return PirJsonElementReader::isKey(k, lit);
+}
+
+/// JSON bool, or an integer meaning 0/1 (as PirJsonElementReader::readFlag).
+bool readFlag(od::value &v, bool &out)
+{
+    od::json_type t;
+    if (v.type().get(t) != SUCCESS)
+        return false;
+    if (t == od::json_type::boolean)
+        return v.get_bool().get(out) == SUCCESS;
+    int64_t i;
+    if (t != od::json_type::number || v.get_int64().get(i) != SUCCESS)
+        return false;
+    out = i != 0;
+    return true;
+}
+
+bool isEmptyArray(od::value &v)
+{
+    od::array a;
+    bool empty = false;
+    return v.get_array().get(a) == SUCCESS && a.is_empty().get(empty) == SUCCESS && empty;
+}
+
+} // namespace
+
+PirJsonFastReader::PirJsonFastReader(const std::string &fileName)
+    : m_fragmentReader(fileName, m_scratchDiagnostics)
+{
+}
+
+PirJsonFastReader::~PirJsonFastReader() = default;
+
+std::unique_ptr<Program> PirJsonFastReader::read(simdjson::padded_string_view json, int &version)
+{
+    m_values.clear();
+    // Like the DOM reader's, one parser per thread for documents up to kReuseLimit.
+    constexpr size_t kReuseLimit = size_t(32) << 20;
+    thread_local od::parser sharedParser;
+    std::unique_ptr<od::parser> ownParser;
+    if (json.size() > kReuseLimit)
+        ownParser = std::make_unique<od::parser>();
+    od::parser &parser = ownParser ? *ownParser : sharedParser;
+    od::document doc;
+    od::object top;
+    if (parser.iterate(json).get(doc) != SUCCESS || doc.get_object().get(top) != SUCCESS)
+        return nullptr;
+    auto program = std::make_unique<Program>();
+    m_program = program.get();
+    bool hasBaseCode = false, hasProgram = false;
+    for (auto item : top) {
+        od::field f;
+        if (std::move(item).get(f) != SUCCESS)
+            return nullptr;
+        const std::string_view k = keyOf(f);
+        od::object obj;
+        if (f.value().get_object().get(obj) != SUCCESS)
+            return nullptr;
+        if (is(k, "base_code") && !hasBaseCode && !hasProgram) {
+            if (!readBaseCode(obj, *program, version))
+                return nullptr;
+            hasBaseCode = true;
+        } else if (is(k, "program") && hasBaseCode && !hasProgram) {
+            if (!readProgram(obj, *program))
+                return nullptr;
+            hasProgram = true;
+        } else {
+            return nullptr;
+        }
+    }
+    // Trailing content: the DOM parser refuses it; past the root, no token is left.
+    const char *trailing = nullptr;
+    if (!hasProgram || doc.current_location().get(trailing) == SUCCESS)
+        return nullptr;
+    return program;
+}
+
+bool PirJsonFastReader::readBaseCode(JsonObject obj, Program &program, int &version)
+{
+    bool hasMagic = false, hasVersion = false, hasTrainable = false;
+    for (auto item : obj) {
+        od::field f;
+        if (std::move(item).get(f) != SUCCESS)
+            return false;
+        const std::string_view k = keyOf(f);
+        if (is(k, "magic") && !hasMagic) {
+            std::string_view magic;
+            if (f.value().get_string().get(magic) != SUCCESS || magic != "pir")
+                return false;
+            hasMagic = true;
+        } else if (is(k, "version") && !hasVersion) {
+            int64_t v;
+            if (f.value().get_int64().get(v) != SUCCESS || v < 0 || v > PirJsonUpgrader::kLatestVersion)
+                return false;
+            version = int(v);
+            hasVersion = true;
+        } else if (is(k, "trainable") && !hasTrainable) {
+            bool trainable;
+            if (!readFlag(f.value(), trainable))
+                return false;
+            program.trainable = trainable;
+            hasTrainable = true;
+        } else {
+            return false;
+        }
+    }
+    if (!hasMagic || !hasVersion)
+        return false;
+    program.serializationVersion = version;
+    return true;
+}
+
+bool PirJsonFastReader::readProgram(JsonObject obj, Program &program)
+{
+    bool hasRegions = false;
+    for (auto item : obj) {
+        od::field f;
+        if (std::move(item).get(f) != SUCCESS || !is(keyOf(f), "regions") || hasRegions)
+            return false;
+        // Exactly one region (the DOM reader refuses others). No count_elements(): it would
+        // scan the whole document.
+        od::array regions;
+        if (f.value().get_array().get(regions) != SUCCESS)
+            return false;
+        bool hasRegion = false;
+        for (auto region : regions) {
+            od::object regionObject;
+            if (hasRegion || region.get_object().get(regionObject) != SUCCESS)
+                return false;
+            hasRegion = true;
+            bool hasBlocks = false;
+            for (auto regionItem : regionObject) {
+                od::field rf;
+                if (std::move(regionItem).get(rf) != SUCCESS)
+                    return false;
+                const std::string_view k = keyOf(rf);
+                if (is(k, "#")) {
+                    std::string_view ignored;
+                    if (rf.value().get_string().get(ignored) != SUCCESS)
+                        return false;
+                } else if (is(k, "blocks") && !hasBlocks) {
+                    if (!readBlocks(rf.value(), &program.block(), nullptr))
+                        return false;
+                    hasBlocks = true;
+                } else {
+                    return false;
+                }
+            }
+            if (!hasBlocks)
+                return false;
+        }
+        if (!hasRegion)
+            return false;
+        hasRegions = true;
+    }
+    return hasRegions;
+}
+
+bool PirJsonFastReader::readBlocks(JsonValue v, Block *only, Region *region)
+{
+    od::array blocks;
+    if (v.get_array().get(blocks) != SUCCESS)
+        return false;
+    // The DOM reader warns about a program region with several blocks, and refuses none.
+    size_t count = 0;
+    for (auto item : blocks) {
+        od::object obj;
+        if ((only && count > 0) || item.get_object().get(obj) != SUCCESS
+            || !readBlock(obj, only ? *only : region->addBlock()))
+            return false;
+        ++count;
+    }
+    return !only || count == 1;
+}
+
+bool PirJsonFastReader::readBlock(JsonObject obj, Block &block)
+{
+    bool hasOps = false;
+    for (auto item : obj) {
+        od::field f;
+        if (std::move(item).get(f) != SUCCESS)
+            return false;
+        const std::string_view k = keyOf(f);
+        if (hasOps) {
+            return false;
+        } else if (is(k, "#")) {
+            std::string_view ignored;
+            if (f.value().get_string().get(ignored) != SUCCESS)
+                return false;
+        } else if (is(k, "args") || is(k, "kwargs")) {
+            // Block arguments are left to the DOM reader.
+            if (!isEmptyArray(f.value()))
+                return false;
+        } else if (is(k, "ops")) {
+            od::array ops;
+            if (f.value().get_array().get(ops) != SUCCESS)
+                return false;
+            for (auto op : ops) {
+                od::object opObject;
+                if (op.get_object().get(opObject) != SUCCESS || !readOp(opObject, block))
+                    return false;
+            }
+            hasOps = true;
+        } else {
+            return false;
+        }
+    }
+    return hasOps;
+}
+
+std::string_view PirJsonFastReader::internedName(std::string_view name)
+{
+    // Keys are views into the parser's string buffer, which outlives this load.
+    if (const auto it = m_internedNames.find(name); it != m_internedNames.end())
+        return it->second;
+    std::string_view full = name;
+    const size_t dot = name.find('.');
+    static constexpr std::string_view kDialects[] = { "builtin", "pd_op", "cf", "custom_op", "dist" };
+    if (dot == 1 && name[0] >= '0' && name[0] <= '4') {
+        m_nameBuffer.assign(kDialects[name[0] - '0']);
+        m_nameBuffer.append(name.substr(dot));
+        full = m_nameBuffer;
+    }
+    const std::string_view interned = internOpName(full);
+    m_internedNames.emplace(name, interned);
+    return interned;
+}
+
+bool PirJsonFastReader::readOp(JsonObject obj, Block &block)
+{
+    m_operands.clear();
+    m_resultTypes.clear();
+    m_resultIds.clear();
+    m_attributes.clear();
+    m_outputFlags.clear();
+    // Paddle writes the keys sorted: "#", "A", "I", "O", "OA", "regions" (a parameter op: "#",
+    // "A", "DA", "O", "OA", "QA"); other orders go to the DOM reader.
+    std::string_view fullName;
+    bool parameter = false;
+    int stage = 0;
+    Operation *created = nullptr;
+    for (auto item : obj) {
+        od::field f;
+        if (std::move(item).get(f) != SUCCESS)
+            return false;
+        const std::string_view k = keyOf(f);
+        if (stage == 0) {
+            std::string_view name;
+            if (!is(k, "#") || f.value().get_string().get(name) != SUCCESS || name.empty())
+                return false;
+            parameter = name == "p";
+            if (!parameter)
+                fullName = internedName(name);
+            stage = 1;
+        } else if (parameter) {
+            if (!readParameterField(k, f.value(), stage))
+                return false;
+        } else if (is(k, "A") && stage < 2) {
+            stage = 2;
+            if (!readNamedAttributes(f.value(), m_attributes))
+                return false;
+        } else if (is(k, "I") && stage < 3) {
+            stage = 3;
+            if (!readOperands(f.value()))
+                return false;
+        } else if (is(k, "O") && stage < 4) {
+            stage = 4;
+            od::array results;
+            if (f.value().get_array().get(results) != SUCCESS)
+                return false;
+            for (auto result : results) {
+                od::value r;
+                if (std::move(result).get(r) != SUCCESS || !readResult(r))
+                    return false;
+            }
+        } else if (is(k, "OA") && stage < 5) {
+            stage = 5;
+            if (!readNamedAttributes(f.value(), m_attributes))
+                return false;
+        } else if (is(k, "regions") && stage < 6) {
+            stage = 6;
+            od::array regions;
+            if (f.value().get_array().get(regions) != SUCCESS)
+                return false;
+            created = Operation::create(
+                m_program->arena(), fullName, m_operands, m_resultTypes, std::span(m_attributes), 0);
+            block.push_back(created);
+            // Like Paddle, results become visible only after the op's regions are read.
+            const std::vector<int64_t> ids = m_resultIds;
+            for (auto region : regions) {
+                od::object regionObject;
+                if (region.get_object().get(regionObject) != SUCCESS
+                    || !readRegion(regionObject, created->addRegion()))
+                    return false;
+            }
+            if (!defineResults(created, ids))
+                return false;
+        } else {
+            return false;
+        }
+    }
+    if (stage == 0)
+        return false;
+    if (parameter) {
+        // PirJsonProgramBuilder's order: A's flags and name, DA's, QA's, then OA's flags.
+        if ((stage & kParameterA) == 0 || (stage & kParameterO) == 0)
+            return false;
+        for (NamedAttribute &flag : m_outputFlags)
+            m_attributes.push_back(std::move(flag));
+        created = Operation::create(
+            m_program->arena(), ops::kParameter, {}, m_resultTypes, std::span(m_attributes), 0);
+        block.push_back(created);
+        return defineResults(created, m_resultIds);
+    }
+    if (created)
+        return true;
+    created = Operation::create(
+        m_program->arena(), fullName, m_operands, m_resultTypes, std::span(m_attributes), 0);
+    block.push_back(created);
+    return defineResults(created, m_resultIds);
+}
+
+bool PirJsonFastReader::readRegion(JsonObject obj, Region &region)
+{
+    bool hasBlocks = false;
+    for (auto item : obj) {
+        od::field f;
+        if (std::move(item).get(f) != SUCCESS)
+            return false;
+        const std::string_view k = keyOf(f);
+        if (is(k, "#")) {
+            std::string_view ignored;
+            if (f.value().get_string().get(ignored) != SUCCESS)
+                return false;
+        } else if (is(k, "blocks") && !hasBlocks) {
+            if (!readBlocks(f.value(), nullptr, &region))
+                return false;
+            hasBlocks = true;
+        } else {
+            return false;
+        }
+    }
+    return hasBlocks;
+}
+
+bool PirJsonFastReader::readOperands(JsonValue v)
+{
+    od::array list;
+    if (v.get_array().get(list) != SUCCESS)
+        return false;
+    for (auto item : list) {
+        od::object obj;
+        if (item.get_object().get(obj) != SUCCESS)
+            return false;
+        bool hasId = false;
+        for (auto field : obj) {
+            od::field f;
+            int64_t id;
+            if (std::move(field).get(f) != SUCCESS || !is(keyOf(f), "%") || hasId
+                || f.value().get_int64().get(id) != SUCCESS)
+                return false;
+            if (id == 0) {
+                m_operands.emplace_back();
+            } else {
+                if (id < 0 || id >= int64_t(m_values.size()) || !m_values[size_t(id)])
+                    return false;
+                m_operands.push_back(Value(m_values[size_t(id)]));
+            }
+            hasId = true;
+        }
+        if (!hasId)
+            return false;
+    }
+    return true;
+}
+
+bool PirJsonFastReader::readResult(JsonValue v)
+{
+    od::object obj;
+    if (v.get_object().get(obj) != SUCCESS)
+        return false;
+    int64_t id = 0;
+    Type type;
+    bool hasId = false, hasType = false;
+    for (auto item : obj) {
+        od::field f;
+        if (std::move(item).get(f) != SUCCESS)
+            return false;
+        const std::string_view k = keyOf(f);
+        if (is(k, "%") && !hasId) {
+            if (f.value().get_int64().get(id) != SUCCESS)
+                return false;
+            hasId = true;
+        } else if (is(k, "TT") && !hasType) {
+            if (!readType(f.value(), type))
+                return false;
+            hasType = true;
+        } else {
+            return false;
+        }
+    }
+    if (!hasId || !hasType)
+        return false;
+    m_resultTypes.push_back(type);
+    m_resultIds.push_back(id);
+    return true;
+}
+
+bool PirJsonFastReader::defineResults(Operation *op, const std::vector<int64_t> &ids)
+{
+    for (unsigned i = 0; i < op->numResults(); ++i) {
+        const int64_t id = ids[i];
+        if (id == 0)
+            continue;
+        if (id < 0 || id >= kIdLimit)
+            return false;
+        if (size_t(id) >= m_values.size())
+            m_values.resize(std::max(size_t(id) + 1, m_values.size() * 2), nullptr);
+        if (m_values[size_t(id)])
+            return false; // defined twice: the DOM reader warns
+        m_values[size_t(id)] = op->result(i).impl();
+    }
+    return true;
+}
+
+bool PirJsonFastReader::readNamedAttributes(JsonValue v, std::vector<NamedAttribute> &out)
+{
+    od::array list;
+    if (v.get_array().get(list) != SUCCESS)
+        return false;
+    for (auto item : list) {
+        od::object obj;
+        if (item.get_object().get(obj) != SUCCESS)
+            return false;
+        std::string_view name;
+        bool hasName = false, hasValue = false;
+        Attribute value;
+        for (auto field : obj) {
+            od::field f;
+            if (std::move(field).get(f) != SUCCESS)
+                return false;
+            const std::string_view k = keyOf(f);
+            if (is(k, "N") && !hasName) {
+                if (f.value().get_string().get(name) != SUCCESS)
+                    return false;
+                hasName = true;
+            } else if (is(k, "AT") && !hasValue) {
+                if (!readAttribute(f.value(), value))
+                    return false;
+                hasValue = true;
+            } else {
+                return false;
+            }
+        }
+        if (!hasName)
+            return false;
+        if (!hasValue)
+            continue; // Paddle's patches delete attributes by dropping "AT"
+        for (const NamedAttribute &existing : out) {
+            if (existing.name == name)
+                return false; // the DOM reader warns
+        }
+        out.push_back(NamedAttribute { std::string(name), std::move(value) });
+    }
+    return true;
+}
+
+bool PirJsonFastReader::parseFragment(std::string_view raw, simdjson::dom::element &out)
+{
+    thread_local simdjson::dom::parser parser;
+    m_fragmentBuffer.resize(raw.size() + simdjson::SIMDJSON_PADDING);
+    std::memcpy(m_fragmentBuffer.data(), raw.data(), raw.size());
+    std::memset(m_fragmentBuffer.data() + raw.size(), 0, simdjson::SIMDJSON_PADDING);
+    return parser.parse(m_fragmentBuffer.data(), raw.size(), false).get(out) == SUCCESS;
+}
+
+bool PirJsonFastReader::readType(JsonValue v, Type &out)
+{
+    od::object obj;
+    std::string_view raw;
+    if (v.get_object().get(obj) != SUCCESS || obj.raw_json().get(raw) != SUCCESS)
+        return false;
+    TypeKeyCache &known = TypeKeyCache::forThread(TypeKeyCache::Format::PirJsonRaw);
+    if (const Type *t = known.find(raw)) {
+        out = *t;
+        return true;
+    }
+    simdjson::dom::element e;
+    if (!parseFragment(raw, e) || !m_fragmentReader.readType(e, out) || !m_scratchDiagnostics.empty())
+        return false;
+    known.add(raw, out);
+    return true;
+}
+
+bool PirJsonFastReader::readAttribute(JsonValue v, Attribute &out)
+{
+    od::object obj;
+    std::string_view raw;
+    if (v.get_object().get(obj) != SUCCESS || obj.raw_json().get(raw) != SUCCESS)
+        return false;
+    const size_t hash = textHash(raw);
+    if (const Attribute *cached = m_attributeCache.find(raw, hash)) {
+        out = *cached;
+        return true;
+    }
+    simdjson::dom::element e;
+    if (!parseFragment(raw, e) || !m_fragmentReader.readAttribute(e, out) || !m_scratchDiagnostics.empty())
+        return false;
+    m_attributeCache.add(raw, hash, out);
+    return true;
+}
+
+bool PirJsonFastReader::readFlags(JsonValue v, size_t first, size_t count, std::vector<NamedAttribute> &out)
+{
+    od::array list;
+    size_t n = 0;
+    if (v.get_array().get(list) != SUCCESS || list.count_elements().get(n) != SUCCESS || n != count)
+        return false;
+    size_t i = 0;
+    for (auto item : list) {
+        od::value x;
+        bool flag;
+        if (item.get(x) != SUCCESS || !readFlag(x, flag))
+            return false;
+        out.push_back(PirJsonElementReader::parameterFlag(first + i, flag));
+        ++i;
+    }
+    return true;
+}
+
+bool PirJsonFastReader::readParameterField(std::string_view k, JsonValue v, int &stage)
+{
+    // `stage` is 1 plus a bit per key seen; DA must come before QA (both append to the list).
+    if (is(k, "A") && (stage & kParameterA) == 0) {
+        stage |= kParameterA;
+        od::array list;
+        size_t n = 0;
+        if (v.get_array().get(list) != SUCCESS || list.count_elements().get(n) != SUCCESS || n != 4)
+            return false;
+        size_t i = 0;
+        for (auto item : list) {
+            od::value x;
+            if (std::move(item).get(x) != SUCCESS)
+                return false;
+            if (i < 3) {
+                bool flag;
+                if (!readFlag(x, flag))
+                    return false;
+                m_attributes.push_back(PirJsonElementReader::parameterFlag(i, flag));
+            } else {
+                std::string_view name;
+                if (x.get_string().get(name) != SUCCESS)
+                    return false;
+                m_attributes.push_back({ "parameter_name", Attribute::string(std::string(name)) });
+            }
+            ++i;
+        }
+        return true;
+    }
+    if (is(k, "DA") && (stage & kParameterA) && (stage & (kParameterDA | kParameterQA)) == 0) {
+        stage |= kParameterDA;
+        return readNamedAttributes(v, m_attributes);
+    }
+    if (is(k, "QA") && (stage & kParameterA) && (stage & kParameterQA) == 0) {
+        stage |= kParameterQA;
+        return readNamedAttributes(v, m_attributes);
+    }
+    if (is(k, "OA") && (stage & kParameterOA) == 0) {
+        stage |= kParameterOA;
+        return readFlags(v, 3, 3, m_outputFlags);
+    }
+    if (is(k, "O") && (stage & kParameterO) == 0) {
+        stage |= kParameterO;
+        return readResult(v);
+    }
+    return false;
+}
+
+} // namespace ps

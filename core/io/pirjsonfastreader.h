@@ -1,0 +1,91 @@
+#pragma once
+
+#include "core/io/pirjsonelementreader.h"
+#include "core/io/readcache.h"
+#include "core/io/texthash.h"
+#include "core/ir/attribute.h"
+#include "core/ir/diagnostic.h"
+#include "core/ir/value.h"
+
+#include <memory>
+#include <simdjson.h>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace ps {
+
+class Block;
+class Operation;
+class Program;
+class Region;
+
+/// The fast path of PirJsonReader: builds a Program from a PIR JSON document as Paddle writes it
+/// with simdjson On-Demand (no DOM, no tape), and gives up on anything else.
+///
+/// Type (`"TT"`) and attribute (`"AT"`) objects are not walked: each is looked up by its raw JSON
+/// text (types per thread across loads, like the DOM reader's; attributes per load, so repeats
+/// share one value), and only a text seen for the first time is parsed, by simdjson's DOM parser
+/// and PirJsonElementReader, which validates it completely. Everything else is read (and so
+/// validated) by On-Demand as it goes.
+///
+/// Contract: read() returns a program only when the DOM reader (PirJsonProgramBuilder) would
+/// build the same program from the document without any diagnostic; in every other case (a
+/// syntax error, an unknown key, a block argument, a duplicate value id, a warning, ...) it
+/// returns nullptr and the caller reads the document with the DOM reader, which reports. It
+/// never reports anything itself.
+class PirJsonFastReader
+{
+public:
+    explicit PirJsonFastReader(const std::string &fileName);
+    ~PirJsonFastReader();
+
+    /// `json` must carry simdjson's padding. On success `version` is `base_code.version`.
+    std::unique_ptr<Program> read(simdjson::padded_string_view json, int &version);
+
+private:
+    using JsonValue = simdjson::ondemand::value;
+    using JsonObject = simdjson::ondemand::object;
+
+    bool readBaseCode(JsonObject obj, Program &program, int &version);
+    bool readProgram(JsonObject obj, Program &program);
+    /// The blocks of a region; `only` is the program's block (exactly one block then).
+    bool readBlocks(JsonValue v, Block *only, Region *region);
+    bool readBlock(JsonObject obj, Block &block);
+    bool readRegion(JsonObject obj, Region &region);
+    bool readOp(JsonObject obj, Block &block);
+    /// One field after "#" of a parameter op (`"#": "p"`).
+    bool readParameterField(std::string_view k, JsonValue v, int &stage);
+    bool readOperands(JsonValue v);
+    bool readResult(JsonValue v);
+    bool readNamedAttributes(JsonValue v, std::vector<NamedAttribute> &out);
+    bool readFlags(JsonValue v, size_t first, size_t count, std::vector<NamedAttribute> &out);
+    bool readType(JsonValue v, Type &out);
+    bool readAttribute(JsonValue v, Attribute &out);
+    /// Parses a raw type or attribute object with the DOM parser; false on a syntax error.
+    bool parseFragment(std::string_view raw, simdjson::dom::element &out);
+    bool defineResults(Operation *op, const std::vector<int64_t> &ids);
+    std::string_view internedName(std::string_view name);
+
+    static constexpr int64_t kIdLimit = int64_t(1) << 22;
+    static constexpr int kParameterA = 2, kParameterDA = 4, kParameterQA = 8, kParameterOA = 16,
+                         kParameterO = 32;
+
+    Program *m_program = nullptr;
+    DiagnosticList m_scratchDiagnostics; ///< the fragment reader's; any entry means give up
+    PirJsonElementReader m_fragmentReader;
+    std::vector<char> m_fragmentBuffer;
+    std::vector<ValueImpl *> m_values; ///< id → value, ids 1..kIdLimit
+    std::vector<Value> m_operands;
+    std::vector<Type> m_resultTypes;
+    std::vector<int64_t> m_resultIds;
+    std::vector<NamedAttribute> m_attributes;
+    std::vector<NamedAttribute> m_outputFlags; ///< a parameter op's OA flags, appended last
+    std::string m_nameBuffer;
+    std::unordered_map<std::string_view, std::string_view, TextHash> m_internedNames;
+    /// This load's attributes by their raw JSON text (views into the document).
+    ReadCache<std::string_view, Attribute, TextHash> m_attributeCache;
+};
+
+} // namespace ps

@@ -1,0 +1,165 @@
+#include "core/io/pirjsonfastreader.h"
+#include "core/io/pirjsonreader.h"
+#include "core/io/pirjsonwriter.h"
+#include "core/ir/block.h"
+#include "core/ir/operation.h"
+#include "core/ir/pirprinter.h"
+#include "core/ir/program.h"
+#include "pirjsonfastreaderdata.h"
+
+#include <QtTest>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace ps;
+
+namespace {
+
+std::string readAll(const std::filesystem::path &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string document(const std::string &ops, const std::string &blockArgs = "[]")
+{
+    return kDocumentHead + blockArgs + kDocumentOps + ops + "]}]}]}}";
+}
+
+/// The fast path's program, or null when it gives up.
+std::unique_ptr<Program> fastRead(const std::string &json)
+{
+    const simdjson::padded_string padded(json);
+    int version = 0;
+    return PirJsonFastReader("test.json").read(padded, version);
+}
+
+LoadResult domRead(const std::string &json, const std::string &name = "test.json")
+{
+    PirJsonReader::Options options;
+    options.fastPath = false;
+    return PirJsonReader::readString(json, name, options);
+}
+
+/// Both readers' results, compared the way a user sees them: the printed program, the PIR JSON
+/// written from it and every diagnostic.
+void compareWithDom(const std::string &json, const std::string &name)
+{
+    const LoadResult dom = domRead(json, name);
+    const LoadResult both = PirJsonReader::readString(json, name);
+    QCOMPARE(QByteArray::fromStdString(both.diagnostics.toString()),
+        QByteArray::fromStdString(dom.diagnostics.toString()));
+    QCOMPARE(bool(both.program), bool(dom.program));
+    if (!dom.program)
+        return;
+    QCOMPARE(both.program->serializationVersion, dom.program->serializationVersion);
+    QCOMPARE(both.program->trainable, dom.program->trainable);
+    QCOMPARE(QByteArray::fromStdString(PirPrinter::toString(*both.program)),
+        QByteArray::fromStdString(PirPrinter::toString(*dom.program)));
+    QCOMPARE(QByteArray::fromStdString(PirJsonWriter::write(*both.program)),
+        QByteArray::fromStdString(PirJsonWriter::write(*dom.program)));
+}
+
+} // namespace
+
+class TestPirJsonFastReader : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void readsWhatPaddleWrites()
+    {
+        const std::string json = document(kParameter + "," + kScale + "," + kScale);
+        // The second scale redefines %2: left to the DOM reader, which warns.
+        QVERIFY(!fastRead(json));
+        const std::string ok = document(kParameter + "," + kScale);
+        std::unique_ptr<Program> program = fastRead(ok);
+        QVERIFY(program);
+        QCOMPARE(program->numOps(), size_t(2));
+        const Operation *scale = program->block().ops().back();
+        QCOMPARE(scale->name(), std::string_view("pd_op.scale"));
+        QCOMPARE(scale->numOperands(), 1u);
+        QCOMPARE(scale->operand(0), program->block().ops().front()->result(0));
+        QCOMPARE(scale->attributes().size(), size_t(3));
+        QCOMPARE(scale->attribute("struct_name")->asString(), std::string("/Layer/"));
+        const Operation *parameter = program->block().ops().front();
+        QCOMPARE(parameter->attribute("parameter_name")->asString(), std::string("w"));
+        QCOMPARE(parameter->attributes().size(), size_t(7));
+        QCOMPARE(parameter->attributes().back().name, std::string("trainable"));
+        compareWithDom(ok, "ok.json");
+    }
+
+    /// Anything unusual goes to the DOM reader, whose result (diagnostics included) is what the
+    /// user gets.
+    void givesUpOnTheUnusual_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        const std::string ok = document(kParameter + "," + kScale);
+        QTest::newRow("trailing content") << QByteArray::fromStdString(ok + " 1");
+        QTest::newRow("syntax error") << QByteArray::fromStdString(ok.substr(0, ok.size() - 2));
+        QTest::newRow("unknown op key") << QByteArray::fromStdString(document(kParameter + kUnknownOpKey));
+        QTest::newRow("unsorted keys") << QByteArray::fromStdString(document(kParameter + kUnsortedKeys));
+        QTest::newRow("undefined operand") << QByteArray::fromStdString(document(kUndefinedOperand));
+        QTest::newRow("duplicate attribute") << QByteArray::fromStdString(document(kDuplicateAttribute));
+        QTest::newRow("unknown attribute kind") << QByteArray::fromStdString(document(kUnknownAttributeKind));
+        QTest::newRow("bad attribute") << QByteArray::fromStdString(document(kBadAttribute));
+        QTest::newRow("block argument")
+            << QByteArray::fromStdString(document(kBlockArgumentUse, kBlockArguments));
+        QTest::newRow("escaped key") << QByteArray::fromStdString(document(kParameter + kEscapedKey));
+        QTest::newRow("two blocks") << QByteArray::fromStdString(kTwoBlocks);
+        QTest::newRow("wrong magic") << QByteArray::fromStdString(kWrongMagic);
+        QTest::newRow("integral double id") << QByteArray::fromStdString(document(kParameter + kDoubleId));
+    }
+    void givesUpOnTheUnusual()
+    {
+        QFETCH(QByteArray, json);
+        QVERIFY(!fastRead(json.toStdString()));
+        compareWithDom(json.toStdString(), "unusual.json");
+    }
+
+    void nestedRegions()
+    {
+        const std::string inner = kRelu;
+        const std::string yield = kYield;
+        const std::string json = document(
+            kParameter + kFull + kIfHead + inner + "," + yield + kIfSecondRegion + yield + "]}]}]}");
+        std::unique_ptr<Program> program = fastRead(json);
+        QVERIFY(program);
+        QCOMPARE(program->numOpsTotal(), size_t(6));
+        QCOMPARE(program->block().ops().back()->numRegions(), 2u);
+        compareWithDom(json, "if.json");
+    }
+
+    /// Every PIR JSON fixture and sample reads the same through both paths.
+    void fixturesAndSamples()
+    {
+        size_t files = 0, fast = 0;
+        for (const char *root : { PIRSCOPE_SOURCE_DIR "/tests/fixtures", PIRSCOPE_SAMPLES_DIR "/json" }) {
+            if (!std::filesystem::is_directory(root))
+                continue;
+            for (const auto &entry : std::filesystem::recursive_directory_iterator(root)) {
+                if (!entry.is_regular_file() || entry.path().extension() != ".json")
+                    continue;
+                const std::string json = readAll(entry.path());
+                if (json.empty() || json[0] != '{' || json.find("\"base_code\"") == std::string::npos)
+                    continue;
+                ++files;
+                fast += fastRead(json) ? 1 : 0;
+                compareWithDom(json, entry.path().string());
+                if (QTest::currentTestFailed()) {
+                    qWarning() << "in" << entry.path().c_str();
+                    return;
+                }
+            }
+        }
+        qInfo() << files << "PIR JSON files," << fast << "read by the fast path";
+        QVERIFY(files > 0);
+        QVERIFY(fast > 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPirJsonFastReader)
+#include "tst_pirjsonfastreader.moc"
