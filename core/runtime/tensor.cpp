@@ -6,6 +6,7 @@
 #include "core/runtime/runtimeerror.h"
 
 #include <cstring>
+#include <utility>
 
 namespace ps {
 
@@ -92,7 +93,7 @@ void *Tensor::rawData()
 
 const void *Tensor::rawData() const
 {
-    return m_storage ? static_cast<const char *>(m_storage->data()) + m_byteOffset : nullptr;
+    return m_storage ? static_cast<const char *>(std::as_const(*m_storage).data()) + m_byteOffset : nullptr;
 }
 
 Tensor Tensor::reshaped(std::vector<int64_t> shape) const
@@ -118,6 +119,8 @@ Tensor Tensor::cloneHost() const
         throw RuntimeError("cloneHost on a " + device().name() + " tensor");
     Tensor t = empty(m_shape, m_dtype);
     std::memcpy(t.rawData(), rawData(), byteSize());
+    if (m_byteOffset == 0 && byteSize() == m_storage->bytes())
+        t.storage()->adoptContentId(*m_storage);
     return t;
 }
 
