@@ -6,6 +6,7 @@
 #include "core/runtime/kernels/shapespec.h"
 #include "core/runtime/onednn/onednnengine.h"
 #include "core/runtime/onednn/onednnkernels.h"
+#include "core/runtime/onednn/onednnlayout.h"
 #include "core/runtime/onednn/onednnutil.h"
 
 namespace ps {
@@ -290,10 +291,11 @@ void softmaxKernel(KernelContext &ctx)
 
 // transpose as a oneDNN reorder (its jit kernel; the plain kernel gathers element by element):
 // the output's bytes described in the input's axis order, each axis with the output's stride of
-// the place `perm` moves it to.
+// the place `perm` moves it to. The input may come in a convolution's blocked layout (one
+// reorder then, not two).
 void transposeKernel(KernelContext &ctx)
 {
-    const Tensor &x = ctx.input(0);
+    const Tensor &x = OneDnnLayout::operand(ctx, 0);
     std::vector<int64_t> perm = ctx.intsAttr("perm", std::vector<int64_t> {});
     const int64_t rank = int64_t(x.rank());
     std::vector<bool> seen(size_t(rank), false);
@@ -317,11 +319,12 @@ void transposeKernel(KernelContext &ctx)
         strides[size_t(perm[size_t(j)])] = stride;
         stride *= outShape[size_t(j)];
     }
-    const dnnl::memory::desc src = plainDesc(x.shape());
+    const dnnl::memory::desc src = OneDnnLayout::descOf(x);
     const dnnl::memory::desc dst(dnnlDims(x.shape()), dt::f32, strides);
     std::string key = "transpose|";
     appendKey(key, x.shape());
     appendKey(key, perm);
+    key.append(reinterpret_cast<const char *>(&src.data), sizeof(src.data));
     OneDnnEngine &engine = OneDnnEngine::instance();
     const auto plan = engine.plan<Plan>(key, [&] {
         const dnnl::reorder::primitive_desc pd(engine.engine(), src, engine.engine(), dst, userScratchpad());
@@ -334,7 +337,8 @@ void transposeKernel(KernelContext &ctx)
     }
     Tensor out = ctx.allocate(outShape, DataType::Float32);
     engine.execute(plan->primitive,
-        { { DNNL_ARG_FROM, userMemory(src, x) }, { DNNL_ARG_TO, userMemory(dst, out) } }, plan->scratchpad);
+        { { DNNL_ARG_FROM, OneDnnLayout::memoryOf(x) }, { DNNL_ARG_TO, userMemory(dst, out) } },
+        plan->scratchpad);
     ctx.setOutput(0, out);
 }
 
@@ -349,6 +353,7 @@ void registerOneDnnNnKernels(KernelRegistry &registry)
     registry.add("pd_op.layer_norm", layerNormKernel);
     registry.add("pd_op.softmax", softmaxKernel);
     registry.add("pd_op.transpose", transposeKernel);
+    registry.acceptLayout("pd_op.transpose", 0);
 }
 
 } // namespace ps
