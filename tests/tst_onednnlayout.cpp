@@ -52,7 +52,7 @@ void fillScope(Scope &scope)
 }
 
 /// The op at `index` of the program's block.
-const Operation &opAt(const Program &program, size_t index)
+[[maybe_unused]] const Operation &opAt(const Program &program, size_t index)
 {
     return *program.block().ops()[index];
 }
