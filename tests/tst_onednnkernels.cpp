@@ -275,6 +275,18 @@ private slots:
         QTest::newRow("nearest_interp 5 -> 7 (plain where the indices differ)")
             << V { { { 1, 8, 5, 5 } } } << "pd_op.nearest_interp" << interp.arg(7).arg(7).arg("") << 1
             << false;
+
+        // transpose_layout_pass's pair around an NHWC pool2d, and other orders.
+        QTest::newRow("transpose NCHW -> NHWC") << V { { { 1, 24, 13, 11 } } } << "pd_op.transpose"
+                                                << "perm:[0,2,3,1]" << 1 << true;
+        QTest::newRow("transpose NHWC -> NCHW") << V { { { 2, 13, 11, 24 } } } << "pd_op.transpose"
+                                                << "perm:[0,3,1,2]" << 1 << true;
+        QTest::newRow("transpose 3-d, a negative axis") << V { { { 5, 7, 3 } } } << "pd_op.transpose"
+                                                        << "perm:[-1,0,1]" << 1 << true;
+        QTest::newRow("transpose 2-d") << V { { { 33, 17 } } } << "pd_op.transpose"
+                                       << "perm:[1,0]" << 1 << true;
+        QTest::newRow("transpose 1-d (plain)") << V { { { 9 } } } << "pd_op.transpose"
+                                               << "perm:[0]" << 1 << false;
     }
 
     void agreesWithOracle()

@@ -179,7 +179,11 @@ const Operation *Interpreter::opAt(const ProgramPosition &position) const
 const RuntimeValue *Interpreter::valueOf(Value value) const
 {
     auto it = m_values.find(value.impl());
-    return it == m_values.end() ? nullptr : &it->second;
+    if (it == m_values.end())
+        return nullptr;
+    if (it->second.isTensor() && it->second.tensor().hasLayout())
+        it->second = RuntimeValue(it->second.tensor().plain());
+    return &it->second;
 }
 
 const ValueNumbering *Interpreter::numberingOf(Value value) const

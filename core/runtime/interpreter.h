@@ -50,6 +50,14 @@ class ValueNumbering;
 /// Inplace ops (`batch_norm_`, `relu_`, ...) share their input's buffer as in Paddle: a result a
 /// kernel wrote elsewhere is copied back into the input (host tensors).
 ///
+/// Kernel layouts: where every use of an op's result 0 is an operand the backend's kernel reads
+/// in its library's own layout (KernelRegistry::acceptLayout: oneDNN convolutions), the kernel
+/// may leave the result in that layout (KernelContext::mayKeepLayout), so no reorder runs between
+/// them. That is the only place such a tensor goes: valueOf() and operandValue() replace it by
+/// its plain tensor (the same value) the first time anything else reads it, and KernelContext
+/// hands a kernel that does not accept it the plain tensor. No layout is kept while a NaN check
+/// or the differential mode reads every output.
+///
 /// Cost per op beyond the kernel: one hash lookup per operand and result, a KernelContext, two
 /// clock reads; 0.5-0.8 us measured with `pirscope-cli bench run` on the golden bundles. The
 /// scope snapshot for restart() costs host memory equal to the inputs and parameters
@@ -301,7 +309,13 @@ private:
     void bindArguments(const Block &body, std::vector<RuntimeValue> &values);
     void yieldFrame(const Operation &yield);
     void leaveFrame(std::vector<RuntimeValue> results);
+    /// Dense row-major (a value a kernel left in its library's layout is made plain in place).
     const RuntimeValue &operandValue(const Operation &op, unsigned i) const;
+    /// As it is: for a kernel's context (KernelContext converts for the kernels that want it).
+    const RuntimeValue &operandValueKeepingLayout(const Operation &op, unsigned i) const;
+    /// `op`'s kernel may leave result 0 in its library's layout: every use of it is an operand
+    /// the backend's kernel reads in that layout, and no per-op check reads it.
+    bool mayKeepLayout(const Operation &op) const;
     /// Throws when a computed tensor's dtype or static dims differ from its result's declared
     /// type (dynamic dims and rank 0 vs [1] pass; non-tensor values are not judged). Where
     /// Paddle's declared types are known to be loose, less is judged: an empty tensor for an
@@ -333,7 +347,11 @@ private:
     State m_state = State::Ready;
     size_t m_segment = 0;
     std::vector<ActiveFrame> m_frames;
-    std::unordered_map<const ValueImpl *, RuntimeValue> m_values;
+    /// Mutable: a value a kernel left in its library's layout (TensorLayout) is replaced by its
+    /// dense row-major tensor (the same value) the first time anything else reads it: valueOf(),
+    /// operandValue(). Only the kernels that accept the layout see it as it is.
+    mutable std::unordered_map<const ValueImpl *, RuntimeValue> m_values;
+    mutable std::unordered_map<const Operation *, bool> m_layoutUses; ///< mayKeepLayout's answers
     std::vector<OpRecord> m_records;
     size_t m_sequence = 0;
     uint64_t m_opsExecuted = 0; ///< against Options::maxOps

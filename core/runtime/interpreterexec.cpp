@@ -12,6 +12,7 @@
 #include "core/ir/valuenumbering.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/interpreter.h"
+#include "core/runtime/kernelregistry.h"
 #include "core/runtime/runtimeerror.h"
 #include "core/runtime/tensorstack.h"
 
@@ -141,6 +142,30 @@ std::string OpError::toString() const
 
 const RuntimeValue &Interpreter::operandValue(const Operation &op, unsigned i) const
 {
+    const RuntimeValue &v = operandValueKeepingLayout(op, i);
+    if (v.isTensor() && v.tensor().hasLayout())
+        const_cast<RuntimeValue &>(v) = RuntimeValue(v.tensor().plain()); // an entry of m_values
+    return v;
+}
+
+bool Interpreter::mayKeepLayout(const Operation &op) const
+{
+    if (m_reference || m_options.checkNanInf || m_breakpoints.nanInfBreakpoint() >= 0 || op.numResults() == 0)
+        return false;
+    auto [it, added] = m_layoutUses.try_emplace(&op, false);
+    if (added) {
+        const KernelRegistry &kernels = m_backend.kernels();
+        const OpOperand *use = op.result(0).firstUse();
+        bool all = use != nullptr;
+        for (; use && all; use = use->nextUse())
+            all = use->owner() && kernels.acceptsLayout(use->owner()->name(), use->index());
+        it->second = all;
+    }
+    return it->second;
+}
+
+const RuntimeValue &Interpreter::operandValueKeepingLayout(const Operation &op, unsigned i) const
+{
     static const RuntimeValue kNull;
     if (i >= op.numOperands())
         throw RuntimeError(std::string(op.name()) + " has " + std::to_string(op.numOperands())
@@ -217,7 +242,8 @@ void Interpreter::commitRecord(OpRecord record)
 {
     const Operation &op = *record.op;
     for (unsigned i = 0; i < op.numResults(); ++i) {
-        const RuntimeValue *v = valueOf(op.result(i));
+        const auto it = m_values.find(op.result(i).impl()); // its shape only: as it is
+        const RuntimeValue *v = it == m_values.end() ? nullptr : &it->second;
         const bool tensor = v && v->isTensor() && v->tensor().defined();
         record.outputShapes.push_back(tensor ? v->tensor().shape() : std::vector<int64_t> {});
         record.outputDtypes.push_back(tensor ? v->tensor().dtype() : DataType::Undefined);

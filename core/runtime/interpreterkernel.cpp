@@ -27,7 +27,7 @@ void Interpreter::runKernel(
 {
     std::vector<const RuntimeValue *> inputs(op.numOperands());
     for (unsigned i = 0; i < op.numOperands(); ++i)
-        inputs[i] = op.operand(i).isNull() ? nullptr : &operandValue(op, i);
+        inputs[i] = op.operand(i).isNull() ? nullptr : &operandValueKeepingLayout(op, i);
 
     // The reference runs first, on copies: an inplace kernel may overwrite its inputs.
     std::optional<std::vector<RuntimeValue>> reference;
@@ -55,6 +55,7 @@ void Interpreter::runKernel(
     }
 
     KernelContext context(op, std::move(inputs), m_backend);
+    context.setMayKeepLayout(mayKeepLayout(op));
     const auto t0 = Clock::now();
     fn(context);
     const auto t1 = Clock::now();
@@ -149,8 +150,9 @@ void Interpreter::shareInplaceOutputs(
             continue;
         const Tensor &result = out.tensor();
         const Tensor &input = it->second.tensor();
-        if (!input.defined() || !result.defined() || input.storage() == result.storage()
-            || input.numElements() != result.numElements() || input.dtype() != result.dtype())
+        if (!input.defined() || !result.defined() || input.hasLayout() || result.hasLayout()
+            || input.storage() == result.storage() || input.numElements() != result.numElements()
+            || input.dtype() != result.dtype())
             continue;
         // reshape_grad and the like give the buffer to a result of another shape: a view of it.
         Tensor in = input.shape() == result.shape() ? input : input.reshaped(result.shape());

@@ -60,16 +60,39 @@ bool KernelContext::hasInput(size_t i) const
 const RuntimeValue &KernelContext::inputValue(size_t i) const
 {
     static const RuntimeValue kNull;
-    return i < m_inputs.size() && m_inputs[i] ? *m_inputs[i] : kNull;
+    if (i >= m_inputs.size() || !m_inputs[i])
+        return kNull;
+    const RuntimeValue &v = *m_inputs[i];
+    if (!v.isTensor() || !v.tensor().hasLayout())
+        return v;
+    if (m_plainInputs.size() < m_inputs.size())
+        m_plainInputs.resize(m_inputs.size());
+    if (m_plainInputs[i].isNull())
+        m_plainInputs[i] = RuntimeValue(v.tensor().plain());
+    return m_plainInputs[i];
 }
 
-const Tensor &KernelContext::input(size_t i) const
+namespace {
+
+const Tensor &tensorOf(const RuntimeValue &v, size_t i)
 {
-    const RuntimeValue &v = inputValue(i);
     if (!v.isTensor() || !v.tensor().defined())
         throw RuntimeError("operand " + std::to_string(i)
             + (v.isList() ? " is a tensor list, expected a tensor" : " has no value"));
     return v.tensor();
+}
+
+} // namespace
+
+const Tensor &KernelContext::input(size_t i) const
+{
+    return tensorOf(inputValue(i), i);
+}
+
+const Tensor &KernelContext::inputKeepingLayout(size_t i) const
+{
+    static const RuntimeValue kNull;
+    return tensorOf(i < m_inputs.size() && m_inputs[i] ? *m_inputs[i] : kNull, i);
 }
 
 const std::vector<Tensor> &KernelContext::inputList(size_t i) const

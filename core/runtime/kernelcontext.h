@@ -45,10 +45,16 @@ public:
     size_t numInputs() const { return m_inputs.size(); }
     /// Operand `i` exists and holds a defined tensor or a list (optional inputs may be null).
     bool hasInput(size_t i) const;
-    /// Throws RuntimeError when operand `i` is absent or not a tensor.
+    /// Throws RuntimeError when operand `i` is absent or not a tensor. Dense row-major: a tensor
+    /// in a kernel library's layout (TensorLayout) is converted here, once per context, so every
+    /// kernel (and a plain kernel a oneDNN one hands a case to) reads plain values.
     const Tensor &input(size_t i) const;
+    /// Operand `i` as it is, in a kernel library's layout or not: for the kernels that accept
+    /// it (KernelRegistry::acceptLayout).
+    const Tensor &inputKeepingLayout(size_t i) const;
     /// Throws RuntimeError when operand `i` is not a list (a `builtin.combine` result).
     const std::vector<Tensor> &inputList(size_t i) const;
+    /// Dense row-major tensors, as input().
     const RuntimeValue &inputValue(size_t i) const;
     /// An integer tensor (any int dtype, any device: copied to the host) or a list of 0-d/1-element
     /// integer tensors, as a vector: `shape`, `axis`, `starts` operands made by full_int_array,
@@ -64,6 +70,11 @@ public:
     void setOutputList(size_t i, std::vector<Tensor> list);
     RuntimeValue &output(size_t i) { return m_outputs[i]; }
     std::vector<RuntimeValue> takeOutputs() { return std::move(m_outputs); }
+
+    /// Result 0 may be left in a kernel library's layout: every use of it reads that layout as
+    /// it is (the interpreter says so; false outside one).
+    bool mayKeepLayout() const { return m_mayKeepLayout; }
+    void setMayKeepLayout(bool may) { m_mayKeepLayout = may; }
 
     /// A new tensor on the backend's device; contents uninitialised.
     Tensor allocate(std::vector<int64_t> shape, DataType dtype) const;
@@ -88,6 +99,9 @@ private:
     std::vector<const RuntimeValue *> m_inputs;
     std::vector<RuntimeValue> m_outputs;
     Backend &m_backend;
+    /// Plain copies of the operands that came in a kernel library's layout (by operand index).
+    mutable std::vector<RuntimeValue> m_plainInputs;
+    bool m_mayKeepLayout = false;
 };
 
 } // namespace ps

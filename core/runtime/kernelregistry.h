@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -16,8 +17,13 @@ using KernelFn = void (*)(KernelContext &);
 class KernelRegistry
 {
 public:
-    /// Replaces an earlier kernel of the same name.
+    /// Replaces an earlier kernel of the same name (and what it accepted: acceptLayout()).
     void add(std::string_view opName, KernelFn fn);
+    /// `opName`'s kernel reads operand `operand` in a kernel library's own layout as it is
+    /// (KernelContext::inputKeepingLayout), and writes result 0 in one when allowed
+    /// (KernelContext::mayKeepLayout): the interpreter then lets a producer keep its layout for it.
+    void acceptLayout(std::string_view opName, unsigned operand);
+    bool acceptsLayout(std::string_view opName, unsigned operand) const;
     /// nullptr when the backend has no kernel for `opName`.
     KernelFn find(std::string_view opName) const;
     bool has(std::string_view opName) const { return find(opName) != nullptr; }
@@ -32,6 +38,8 @@ private:
         size_t operator()(std::string_view s) const { return std::hash<std::string_view> {}(s); }
     };
     std::unordered_map<std::string, KernelFn, Hash, std::equal_to<>> m_kernels;
+    /// Op name → bit i: operand i is accepted in a kernel library's layout.
+    std::unordered_map<std::string, uint64_t, Hash, std::equal_to<>> m_layoutOperands;
 };
 
 } // namespace ps

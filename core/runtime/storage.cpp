@@ -22,6 +22,21 @@ Storage::~Storage()
         m_meter->freed(m_bytes);
 }
 
+uint64_t Storage::contentId() const
+{
+    static std::atomic<uint64_t> next { 1 };
+    uint64_t id = m_contentId.load(std::memory_order_relaxed);
+    if (id != 0)
+        return id;
+    const uint64_t fresh = next.fetch_add(1, std::memory_order_relaxed);
+    return m_contentId.compare_exchange_strong(id, fresh, std::memory_order_relaxed) ? fresh : id;
+}
+
+void Storage::adoptContentId(const Storage &source)
+{
+    m_contentId.store(source.contentId(), std::memory_order_relaxed);
+}
+
 Device Storage::device() const
 {
     return m_allocator.device();

@@ -4,8 +4,10 @@
 #include "core/runtime/allocator.h"
 #include "core/runtime/dtypedispatch.h"
 #include "core/runtime/runtimeerror.h"
+#include "core/runtime/tensorlayout.h"
 
 #include <cstring>
+#include <utility>
 
 namespace ps {
 
@@ -87,16 +89,44 @@ Device Tensor::device() const
 
 void *Tensor::rawData()
 {
-    return m_storage ? static_cast<char *>(m_storage->data()) + m_byteOffset : nullptr;
+    if (m_layout) [[unlikely]]
+        throw RuntimeError("a " + describe() + " in " + m_layout->name() + " read as dense row-major");
+    return layoutData();
 }
 
 const void *Tensor::rawData() const
 {
-    return m_storage ? static_cast<const char *>(m_storage->data()) + m_byteOffset : nullptr;
+    if (m_layout) [[unlikely]]
+        throw RuntimeError("a " + describe() + " in " + m_layout->name() + " read as dense row-major");
+    return layoutData();
+}
+
+void *Tensor::layoutData()
+{
+    return m_storage ? static_cast<char *>(m_storage->data()) + m_byteOffset : nullptr;
+}
+
+const void *Tensor::layoutData() const
+{
+    return m_storage ? static_cast<const char *>(std::as_const(*m_storage).data()) + m_byteOffset : nullptr;
+}
+
+Tensor Tensor::withLayout(std::shared_ptr<const TensorLayout> layout) const
+{
+    Tensor t = *this;
+    t.m_layout = std::move(layout);
+    return t;
+}
+
+Tensor Tensor::plain() const
+{
+    return m_layout ? m_layout->toPlain(*this) : *this;
 }
 
 Tensor Tensor::reshaped(std::vector<int64_t> shape) const
 {
+    if (m_layout)
+        return plain().reshaped(std::move(shape));
     int64_t known = 1;
     int inferred = -1;
     for (size_t i = 0; i < shape.size(); ++i) {
@@ -116,8 +146,12 @@ Tensor Tensor::cloneHost() const
 {
     if (!device().isCpu())
         throw RuntimeError("cloneHost on a " + device().name() + " tensor");
+    if (m_layout)
+        return plain();
     Tensor t = empty(m_shape, m_dtype);
     std::memcpy(t.rawData(), rawData(), byteSize());
+    if (m_byteOffset == 0 && byteSize() == m_storage->bytes())
+        t.storage()->adoptContentId(*m_storage);
     return t;
 }
 
@@ -129,6 +163,8 @@ double Tensor::valueAsDouble(int64_t i) const
 
 std::vector<double> Tensor::toDoubles() const
 {
+    if (m_layout)
+        return plain().toDoubles();
     std::vector<double> out(static_cast<size_t>(numElements()));
     dispatchDtype(m_dtype, "toDoubles", [&](auto tag) {
         const auto *p = data<decltype(tag)>();

@@ -13,10 +13,15 @@
 namespace ps {
 
 class Allocator;
+class TensorLayout;
 
 /// A dense, contiguous, row-major tensor: shape + dtype + a byte offset into a shared Storage.
 /// Copying a Tensor copies the handle, not the bytes (like phi::DenseTensor). A default Tensor is
 /// undefined (no storage); a 0-d tensor has an empty shape and one element.
+///
+/// A tensor may instead carry a kernel library's own layout (TensorLayout): only the kernels
+/// that accept it read its bytes (layoutData()); rawData() and data() refuse it, and plain()
+/// gives the dense row-major tensor everything else reads.
 class Tensor
 {
 public:
@@ -46,8 +51,20 @@ public:
     const std::shared_ptr<Storage> &storage() const { return m_storage; }
     size_t byteOffset() const { return m_byteOffset; }
 
+    /// The dense row-major bytes; throws RuntimeError for a tensor with a layout().
     void *rawData();
     const void *rawData() const;
+
+    /// nullptr: dense row-major.
+    const std::shared_ptr<const TensorLayout> &layout() const { return m_layout; }
+    bool hasLayout() const { return m_layout != nullptr; }
+    /// The same storage and shape, its bytes laid out as `layout` says.
+    Tensor withLayout(std::shared_ptr<const TensorLayout> layout) const;
+    /// This tensor when it is dense row-major, else a dense row-major copy (TensorLayout::toPlain).
+    Tensor plain() const;
+    /// The bytes in whatever layout they are (the kernels that made the layout).
+    void *layoutData();
+    const void *layoutData() const;
     /// Typed host access; T must match the dtype's size (checked in debug builds only).
     template<class T> T *data() { return static_cast<T *>(rawData()); }
     template<class T> const T *data() const { return static_cast<const T *>(rawData()); }
@@ -55,7 +72,7 @@ public:
     /// Same storage, new shape with the same element count; one -1 dim is inferred. Throws
     /// RuntimeError when the counts differ.
     Tensor reshaped(std::vector<int64_t> shape) const;
-    /// A deep copy on the same device (host: memcpy; device: the backend copies).
+    /// A deep copy on the same device (host: memcpy; device: the backend copies); dense row-major.
     Tensor cloneHost() const;
     /// Host tensor: element i converted to double (any dtype, float16/bfloat16 included).
     double valueAsDouble(int64_t i) const;
@@ -70,6 +87,7 @@ private:
     std::vector<int64_t> m_shape;
     DataType m_dtype = DataType::Undefined;
     size_t m_byteOffset = 0;
+    std::shared_ptr<const TensorLayout> m_layout;
 };
 
 /// "[2, 3]" (a long shape is cut: ShapeSize::shapeText).

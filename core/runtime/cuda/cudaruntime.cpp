@@ -10,6 +10,7 @@
 #include <array>
 #include <atomic>
 #include <mutex>
+#include <utility>
 
 PS_CUDA_NAMESPACE_BEGIN
 
@@ -51,7 +52,7 @@ void requireLive(const Tensor &t)
     if (!t.defined() || !t.storage())
         return;
     const auto *allocator = dynamic_cast<const CudaCachingAllocator *>(&t.storage()->allocator());
-    if (allocator && allocator->isStale(t.storage()->data()))
+    if (allocator && allocator->isStale(std::as_const(*t.storage()).data()))
         throw RuntimeError("the device tensor " + t.describe()
             + " was lost when the device was reset after a fatal error; restart the run");
 }

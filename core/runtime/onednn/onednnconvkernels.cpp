@@ -4,6 +4,7 @@
 #include "core/runtime/kernels/kernelargs.h"
 #include "core/runtime/onednn/onednnengine.h"
 #include "core/runtime/onednn/onednnkernels.h"
+#include "core/runtime/onednn/onednnlayout.h"
 #include "core/runtime/onednn/onednnutil.h"
 
 #include <algorithm>
@@ -190,19 +191,32 @@ void runConv(KernelContext &ctx, const ConvSpec &s, const PostOps &post = {})
         runPlainKernel(ctx);
         return;
     }
-    dnnl::memory src = userMemory(plan->userSrc, ctx.input(0));
-    if (plan->src != plan->userSrc) {
+    // The input as it came: NCHW (or NHWC), or the blocked layout a convolution before this one
+    // kept for it (the interpreter let it: KernelContext::mayKeepLayout).
+    const Tensor &x = s.channelsLast ? ctx.input(0) : OneDnnLayout::operand(ctx, 0);
+    dnnl::memory src = x.hasLayout() ? OneDnnLayout::memoryOf(x) : userMemory(plan->userSrc, x);
+    if (src.get_desc() != plan->src) {
         dnnl::memory blocked(plan->src, engine.engine());
         engine.reorder(src, blocked);
         src = blocked;
     }
     const dnnl::memory weights = engine.weights(ctx.input(1), plan->userWeights, plan->weights);
     Tensor out = ctx.allocate(s.outputShape(), DataType::Float32);
-    const dnnl::memory userDst = userMemory(plan->userDst, out);
-    const bool reorderDst = plan->dst != plan->userDst;
+    // The output stays in the primitive's blocked layout when every reader takes it as it is
+    // (and it needs no more bytes than NCHW: channels a multiple of the block).
+    const bool keepLayout = ctx.mayKeepLayout() && !s.channelsLast && plan->dst != plan->userDst
+        && plan->dst.get_size() == out.byteSize();
+    if (keepLayout)
+        out = out.withLayout(std::make_shared<OneDnnLayout>(plan->dst));
+    const dnnl::memory userDst = keepLayout ? OneDnnLayout::memoryOf(out) : userMemory(plan->userDst, out);
+    const bool reorderDst = plan->dst != userDst.get_desc();
     const dnnl::memory dst = reorderDst ? dnnl::memory(plan->dst, engine.engine()) : userDst;
-    if (post.residual)
-        engine.reorder(userMemory(plan->userDst, ctx.input(3)), dst);
+    if (post.residual) {
+        const Tensor &residual = s.channelsLast ? ctx.input(3) : OneDnnLayout::operand(ctx, 3);
+        engine.reorder(
+            residual.hasLayout() ? OneDnnLayout::memoryOf(residual) : userMemory(plan->userDst, residual),
+            dst);
+    }
     std::unordered_map<int, dnnl::memory> args { { DNNL_ARG_SRC, src }, { DNNL_ARG_WEIGHTS, weights },
         { DNNL_ARG_DST, dst } };
     if (post.bias)
@@ -216,10 +230,12 @@ void runConv(KernelContext &ctx, const ConvSpec &s, const PostOps &post = {})
     ctx.setOutput(0, out);
 }
 
+// Operand 0 and the residual (3) are read as they are (OneDnnLayout): their shape and dtype only
+// until runConv.
 bool convOperands(const KernelContext &ctx)
 {
-    return isOneDnnFloat(ctx.input(0)) && isOneDnnFloat(ctx.input(1)) && ctx.input(0).rank() == 4
-        && ctx.input(1).rank() == 4;
+    return isOneDnnFloat(ctx.inputKeepingLayout(0)) && isOneDnnFloat(ctx.input(1))
+        && ctx.inputKeepingLayout(0).rank() == 4 && ctx.input(1).rank() == 4;
 }
 
 void conv2dKernel(KernelContext &ctx)
@@ -228,7 +244,7 @@ void conv2dKernel(KernelContext &ctx)
         runPlainKernel(ctx);
         return;
     }
-    runConv(ctx, ConvSpec::forward(ctx, ctx.input(0).shape(), ctx.input(1).shape()));
+    runConv(ctx, ConvSpec::forward(ctx, ctx.inputKeepingLayout(0).shape(), ctx.input(1).shape()));
 }
 
 void conv2dTransposeKernel(KernelContext &ctx)
@@ -251,7 +267,7 @@ void fusedConv2dAddActKernel(KernelContext &ctx)
         runPlainKernel(ctx);
         return;
     }
-    const ConvSpec s = ConvSpec::forward(ctx, ctx.input(0).shape(), ctx.input(1).shape());
+    const ConvSpec s = ConvSpec::forward(ctx, ctx.inputKeepingLayout(0).shape(), ctx.input(1).shape());
     PostOps post;
     post.bias = ctx.hasInput(2);
     post.residual = ctx.hasInput(3);
@@ -262,7 +278,9 @@ void fusedConv2dAddActKernel(KernelContext &ctx)
         return b.rank() <= 4 && shape == std::vector<int64_t> { 1, s.outChannels, 1, 1 };
     };
     if ((post.bias && (!isOneDnnFloat(ctx.input(2)) || !perChannel(ctx.input(2))))
-        || (post.residual && (!isOneDnnFloat(ctx.input(3)) || ctx.input(3).shape() != s.outputShape()))) {
+        || (post.residual
+            && (!isOneDnnFloat(ctx.inputKeepingLayout(3))
+                || ctx.inputKeepingLayout(3).shape() != s.outputShape()))) {
         runPlainKernel(ctx);
         return;
     }
@@ -338,7 +356,7 @@ void oneDnnFusedConv2dKernel(KernelContext &ctx)
         runPlainKernel(ctx);
         return;
     }
-    const ConvSpec s = ConvSpec::forward(ctx, ctx.input(0).shape(), ctx.input(1).shape());
+    const ConvSpec s = ConvSpec::forward(ctx, ctx.inputKeepingLayout(0).shape(), ctx.input(1).shape());
     PostOps post;
     post.bias = ctx.hasInput(2);
     post.residual = ctx.hasInput(3);
@@ -347,7 +365,9 @@ void oneDnnFusedConv2dKernel(KernelContext &ctx)
             && (b.rank() == 1 || (b.rank() == 4 && b.dim(1) == s.outChannels));
     };
     if ((post.bias && (!isOneDnnFloat(ctx.input(2)) || !perChannel(ctx.input(2))))
-        || (post.residual && (!isOneDnnFloat(ctx.input(3)) || ctx.input(3).shape() != s.outputShape()))
+        || (post.residual
+            && (!isOneDnnFloat(ctx.inputKeepingLayout(3))
+                || ctx.inputKeepingLayout(3).shape() != s.outputShape()))
         || !fusedActivation(ctx.stringAttr("fuse_activation", ""), float(ctx.floatAttr("fuse_alpha", 0.0)),
             float(ctx.floatAttr("fuse_beta", 0.0)), post.activation)) {
         runPlainKernel(ctx);
@@ -366,6 +386,12 @@ void registerOneDnnConvKernels(KernelRegistry &registry)
     registry.add("pd_op.depthwise_conv2d_transpose", conv2dTransposeKernel);
     registry.add("pd_op.fused_conv2d_add_act", fusedConv2dAddActKernel);
     registry.add("onednn_op.fused_conv2d", oneDnnFusedConv2dKernel);
+    // The input and the residual in a blocked layout a convolution before kept (OneDnnLayout).
+    for (const char *op :
+        { "pd_op.conv2d", "pd_op.depthwise_conv2d", "pd_op.fused_conv2d_add_act", "onednn_op.fused_conv2d" })
+        registry.acceptLayout(op, 0);
+    registry.acceptLayout("pd_op.fused_conv2d_add_act", 3);
+    registry.acceptLayout("onednn_op.fused_conv2d", 3);
 }
 
 } // namespace ps

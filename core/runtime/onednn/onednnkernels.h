@@ -18,7 +18,7 @@ class KernelRegistry;
 /// kernel, core/runtime/onednnfusedkernels.h). fc
 /// runs its parts through the backend's kernels (KernelComposer), so it reaches matmul and add.
 void registerOneDnnConvKernels(KernelRegistry &registry);
-/// matmul, pool2d, batch_norm (global statistics), layer_norm, softmax.
+/// matmul, pool2d, batch_norm (global statistics), layer_norm, softmax, transpose (a reorder).
 void registerOneDnnNnKernels(KernelRegistry &registry);
 /// add, subtract, multiply, divide (broadcasting one operand), the unary activations oneDNN
 /// computes to float rounding (relu, relu6, sigmoid, tanh, hardswish, swish, silu, gelu,

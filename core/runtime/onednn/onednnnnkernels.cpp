@@ -6,6 +6,7 @@
 #include "core/runtime/kernels/shapespec.h"
 #include "core/runtime/onednn/onednnengine.h"
 #include "core/runtime/onednn/onednnkernels.h"
+#include "core/runtime/onednn/onednnlayout.h"
 #include "core/runtime/onednn/onednnutil.h"
 
 namespace ps {
@@ -288,6 +289,59 @@ void softmaxKernel(KernelContext &ctx)
     ctx.setOutput(0, out);
 }
 
+// transpose as a oneDNN reorder (its jit kernel; the plain kernel gathers element by element):
+// the output's bytes described in the input's axis order, each axis with the output's stride of
+// the place `perm` moves it to. The input may come in a convolution's blocked layout (one
+// reorder then, not two).
+void transposeKernel(KernelContext &ctx)
+{
+    const Tensor &x = OneDnnLayout::operand(ctx, 0);
+    std::vector<int64_t> perm = ctx.intsAttr("perm", std::vector<int64_t> {});
+    const int64_t rank = int64_t(x.rank());
+    std::vector<bool> seen(size_t(rank), false);
+    bool valid = isOneDnnFloat(x) && rank >= 2 && rank <= 6 && int64_t(perm.size()) == rank;
+    for (size_t j = 0; valid && j < perm.size(); ++j) {
+        if (perm[j] < 0)
+            perm[j] += rank;
+        valid = perm[j] >= 0 && perm[j] < rank && !seen[size_t(perm[j])];
+        if (valid)
+            seen[size_t(perm[j])] = true;
+    }
+    if (!valid) {
+        runPlainKernel(ctx); // its error names a bad perm
+        return;
+    }
+    std::vector<int64_t> outShape(static_cast<size_t>(rank), 0);
+    for (size_t j = 0; j < outShape.size(); ++j)
+        outShape[j] = x.dim(size_t(perm[j]));
+    dnnl::memory::dims strides(static_cast<size_t>(rank), 0);
+    for (int64_t j = rank, stride = 1; j-- > 0;) {
+        strides[size_t(perm[size_t(j)])] = stride;
+        stride *= outShape[size_t(j)];
+    }
+    const dnnl::memory::desc src = OneDnnLayout::descOf(x);
+    const dnnl::memory::desc dst(dnnlDims(x.shape()), dt::f32, strides);
+    std::string key = "transpose|";
+    appendKey(key, x.shape());
+    appendKey(key, perm);
+    key.append(reinterpret_cast<const char *>(&src.data), sizeof(src.data));
+    OneDnnEngine &engine = OneDnnEngine::instance();
+    const auto plan = engine.plan<Plan>(key, [&] {
+        const dnnl::reorder::primitive_desc pd(engine.engine(), src, engine.engine(), dst, userScratchpad());
+        rejectReference(pd);
+        return Plan { dnnl::reorder(pd), pd.scratchpad_desc() };
+    });
+    if (!plan) {
+        runPlainKernel(ctx);
+        return;
+    }
+    Tensor out = ctx.allocate(outShape, DataType::Float32);
+    engine.execute(plan->primitive,
+        { { DNNL_ARG_FROM, OneDnnLayout::memoryOf(x) }, { DNNL_ARG_TO, userMemory(dst, out) } },
+        plan->scratchpad);
+    ctx.setOutput(0, out);
+}
+
 } // namespace
 
 void registerOneDnnNnKernels(KernelRegistry &registry)
@@ -298,6 +352,8 @@ void registerOneDnnNnKernels(KernelRegistry &registry)
     registry.add("pd_op.batch_norm_", batchNormKernel);
     registry.add("pd_op.layer_norm", layerNormKernel);
     registry.add("pd_op.softmax", softmaxKernel);
+    registry.add("pd_op.transpose", transposeKernel);
+    registry.acceptLayout("pd_op.transpose", 0);
 }
 
 } // namespace ps

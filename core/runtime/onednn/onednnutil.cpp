@@ -50,6 +50,11 @@ dnnl::memory userMemory(const dnnl::memory::desc &desc, const Tensor &t)
     return dnnl::memory(desc, OneDnnEngine::instance().engine(), const_cast<void *>(t.rawData()));
 }
 
+dnnl::memory userMemory(const dnnl::memory::desc &desc, Tensor &t)
+{
+    return dnnl::memory(desc, OneDnnEngine::instance().engine(), t.rawData());
+}
+
 void rejectReference(const dnnl::primitive_desc_base &pd)
 {
     if (std::string_view(pd.impl_info_str()).starts_with("ref"))

@@ -30,8 +30,10 @@ bool isOneDnnFloat(const Tensor &t);
 dnnl::memory::dims dnnlDims(const std::vector<int64_t> &shape);
 /// The dense row-major (strided) descriptor of `shape` in float32.
 dnnl::memory::desc plainDesc(const std::vector<int64_t> &shape);
-/// A memory over `t`'s bytes (no copy); `desc` must describe them.
+/// A memory over `t`'s bytes (no copy); `desc` must describe them. Through a const tensor the
+/// primitive only reads them; a mutable one is written (its storage's content id is dropped).
 dnnl::memory userMemory(const dnnl::memory::desc &desc, const Tensor &t);
+dnnl::memory userMemory(const dnnl::memory::desc &desc, Tensor &t);
 
 /// Throws dnnl::error (unimplemented) when `pd` chose oneDNN's reference implementation: its
 /// loops are slower than the plain kernels (seconds for a layer), so the kernel tries another
