@@ -32,6 +32,18 @@ std::string_view keyOf(od::field &f)
     return { p, size_t(q - p) };
 }
 
+/// Calls `read(key, value)` for each field of `obj` in document order; false as soon as a field
+/// does not parse or `read` returns false (a key out of place: the DOM reader decides).
+template<class Read> bool forEachField(od::object &obj, Read &&read)
+{
+    for (auto item : obj) {
+        od::field f;
+        if (std::move(item).get(f) != SUCCESS || !read(keyOf(f), f.value()))
+            return false;
+    }
+    return true;
+}
+
 template<size_t N> bool is(std::string_view k, const char (&lit)[N])
 {
     return PirJsonElementReader::isKey(k, lit);
@@ -85,26 +97,18 @@ std::unique_ptr<Program> PirJsonFastReader::read(simdjson::padded_string_view js
     auto program = std::make_unique<Program>();
     m_program = program.get();
     bool hasBaseCode = false, hasProgram = false;
-    for (auto item : top) {
-        od::field f;
-        if (std::move(item).get(f) != SUCCESS)
-            return nullptr;
-        const std::string_view k = keyOf(f);
+    const bool read = forEachField(top, [&](std::string_view k, od::value &value) {
         od::object obj;
-        if (f.value().get_object().get(obj) != SUCCESS)
-            return nullptr;
-        if (is(k, "base_code") && !hasBaseCode && !hasProgram) {
-            if (!readBaseCode(obj, *program, version))
-                return nullptr;
-            hasBaseCode = true;
-        } else if (is(k, "program") && hasBaseCode && !hasProgram) {
-            if (!readProgram(obj, *program))
-                return nullptr;
-            hasProgram = true;
-        } else {
-            return nullptr;
-        }
-    }
+        if (value.get_object().get(obj) != SUCCESS)
+            return false;
+        if (is(k, "base_code") && !hasBaseCode && !hasProgram)
+            return hasBaseCode = readBaseCode(obj, *program, version);
+        if (is(k, "program") && hasBaseCode && !hasProgram)
+            return hasProgram = readProgram(obj, *program);
+        return false;
+    });
+    if (!read)
+        return nullptr;
     // Trailing content: the DOM parser refuses it; past the root, no token is left.
     const char *trailing = nullptr;
     if (!hasProgram || doc.current_location().get(trailing) == SUCCESS)
@@ -115,32 +119,29 @@ std::unique_ptr<Program> PirJsonFastReader::read(simdjson::padded_string_view js
 bool PirJsonFastReader::readBaseCode(JsonObject obj, Program &program, int &version)
 {
     bool hasMagic = false, hasVersion = false, hasTrainable = false;
-    for (auto item : obj) {
-        od::field f;
-        if (std::move(item).get(f) != SUCCESS)
-            return false;
-        const std::string_view k = keyOf(f);
+    const bool read = forEachField(obj, [&](std::string_view k, od::value &value) {
         if (is(k, "magic") && !hasMagic) {
             std::string_view magic;
-            if (f.value().get_string().get(magic) != SUCCESS || magic != "pir")
-                return false;
-            hasMagic = true;
-        } else if (is(k, "version") && !hasVersion) {
+            return hasMagic = value.get_string().get(magic) == SUCCESS && magic == "pir";
+        }
+        if (is(k, "version") && !hasVersion) {
             int64_t v;
-            if (f.value().get_int64().get(v) != SUCCESS || v < 0 || v > PirJsonUpgrader::kLatestVersion)
+            if (value.get_int64().get(v) != SUCCESS || v < 0 || v > PirJsonUpgrader::kLatestVersion)
                 return false;
             version = int(v);
-            hasVersion = true;
-        } else if (is(k, "trainable") && !hasTrainable) {
+            return hasVersion = true;
+        }
+        if (is(k, "trainable") && !hasTrainable) {
             bool trainable;
-            if (!readFlag(f.value(), trainable))
+            if (!readFlag(value, trainable))
                 return false;
             program.trainable = trainable;
-            hasTrainable = true;
-        } else {
-            return false;
+            return hasTrainable = true;
         }
-    }
+        return false;
+    });
+    if (!read)
+        return false;
     if (!hasMagic || !hasVersion)
         return false;
     program.serializationVersion = version;
@@ -165,25 +166,7 @@ bool PirJsonFastReader::readProgram(JsonObject obj, Program &program)
             if (hasRegion || region.get_object().get(regionObject) != SUCCESS)
                 return false;
             hasRegion = true;
-            bool hasBlocks = false;
-            for (auto regionItem : regionObject) {
-                od::field rf;
-                if (std::move(regionItem).get(rf) != SUCCESS)
-                    return false;
-                const std::string_view k = keyOf(rf);
-                if (is(k, "#")) {
-                    std::string_view ignored;
-                    if (rf.value().get_string().get(ignored) != SUCCESS)
-                        return false;
-                } else if (is(k, "blocks") && !hasBlocks) {
-                    if (!readBlocks(rf.value(), &program.block(), nullptr))
-                        return false;
-                    hasBlocks = true;
-                } else {
-                    return false;
-                }
-            }
-            if (!hasBlocks)
+            if (!readRegionFields(regionObject, &program.block(), nullptr))
                 return false;
         }
         if (!hasRegion)
@@ -213,35 +196,29 @@ bool PirJsonFastReader::readBlocks(JsonValue v, Block *only, Region *region)
 bool PirJsonFastReader::readBlock(JsonObject obj, Block &block)
 {
     bool hasOps = false;
-    for (auto item : obj) {
-        od::field f;
-        if (std::move(item).get(f) != SUCCESS)
+    const bool read = forEachField(obj, [&](std::string_view k, od::value &value) {
+        if (hasOps)
             return false;
-        const std::string_view k = keyOf(f);
-        if (hasOps) {
-            return false;
-        } else if (is(k, "#")) {
+        if (is(k, "#")) {
             std::string_view ignored;
-            if (f.value().get_string().get(ignored) != SUCCESS)
-                return false;
-        } else if (is(k, "args") || is(k, "kwargs")) {
-            // Block arguments are left to the DOM reader.
-            if (!isEmptyArray(f.value()))
-                return false;
-        } else if (is(k, "ops")) {
-            od::array ops;
-            if (f.value().get_array().get(ops) != SUCCESS)
-                return false;
-            for (auto op : ops) {
-                od::object opObject;
-                if (op.get_object().get(opObject) != SUCCESS || !readOp(opObject, block))
-                    return false;
-            }
-            hasOps = true;
-        } else {
-            return false;
+            return value.get_string().get(ignored) == SUCCESS;
         }
-    }
+        if (is(k, "args") || is(k, "kwargs"))
+            return isEmptyArray(value); // block arguments are left to the DOM reader
+        if (!is(k, "ops"))
+            return false;
+        od::array ops;
+        if (value.get_array().get(ops) != SUCCESS)
+            return false;
+        for (auto op : ops) {
+            od::object opObject;
+            if (op.get_object().get(opObject) != SUCCESS || !readOp(opObject, block))
+                return false;
+        }
+        return hasOps = true;
+    });
+    if (!read)
+        return false;
     return hasOps;
 }
 
@@ -276,66 +253,64 @@ bool PirJsonFastReader::readOp(JsonObject obj, Block &block)
     bool parameter = false;
     int stage = 0;
     Operation *created = nullptr;
-    for (auto item : obj) {
-        od::field f;
-        if (std::move(item).get(f) != SUCCESS)
-            return false;
-        const std::string_view k = keyOf(f);
+    const bool read = forEachField(obj, [&](std::string_view k, od::value &value) {
         if (stage == 0) {
             std::string_view name;
-            if (!is(k, "#") || f.value().get_string().get(name) != SUCCESS || name.empty())
+            if (!is(k, "#") || value.get_string().get(name) != SUCCESS || name.empty())
                 return false;
             parameter = name == "p";
             if (!parameter)
                 fullName = internedName(name);
             stage = 1;
-        } else if (parameter) {
-            if (!readParameterField(k, f.value(), stage))
-                return false;
-        } else if (is(k, "A") && stage < 2) {
+            return true;
+        }
+        if (parameter)
+            return readParameterField(k, value, stage);
+        if (is(k, "A") && stage < 2) {
             stage = 2;
-            if (!readNamedAttributes(f.value(), m_attributes))
-                return false;
-        } else if (is(k, "I") && stage < 3) {
+            return readNamedAttributes(value, m_attributes);
+        }
+        if (is(k, "I") && stage < 3) {
             stage = 3;
-            if (!readOperands(f.value()))
-                return false;
-        } else if (is(k, "O") && stage < 4) {
+            return readOperands(value);
+        }
+        if (is(k, "O") && stage < 4) {
             stage = 4;
             od::array results;
-            if (f.value().get_array().get(results) != SUCCESS)
+            if (value.get_array().get(results) != SUCCESS)
                 return false;
             for (auto result : results) {
                 od::value r;
                 if (std::move(result).get(r) != SUCCESS || !readResult(r))
                     return false;
             }
-        } else if (is(k, "OA") && stage < 5) {
-            stage = 5;
-            if (!readNamedAttributes(f.value(), m_attributes))
-                return false;
-        } else if (is(k, "regions") && stage < 6) {
-            stage = 6;
-            od::array regions;
-            if (f.value().get_array().get(regions) != SUCCESS)
-                return false;
-            created = Operation::create(
-                m_program->arena(), fullName, m_operands, m_resultTypes, std::span(m_attributes), 0);
-            block.push_back(created);
-            // Like Paddle, results become visible only after the op's regions are read.
-            const std::vector<int64_t> ids = m_resultIds;
-            for (auto region : regions) {
-                od::object regionObject;
-                if (region.get_object().get(regionObject) != SUCCESS
-                    || !readRegion(regionObject, created->addRegion()))
-                    return false;
-            }
-            if (!defineResults(created, ids))
-                return false;
-        } else {
-            return false;
+            return true;
         }
-    }
+        if (is(k, "OA") && stage < 5) {
+            stage = 5;
+            return readNamedAttributes(value, m_attributes);
+        }
+        if (!is(k, "regions") || stage >= 6)
+            return false;
+        stage = 6;
+        od::array regions;
+        if (value.get_array().get(regions) != SUCCESS)
+            return false;
+        created = Operation::create(
+            m_program->arena(), fullName, m_operands, m_resultTypes, std::span(m_attributes), 0);
+        block.push_back(created);
+        // Like Paddle, results become visible only after the op's regions are read.
+        const std::vector<int64_t> ids = m_resultIds;
+        for (auto region : regions) {
+            od::object regionObject;
+            if (region.get_object().get(regionObject) != SUCCESS
+                || !readRegion(regionObject, created->addRegion()))
+                return false;
+        }
+        return defineResults(created, ids);
+    });
+    if (!read)
+        return false;
     if (stage == 0)
         return false;
     if (parameter) {
@@ -359,25 +334,22 @@ bool PirJsonFastReader::readOp(JsonObject obj, Block &block)
 
 bool PirJsonFastReader::readRegion(JsonObject obj, Region &region)
 {
+    return readRegionFields(obj, nullptr, &region);
+}
+
+bool PirJsonFastReader::readRegionFields(JsonObject &obj, Block *only, Region *region)
+{
     bool hasBlocks = false;
-    for (auto item : obj) {
-        od::field f;
-        if (std::move(item).get(f) != SUCCESS)
-            return false;
-        const std::string_view k = keyOf(f);
+    const bool read = forEachField(obj, [&](std::string_view k, od::value &value) {
         if (is(k, "#")) {
             std::string_view ignored;
-            if (f.value().get_string().get(ignored) != SUCCESS)
-                return false;
-        } else if (is(k, "blocks") && !hasBlocks) {
-            if (!readBlocks(f.value(), nullptr, &region))
-                return false;
-            hasBlocks = true;
-        } else {
-            return false;
+            return value.get_string().get(ignored) == SUCCESS;
         }
-    }
-    return hasBlocks;
+        if (is(k, "blocks") && !hasBlocks)
+            return hasBlocks = readBlocks(value, only, region);
+        return false;
+    });
+    return read && hasBlocks;
 }
 
 bool PirJsonFastReader::readOperands(JsonValue v)
@@ -419,23 +391,15 @@ bool PirJsonFastReader::readResult(JsonValue v)
     int64_t id = 0;
     Type type;
     bool hasId = false, hasType = false;
-    for (auto item : obj) {
-        od::field f;
-        if (std::move(item).get(f) != SUCCESS)
-            return false;
-        const std::string_view k = keyOf(f);
-        if (is(k, "%") && !hasId) {
-            if (f.value().get_int64().get(id) != SUCCESS)
-                return false;
-            hasId = true;
-        } else if (is(k, "TT") && !hasType) {
-            if (!readType(f.value(), type))
-                return false;
-            hasType = true;
-        } else {
-            return false;
-        }
-    }
+    const bool read = forEachField(obj, [&](std::string_view k, od::value &value) {
+        if (is(k, "%") && !hasId)
+            return hasId = value.get_int64().get(id) == SUCCESS;
+        if (is(k, "TT") && !hasType)
+            return hasType = readType(value, type);
+        return false;
+    });
+    if (!read)
+        return false;
     if (!hasId || !hasType)
         return false;
     m_resultTypes.push_back(type);
@@ -472,24 +436,14 @@ bool PirJsonFastReader::readNamedAttributes(JsonValue v, std::vector<NamedAttrib
         std::string_view name;
         bool hasName = false, hasValue = false;
         Attribute value;
-        for (auto field : obj) {
-            od::field f;
-            if (std::move(field).get(f) != SUCCESS)
-                return false;
-            const std::string_view k = keyOf(f);
-            if (is(k, "N") && !hasName) {
-                if (f.value().get_string().get(name) != SUCCESS)
-                    return false;
-                hasName = true;
-            } else if (is(k, "AT") && !hasValue) {
-                if (!readAttribute(f.value(), value))
-                    return false;
-                hasValue = true;
-            } else {
-                return false;
-            }
-        }
-        if (!hasName)
+        const bool read = forEachField(obj, [&](std::string_view k, od::value &field) {
+            if (is(k, "N") && !hasName)
+                return hasName = field.get_string().get(name) == SUCCESS;
+            if (is(k, "AT") && !hasValue)
+                return hasValue = readAttribute(field, value);
+            return false;
+        });
+        if (!read || !hasName)
             return false;
         if (!hasValue)
             continue; // Paddle's patches delete attributes by dropping "AT"

@@ -54,6 +54,9 @@ private:
     bool readBlocks(JsonValue v, Block *only, Region *region);
     bool readBlock(JsonObject obj, Block &block);
     bool readRegion(JsonObject obj, Region &region);
+    /// A region's fields: its blocks into `only` (the program's one block) or new blocks of
+    /// `region`.
+    bool readRegionFields(JsonObject &obj, Block *only, Region *region);
     bool readOp(JsonObject obj, Block &block);
     /// One field after "#" of a parameter op (`"#": "p"`).
     bool readParameterField(std::string_view k, JsonValue v, int &stage);
