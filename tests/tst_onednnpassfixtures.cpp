@@ -3,6 +3,7 @@
 #include "core/ir/pirprinter.h"
 #include "core/ir/program.h"
 #include "core/transform/passregistry.h"
+#include "onednnpassfixture.h"
 
 #include <QtTest>
 
@@ -10,7 +11,9 @@ using namespace ps;
 
 namespace {
 
-const QString kDir = QStringLiteral(PIRSCOPE_FIXTURES_DIR "/onednn_passes");
+using onednnfixture::kDir;
+using onednnfixture::passesOf;
+using onednnfixture::programAfter;
 
 std::unique_ptr<Program> load(const QString &path)
 {
@@ -18,28 +21,6 @@ std::unique_ptr<Program> load(const QString &path)
     if (!r.ok())
         qWarning().noquote() << path << QString::fromStdString(r.diagnostics.toString());
     return r.ok() ? std::move(r.program) : nullptr;
-}
-
-QJsonArray passesOf(const QString &caseName)
-{
-    QFile f(kDir + "/" + caseName + "/manifest.json");
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(f.readAll()).object().value("passes").toArray();
-}
-
-/// The text of the program after pass `index` of the case (tools/make_onednn_pass_fixtures.py's
-/// layout: only changed passes have a file, -1 is the input).
-QString programAfter(const QString &caseName, int index)
-{
-    const QJsonArray passes = passesOf(caseName);
-    for (int i = index; i >= 0; --i)
-        if (passes[i].toArray()[1].toString() == "changed")
-            return QString("%1/%2/%3.%4.txt")
-                .arg(kDir, caseName)
-                .arg(i)
-                .arg(passes[i].toArray()[0].toString());
-    return kDir + "/" + caseName + "/input.txt";
 }
 
 } // namespace

@@ -12,6 +12,7 @@
 #include "core/runtime/programrunner.h"
 #include "core/runtime/tensorcomparison.h"
 #include "core/runtime/tensorsource.h"
+#include "onednnpassfixture.h"
 
 #include <QtTest>
 #include <memory>
@@ -20,29 +21,9 @@ using namespace ps;
 
 namespace {
 
-const QString kDir = QStringLiteral(PIRSCOPE_FIXTURES_DIR "/onednn_passes");
-
-QJsonArray passesOf(const QString &caseName)
-{
-    QFile f(kDir + "/" + caseName + "/manifest.json");
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(f.readAll()).object().value("passes").toArray();
-}
-
-/// The dump after pass `index` (tools/make_onednn_pass_fixtures.py: only changed passes have
-/// one; -1 is the input).
-QString programAfter(const QString &caseName, int index)
-{
-    const QJsonArray passes = passesOf(caseName);
-    for (int i = index; i >= 0; --i)
-        if (passes[i].toArray()[1].toString() == "changed")
-            return QString("%1/%2/%3.%4.txt")
-                .arg(kDir, caseName)
-                .arg(i)
-                .arg(passes[i].toArray()[0].toString());
-    return kDir + "/" + caseName + "/input.txt";
-}
+using onednnfixture::kDir;
+using onednnfixture::passesOf;
+using onednnfixture::programAfter;
 
 struct Outputs
 {
