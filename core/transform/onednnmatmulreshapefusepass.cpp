@@ -46,10 +46,11 @@ std::vector<DrrAttribute> newFusedMatmulAttrs(std::vector<DrrAttribute> fused)
         { "scale_y", Attribute::f32(1.0f) }, { "scale_in_eltwise", Attribute::f32(0.0f) },
         { "scale_out", Attribute::f32(1.0f) }, { "force_fp32_output", Attribute::boolean(false) },
         { "onednn_data_type", Attribute::string("") } };
-    for (const auto &[name, value] : defaults) {
+    for (const auto &entry : defaults) {
+        const auto &name = entry.first; // a named copy: clang 14 cannot capture a structured binding
         auto it = std::find_if(
-            fused.begin(), fused.end(), [name](const DrrAttribute &a) { return a.name == name; });
-        out.push_back(it != fused.end() ? *it : drrConstAttr(name, value));
+            fused.begin(), fused.end(), [&name](const DrrAttribute &a) { return a.name == name; });
+        out.push_back(it != fused.end() ? *it : drrConstAttr(name, entry.second));
     }
     return out;
 }
