@@ -73,6 +73,10 @@ struct Trust
 /// was inferred (operator_reshape/unsqueeze_onednn_fuse_pass, squeeze_transpose_onednn_fuse_pass).
 bool hasFusedShapeChange(const Operation &op)
 {
+    // Only the passes' onednn_op.* ops carry them: the other ops skip three attribute lookups
+    // on every op's result check.
+    if (!op.name().starts_with("onednn_op."))
+        return false;
     for (const char *name : { "fused_squeeze2_axes", "fused_unsqueeze2_axes", "fused_reshape2_shape" }) {
         const Attribute *a = op.attribute(name);
         if (a && a->kind() == Attribute::Kind::Array && !a->asArray().empty())
