@@ -75,6 +75,10 @@ private slots:
             QVERIFY2(n.contains(key), key);
         QVERIFY(n["max_abs"].toDouble() <= 1e-6);
         QCOMPARE(n["outputs"].toArray().size(), 1);
+        // The pass's own memory: what its check held and the larger of its two runs alone.
+        QVERIFY(n["run_peak_bytes"].toDouble() > 0);
+        QVERIFY(n["peak_bytes"].toDouble() >= n["run_peak_bytes"].toDouble());
+        QVERIFY(n["peak_bytes"].toDouble() <= o["numerics_peak_bytes"].toDouble());
         // CSE merged the duplicated matmul + add.
         QVERIFY(entry(passes, "common_subexpression_elimination_pass")["removed"].toInt() >= 2);
         QVERIFY(entry(passes, "inplace_pass")["changed"].toBool());

@@ -334,7 +334,14 @@ private slots:
             QVERIFY2(n.checked && n.skipped.empty(), n.skipped.c_str());
             QVERIFY(n.ok);
             QCOMPARE(n.valuesCompared, size_t(length + 2)); // x, the sigmoids and the output y
+            // Per pass: what the check held against its runs alone: the two runs in lockstep
+            // and the one value the leading run is ahead with.
+            QVERIFY(n.runPeakBytes > 0 && n.peakBytes > n.runPeakBytes);
+            QVERIFY2(n.peakBytes <= 2 * n.runPeakBytes + 256 * 1024 * 4,
+                qPrintable(QString("%1 vs %2").arg(n.peakBytes).arg(n.runPeakBytes)));
+            QVERIFY(n.peakBytes <= s.check->peakBytes() && n.runPeakBytes <= s.check->runPeakBytes());
         }
+        QCOMPARE(s.check->peakBytes(), std::max(r[0].peakBytes, r[1].peakBytes));
         const int64_t oneRun = int64_t(length + 1) * 256 * 1024 * 4;
         QVERIFY2(s.check->peakBytes() > 0, qPrintable(QString::number(s.check->peakBytes())));
         QVERIFY2(s.check->peakBytes() < oneRun / 3, qPrintable(QString::number(s.check->peakBytes())));
@@ -368,6 +375,11 @@ private slots:
         QVERIFY2(s.check->peakBytes() >= weights, qPrintable(QString::number(s.check->peakBytes())));
         QVERIFY2(s.check->peakBytes() < weights * 3 / 2, qPrintable(QString::number(s.check->peakBytes())));
         QVERIFY(s.check->runPeakBytes() >= weights);
+        // The pass's own figures count the weights once too: the check holds about one run.
+        const PassNumerics &n = s.check->results().at(0);
+        QCOMPARE(n.peakBytes, s.check->peakBytes());
+        QVERIFY2(n.peakBytes < n.runPeakBytes * 3 / 2,
+            qPrintable(QString("%1 vs %2").arg(n.peakBytes).arg(n.runPeakBytes)));
     }
 
     void inplaceChainsStayInBoundedMemory()

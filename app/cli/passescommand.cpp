@@ -219,6 +219,8 @@ void writeNumerics(ps::JsonEmitter &json, const ps::PassNumerics &n)
     json.key("low_precision").value(n.lowPrecision);
     json.key("values_compared").value(n.valuesCompared);
     json.key("values_outside_tolerance").value(n.valuesOutsideTolerance);
+    json.key("peak_bytes").value(n.peakBytes);
+    json.key("run_peak_bytes").value(n.runPeakBytes);
     json.key("outputs").beginArray();
     for (const ps::ValueNumerics &o : n.outputs) {
         json.beginObject();
@@ -337,7 +339,9 @@ void printNumerics(const ps::PassNumerics &n)
     }
     std::cout << "max abs " << n.maxAbs << ", max rel " << n.maxRel << " (worst " << n.worstValue << ", "
               << n.valuesCompared << " values), " << (n.ok ? "within" : "BEYOND") << " rtol " << n.rtol
-              << " atol " << n.atol << (n.lowPrecision ? " (low precision: error expected)" : "") << "\n";
+              << " atol " << n.atol << (n.lowPrecision ? " (low precision: error expected)" : "") << "; held "
+              << ps::ShapeSize::formatBytes(uint64_t(n.peakBytes)) << ", a run "
+              << ps::ShapeSize::formatBytes(uint64_t(n.runPeakBytes)) << "\n";
     const ps::PassNumerics::OrderSensitive &o = n.orderSensitive;
     if (o.values == 0)
         return;

@@ -512,7 +512,7 @@ void PassNumericsCheck::runAfterPass(const Pass &pass, const Program &program, c
     // Both runs read the parameters from the one store: their bytes are held once, not twice.
     const int64_t shared = prepared ? sharedBytes(beforeRunner.scope(), afterRunner.scope()) : 0;
     auto sample = [&] {
-        m_peakBytes = std::max(m_peakBytes,
+        n.peakBytes = std::max(n.peakBytes,
             m_meter->liveBytes() + (recorders[0] ? recorders[0]->liveBytes : 0)
                 + (recorders[1] ? recorders[1]->liveBytes : 0) - (recorders[0] && recorders[1] ? shared : 0));
     };
@@ -559,8 +559,10 @@ void PassNumericsCheck::runAfterPass(const Pass &pass, const Program &program, c
         beforeRunner.interpreter().removeObserver(&beforeRecorder);
         afterRunner.interpreter().removeObserver(&afterRecorder);
         recorders[0] = recorders[1] = nullptr;
-        m_runPeakBytes = std::max({ m_runPeakBytes, beforeRunner.interpreter().peakLiveBytes(),
-            afterRunner.interpreter().peakLiveBytes() });
+        n.runPeakBytes
+            = std::max(beforeRunner.interpreter().peakLiveBytes(), afterRunner.interpreter().peakLiveBytes());
+        m_runPeakBytes = std::max(m_runPeakBytes, n.runPeakBytes);
+        m_peakBytes = std::max(m_peakBytes, n.peakBytes);
         if (beforeError.empty() && afterError.empty()) {
             for (ProgramRunner::NamedTensor &t : beforeRunner.outputs())
                 beforeOutputs.emplace_back(t.name, std::move(t.tensor));

@@ -64,6 +64,11 @@ struct PassNumerics
     std::vector<ValueNumerics> outputs;
     size_t valuesCompared = 0;
     size_t valuesOutsideTolerance = 0;
+    /// The most bytes this pass's check held at once (as PassNumericsCheck::peakBytes()) and the
+    /// larger Interpreter::peakLiveBytes() of its two runs, each run on its own: their ratio is
+    /// what checking the pass costs over running its program.
+    int64_t peakBytes = 0;
+    int64_t runPeakBytes = 0;
     /// Every output and value beyond tolerance, the order-sensitive ones included (outputs
     /// first, then values in program order).
     std::vector<ValueNumerics> beyondTolerance;
