@@ -179,6 +179,8 @@ private slots:
         QVERIFY(cse.numerics && cse.numerics->checked && cse.numerics->ok);
         QVERIFY2(QString::fromStdString(cse.numerics->note).contains("values compared"),
             cse.numerics->note.c_str());
+        QVERIFY2(QString::fromStdString(cse.numerics->note).contains(", a run alone "),
+            cse.numerics->note.c_str());
         const PassTimelineStep &lowering = timeline->step(2);
         QVERIFY(!lowering.implemented);
         QVERIFY(!lowering.numerics);

@@ -1,5 +1,6 @@
 #include "core/session/passtimelinenumerics.h"
 
+#include "core/ir/shapesize.h"
 #include "core/runtime/parameterstore.h"
 #include "core/transform/pass.h"
 #include "core/transform/passrecord.h"
@@ -53,7 +54,8 @@ std::optional<NumericCheck> PassTimelineNumerics::summary(const PassNumerics &n)
     std::snprintf(tolerance, sizeof tolerance, "rtol %g, atol %g", n.rtol, n.atol);
     c.note = (n.lowPrecision ? std::string("low-precision error expected, ") : std::string()) + tolerance
         + ", " + std::to_string(n.outputs.size()) + " outputs and " + std::to_string(n.valuesCompared)
-        + " values compared";
+        + " values compared; the check held " + ShapeSize::formatBytes(uint64_t(n.peakBytes))
+        + ", a run alone " + ShapeSize::formatBytes(uint64_t(n.runPeakBytes));
     const PassNumerics::OrderSensitive &o = n.orderSensitive;
     if (o.values > 0) {
         std::string selections;
