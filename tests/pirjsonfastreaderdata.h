@@ -38,3 +38,14 @@ inline const std::string kIfHead
     = R"({"#":"1.if","I":[{"%":2}],"O":[{"%":4,"TT":{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[2,3],"NCHW",[],0]}}],"regions":[{"#":"region_1","blocks":[{"#":"block_1","args":[],"ops":[)";
 inline const std::string kIfSecondRegion
     = R"(]}]},{"#":"region_2","blocks":[{"#":"block_2","args":[],"ops":[)";
+
+// Parameter flags as JSON booleans (read like 0/1), too few or too many, and a double (which the
+// DOM reader refuses).
+inline const std::string kParameterBoolFlags
+    = R"({"#":"p","A":[false,true,true,"w"],"DA":[],"O":{"%":1,"TT":{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[2,3],"NCHW",[],0]}},"OA":[true,false,1],"QA":[]})";
+inline const std::string kParameterThreeA
+    = R"({"#":"p","A":[0,1,1],"DA":[],"O":{"%":1,"TT":{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[2,3],"NCHW",[],0]}},"OA":[1,0,1],"QA":[]})";
+inline const std::string kParameterFourOA
+    = R"({"#":"p","A":[0,1,1,"w"],"DA":[],"O":{"%":1,"TT":{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[2,3],"NCHW",[],0]}},"OA":[1,0,1,1],"QA":[]})";
+inline const std::string kParameterDoubleFlag
+    = R"({"#":"p","A":[0,1.0,1,"w"],"DA":[],"O":{"%":1,"TT":{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[2,3],"NCHW",[],0]}},"OA":[1,0,1],"QA":[]})";

@@ -1,6 +1,7 @@
 #include "core/io/pirjsonfastreader.h"
 #include "core/io/pirjsonreader.h"
 #include "core/io/pirjsonwriter.h"
+#include "core/io/programloader.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
 #include "core/ir/pirprinter.h"
@@ -61,6 +62,16 @@ void compareWithDom(const std::string &json, const std::string &name)
         QByteArray::fromStdString(PirPrinter::toString(*dom.program)));
     QCOMPARE(QByteArray::fromStdString(PirJsonWriter::write(*both.program)),
         QByteArray::fromStdString(PirJsonWriter::write(*dom.program)));
+    // Read in place (a buffer with room for the padding, as InputFile::readAll gives it).
+    std::string buffer(json.size() + PirJsonReader::paddingBytes(), ' ');
+    buffer.resize(json.size());
+    buffer.replace(0, json.size(), json);
+    const LoadResult inPlace = loadProgramFromBuffer(buffer, name);
+    QCOMPARE(QByteArray::fromStdString(inPlace.diagnostics.toString()),
+        QByteArray::fromStdString(dom.diagnostics.toString()));
+    QVERIFY(inPlace.program);
+    QCOMPARE(QByteArray::fromStdString(PirPrinter::toString(*inPlace.program)),
+        QByteArray::fromStdString(PirPrinter::toString(*dom.program)));
 }
 
 } // namespace
@@ -112,6 +123,35 @@ private slots:
         QTest::newRow("two blocks") << QByteArray::fromStdString(kTwoBlocks);
         QTest::newRow("wrong magic") << QByteArray::fromStdString(kWrongMagic);
         QTest::newRow("integral double id") << QByteArray::fromStdString(document(kParameter + kDoubleId));
+        QTest::newRow("three parameter A") << QByteArray::fromStdString(document(kParameterThreeA));
+        QTest::newRow("four parameter OA") << QByteArray::fromStdString(document(kParameterFourOA));
+        QTest::newRow("double flag") << QByteArray::fromStdString(document(kParameterDoubleFlag));
+    }
+
+    void readsBooleanFlags()
+    {
+        const std::string json = document(kParameterBoolFlags + "," + kScale);
+        std::unique_ptr<Program> program = fastRead(json);
+        QVERIFY(program);
+        const Operation *parameter = program->block().ops().front();
+        QCOMPARE(parameter->attribute("is_distributed")->asArray().front().asBool(), false);
+        QCOMPARE(parameter->attribute("is_parameter")->asArray().front().asBool(), true);
+        QCOMPARE(parameter->attribute("persistable")->asArray().front().asBool(), true);
+        QCOMPARE(parameter->attribute("stop_gradient")->asArray().front().asBool(), false);
+        QCOMPARE(parameter->attribute("trainable")->asArray().front().asBool(), true);
+        compareWithDom(json, "flags.json");
+    }
+
+    /// A buffer without room for the padding is copied first; the program is the same.
+    void readsBuffersWithoutPadding()
+    {
+        const std::string json = document(kParameter + "," + kScale);
+        std::string tight(json.data(), json.size());
+        tight.shrink_to_fit();
+        const LoadResult copied = loadProgramFromBuffer(tight, "tight.json");
+        QVERIFY(copied.ok());
+        QCOMPARE(QByteArray::fromStdString(PirPrinter::toString(*copied.program)),
+            QByteArray::fromStdString(PirPrinter::toString(*domRead(json).program)));
     }
     void givesUpOnTheUnusual()
     {

@@ -675,6 +675,11 @@ private slots:
         QCOMPARE(PirTextReader::detectGeneration("x = (pd_op.full)"), Generation::B);
         QCOMPARE(PirTextReader::detectGeneration("<tensor<2xf32> (Int3) (Arra"), Generation::C);
         QCOMPARE(PirTextReader::detectGeneration(""), Generation::C);
+        QCOMPARE(PirTextReader::detectGeneration("("), Generation::C);
+        QCOMPARE(PirTextReader::detectGeneration("<tensor<"), Generation::C);
+        QCOMPARE(PirTextReader::detectGeneration("(%0) (Float)1.5 (p"), Generation::B);
+        QCOMPARE(PirTextReader::detectGeneration("(Arr) -> builtin.tensor<f32>"), Generation::B);
+        QCOMPARE(PirTextReader::detectGeneration("x builtin.tensor<f32> (Array)[]"), Generation::A);
     }
 };
 

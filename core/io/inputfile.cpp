@@ -15,6 +15,9 @@
 namespace ps {
 namespace {
 
+/// simdjson's SIMDJSON_PADDING (PirJsonReader::paddingBytes()); smaller only costs the copy back.
+constexpr size_t kReadPadding = 64;
+
 namespace fs = std::filesystem;
 
 std::string kindOf(mode_t mode)
@@ -195,7 +198,11 @@ std::optional<std::string> InputFile::readAll(const std::string &path, uint64_t 
         return std::nullopt;
     if (!file->fitsInMemory(maxBytes, error))
         return std::nullopt;
-    std::string content(size_t(file->size()), '\0');
+    // Room for simdjson's padding past the end, so PIR JSON is parsed where it lies
+    // (loadProgramFromBuffer) instead of being copied into a padded buffer.
+    // The padding is zeroed (allocated by a longer size, then cut): never uninitialised memory.
+    std::string content(size_t(file->size()) + kReadPadding, '\0');
+    content.resize(size_t(file->size()));
     if (!file->read(content.data(), content.size(), error))
         return std::nullopt;
     return content;

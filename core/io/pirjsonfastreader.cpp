@@ -52,16 +52,14 @@ template<size_t N> bool is(std::string_view k, const char (&lit)[N])
 /// JSON bool, or an integer meaning 0/1 (as PirJsonElementReader::readFlag).
 bool readFlag(od::value &v, bool &out)
 {
-    od::json_type t;
-    if (v.type().get(t) != SUCCESS)
-        return false;
-    if (t == od::json_type::boolean)
-        return v.get_bool().get(out) == SUCCESS;
+    // Paddle writes integers; a scalar that is not one is left where it is (INCORRECT_TYPE).
     int64_t i;
-    if (t != od::json_type::number || v.get_int64().get(i) != SUCCESS)
-        return false;
-    out = i != 0;
-    return true;
+    if (v.get_int64().get(i) == SUCCESS) {
+        out = i != 0;
+        return true;
+    }
+    od::json_type t;
+    return v.type().get(t) == SUCCESS && t == od::json_type::boolean && v.get_bool().get(out) == SUCCESS;
 }
 
 bool isEmptyArray(od::value &v)
@@ -224,9 +222,9 @@ bool PirJsonFastReader::readBlock(JsonObject obj, Block &block)
 
 std::string_view PirJsonFastReader::internedName(std::string_view name)
 {
-    // Keys are views into the parser's string buffer, which outlives this load.
-    if (const auto it = m_internedNames.find(name); it != m_internedNames.end())
-        return it->second;
+    const size_t hash = textHash(name);
+    if (const std::string_view *interned = m_internedNames.find(name, hash))
+        return *interned;
     std::string_view full = name;
     const size_t dot = name.find('.');
     static constexpr std::string_view kDialects[] = { "builtin", "pd_op", "cf", "custom_op", "dist" };
@@ -236,7 +234,7 @@ std::string_view PirJsonFastReader::internedName(std::string_view name)
         full = m_nameBuffer;
     }
     const std::string_view interned = internOpName(full);
-    m_internedNames.emplace(name, interned);
+    m_internedNames.add(name, hash, interned);
     return interned;
 }
 
@@ -471,15 +469,22 @@ bool PirJsonFastReader::readType(JsonValue v, Type &out)
     std::string_view raw;
     if (v.get_object().get(obj) != SUCCESS || obj.raw_json().get(raw) != SUCCESS)
         return false;
+    const size_t hash = textHash(raw);
+    if (const Type *seen = m_typeCache.find(raw, hash)) {
+        out = *seen;
+        return true;
+    }
     TypeKeyCache &known = TypeKeyCache::forThread(TypeKeyCache::Format::PirJsonRaw);
     if (const Type *t = known.find(raw)) {
         out = *t;
+        m_typeCache.add(raw, hash, out);
         return true;
     }
     simdjson::dom::element e;
     if (!parseFragment(raw, e) || !m_fragmentReader.readType(e, out) || !m_scratchDiagnostics.empty())
         return false;
     known.add(raw, out);
+    m_typeCache.add(raw, hash, out);
     return true;
 }
 
@@ -504,19 +509,18 @@ bool PirJsonFastReader::readAttribute(JsonValue v, Attribute &out)
 bool PirJsonFastReader::readFlags(JsonValue v, size_t first, size_t count, std::vector<NamedAttribute> &out)
 {
     od::array list;
-    size_t n = 0;
-    if (v.get_array().get(list) != SUCCESS || list.count_elements().get(n) != SUCCESS || n != count)
+    if (v.get_array().get(list) != SUCCESS)
         return false;
     size_t i = 0;
     for (auto item : list) {
         od::value x;
         bool flag;
-        if (item.get(x) != SUCCESS || !readFlag(x, flag))
+        if (i == count || item.get(x) != SUCCESS || !readFlag(x, flag))
             return false;
         out.push_back(PirJsonElementReader::parameterFlag(first + i, flag));
         ++i;
     }
-    return true;
+    return i == count;
 }
 
 bool PirJsonFastReader::readParameterField(std::string_view k, JsonValue v, int &stage)
@@ -525,13 +529,12 @@ bool PirJsonFastReader::readParameterField(std::string_view k, JsonValue v, int 
     if (is(k, "A") && (stage & kParameterA) == 0) {
         stage |= kParameterA;
         od::array list;
-        size_t n = 0;
-        if (v.get_array().get(list) != SUCCESS || list.count_elements().get(n) != SUCCESS || n != 4)
+        if (v.get_array().get(list) != SUCCESS)
             return false;
         size_t i = 0;
         for (auto item : list) {
             od::value x;
-            if (std::move(item).get(x) != SUCCESS)
+            if (i == 4 || std::move(item).get(x) != SUCCESS)
                 return false;
             if (i < 3) {
                 bool flag;
@@ -546,7 +549,7 @@ bool PirJsonFastReader::readParameterField(std::string_view k, JsonValue v, int 
             }
             ++i;
         }
-        return true;
+        return i == 4;
     }
     if (is(k, "DA") && (stage & kParameterA) && (stage & (kParameterDA | kParameterQA)) == 0) {
         stage |= kParameterDA;

@@ -11,7 +11,6 @@
 #include <simdjson.h>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace ps {
@@ -86,7 +85,12 @@ private:
     std::vector<NamedAttribute> m_attributes;
     std::vector<NamedAttribute> m_outputFlags; ///< a parameter op's OA flags, appended last
     std::string m_nameBuffer;
-    std::unordered_map<std::string_view, std::string_view, TextHash> m_internedNames;
+    /// Op names as the document spells them (`1.conv2d`) → interned full names; keys view the
+    /// parser's string buffer, which outlives the load.
+    ReadCache<std::string_view, std::string_view, TextHash> m_internedNames { 256 };
+    /// This load's types by their raw JSON text, in front of the thread's TypeKeyCache (a
+    /// flat-table probe instead of a node-based map's).
+    ReadCache<std::string_view, Type, TextHash> m_typeCache { 512 };
     /// This load's attributes by their raw JSON text (views into the document).
     ReadCache<std::string_view, Attribute, TextHash> m_attributeCache;
 };

@@ -112,4 +112,16 @@ LoadResult PirJsonReader::readString(
         simdjson::padded_string_view(buffer.data(), json.size(), buffer.size()), fileName, options);
 }
 
+LoadResult PirJsonReader::readString(std::string_view json, size_t readable, const std::string &fileName)
+{
+    if (readable < json.size() + simdjson::SIMDJSON_PADDING)
+        return readString(json, fileName);
+    return readPadded(simdjson::padded_string_view(json.data(), json.size(), readable), fileName, Options());
+}
+
+size_t PirJsonReader::paddingBytes()
+{
+    return simdjson::SIMDJSON_PADDING;
+}
+
 } // namespace ps

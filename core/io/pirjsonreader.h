@@ -34,6 +34,11 @@ public:
     /// `fileName` is only used in diagnostics. Cost: one copy of `json` into a padded buffer.
     static LoadResult readString(std::string_view json, const std::string &fileName);
     static LoadResult readString(std::string_view json, const std::string &fileName, const Options &options);
+    /// As readString, reading `json` where it lies when the `readable` bytes from json.data()
+    /// (json itself included) hold paddingBytes() past its end; otherwise it is copied.
+    static LoadResult readString(std::string_view json, size_t readable, const std::string &fileName);
+    /// The readable bytes simdjson needs past the end of a document it reads in place.
+    static size_t paddingBytes();
 };
 
 } // namespace ps

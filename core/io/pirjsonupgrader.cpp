@@ -3,6 +3,7 @@
 #include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
+#include "core/ir/opnames.h"
 #include "core/ir/program.h"
 #include "core/ir/region.h"
 
@@ -73,12 +74,16 @@ constexpr Patch kPatches[] = {
     { 4, "pd_op.p_norm", "porder", Action::ToDouble },
 };
 
-const std::unordered_map<std::string_view, std::vector<const Patch *>> &patchesByOp()
+/// By op name, keyed by the interned name's address: every Operation's name is interned
+/// (internOpName), so a lookup hashes a pointer, not a string (the walk looks up every op).
+using PatchTable = std::unordered_map<const char *, std::vector<const Patch *>>;
+
+const PatchTable &patchesByOp()
 {
     static const auto *map = [] {
-        auto *m = new std::unordered_map<std::string_view, std::vector<const Patch *>>;
+        auto *m = new PatchTable;
         for (const Patch &p : kPatches)
-            (*m)[p.op].push_back(&p);
+            (*m)[internOpName(p.op).data()].push_back(&p);
         return m;
     }();
     return *map;
@@ -148,7 +153,7 @@ size_t upgradeBlock(Program &program, Block &block, int fileVersion)
             for (size_t b = 0; b < region.numBlocks(); ++b)
                 changedOps += upgradeBlock(program, region.block(b), fileVersion);
         }
-        const auto it = table.find(op->name());
+        const auto it = table.find(op->name().data());
         if (it == table.end())
             continue;
         bool changed = false;

@@ -273,7 +273,21 @@ std::string_view PirTextLexer::scanTypeText(const Token &tok)
     rewind(tok);
     const char *p = m_cur;
     int depth = 0;
+    // The bytes the scan looks at; the rest (most of `tensor<1x3x224x224xf32>`) skip one table
+    // test each.
+    static constexpr auto kStops = [] {
+        std::array<bool, 256> t {};
+        for (unsigned char c : { '\n', '\r', '<', '[', '(', '>', ']', ')', ',', '{', '}' })
+            t[c] = true;
+        for (int c = 0; c < 256; ++c)
+            t[c] = t[c] || (makeTable()[c] & kSpace) != 0;
+        return t;
+    }();
     while (p < m_end) {
+        while (p < m_end && !kStops[static_cast<unsigned char>(*p)])
+            ++p;
+        if (p >= m_end)
+            break;
         const char c = *p;
         if (c == '\n' || c == '\r')
             break;

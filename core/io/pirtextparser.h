@@ -5,6 +5,8 @@
 #include "core/io/pirtextcursor.h"
 #include "core/io/pirtexttypeparser.h"
 #include "core/io/pirtextvaluetable.h"
+#include "core/io/readcache.h"
+#include "core/io/texthash.h"
 #include "core/ir/pirtextformat.h"
 #include "core/ir/value.h"
 
@@ -101,7 +103,7 @@ private:
         std::string_view interned;
         const OpInfo *info = nullptr;
     };
-    std::unordered_map<std::string_view, OpName> m_opNames; ///< by op name spelling, keys interned
+    ReadCache<std::string_view, OpName, TextHash> m_opNames { 256 }; ///< by op name spelling, keys interned
     std::vector<NamedAttribute> m_valueAttrs; ///< block-argument attributes being parsed
 };
 

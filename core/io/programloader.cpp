@@ -88,12 +88,19 @@ LoadResult loadProgramFromString(std::string_view content, const std::string &fi
     return result;
 }
 
+LoadResult loadProgramFromBuffer(const std::string &content, const std::string &fileName)
+{
+    if (sniffFormat(content) == LoadResult::Format::PirJson)
+        return PirJsonReader::readString(content, content.capacity(), fileName);
+    return loadProgramFromString(content, fileName);
+}
+
 LoadResult loadProgram(const std::string &path)
 {
     std::string error;
     const std::optional<std::string> content = InputFile::readAll(path, InputFile::kProgramLimit, error);
     if (content)
-        return loadProgramFromString(*content, path);
+        return loadProgramFromBuffer(*content, path);
     LoadResult result;
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))

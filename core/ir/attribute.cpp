@@ -4,11 +4,32 @@
 
 namespace ps {
 
+void Attribute::destroy(Payload *p)
+{
+    switch (p->form) {
+    case Payload::Form::Text:
+        delete static_cast<TextPayload *>(p);
+        break;
+    case Payload::Form::Array:
+        delete static_cast<ArrayPayload *>(p);
+        break;
+    case Payload::Form::IntArray:
+        delete static_cast<IntArrayPayload *>(p);
+        break;
+    case Payload::Form::Place:
+        delete static_cast<PlacePayload *>(p);
+        break;
+    case Payload::Form::Complex:
+        delete static_cast<ComplexPayload *>(p);
+        break;
+    }
+}
+
 Attribute Attribute::boolean(bool v)
 {
     Attribute a;
     a.m_kind = Kind::Bool;
-    a.m_value = v;
+    a.m_scalar.b = v;
     return a;
 }
 
@@ -16,7 +37,7 @@ Attribute Attribute::int32(int32_t v)
 {
     Attribute a;
     a.m_kind = Kind::Int32;
-    a.m_value = int64_t(v);
+    a.m_scalar.i = v;
     return a;
 }
 
@@ -24,7 +45,7 @@ Attribute Attribute::int64(int64_t v)
 {
     Attribute a;
     a.m_kind = Kind::Int64;
-    a.m_value = v;
+    a.m_scalar.i = v;
     return a;
 }
 
@@ -32,7 +53,7 @@ Attribute Attribute::index(int64_t v)
 {
     Attribute a;
     a.m_kind = Kind::Index;
-    a.m_value = v;
+    a.m_scalar.i = v;
     return a;
 }
 
@@ -40,7 +61,7 @@ Attribute Attribute::f32(float v)
 {
     Attribute a;
     a.m_kind = Kind::Float;
-    a.m_value = double(v);
+    a.m_scalar.d = double(v);
     return a;
 }
 
@@ -48,64 +69,53 @@ Attribute Attribute::f64(double v)
 {
     Attribute a;
     a.m_kind = Kind::Double;
-    a.m_value = v;
+    a.m_scalar.d = v;
     return a;
 }
 
 Attribute Attribute::string(std::string v)
 {
-    Attribute a;
-    a.m_kind = Kind::String;
-    a.m_value = std::move(v);
-    return a;
+    auto *p = new TextPayload { { Payload::Form::Text }, std::move(v), {} };
+    return withPayload(Kind::String, p);
 }
 
 Attribute Attribute::tensorName(std::string v)
 {
-    Attribute a;
-    a.m_kind = Kind::TensorName;
-    a.m_value = std::move(v);
-    return a;
+    auto *p = new TextPayload { { Payload::Form::Text }, std::move(v), {} };
+    return withPayload(Kind::TensorName, p);
 }
 
 Attribute Attribute::array(std::vector<Attribute> v)
 {
-    Attribute a;
-    a.m_kind = Kind::Array;
-    a.m_value = std::move(v);
-    return a;
+    auto *p = new ArrayPayload { { Payload::Form::Array }, std::move(v) };
+    return withPayload(Kind::Array, p);
 }
 
 Attribute Attribute::type(Type t)
 {
+    static_assert(sizeof(Type) == sizeof(const void *) && std::is_trivially_copyable_v<Type>);
     Attribute a;
     a.m_kind = Kind::TypeAttr;
-    a.m_value = t;
+    a.m_scalar.type = std::bit_cast<const void *>(t);
     return a;
 }
 
 Attribute Attribute::complex64(std::complex<double> v)
 {
-    Attribute a;
-    a.m_kind = Kind::Complex64;
-    a.m_value = v;
-    return a;
+    auto *p = new ComplexPayload { { Payload::Form::Complex }, v };
+    return withPayload(Kind::Complex64, p);
 }
 
 Attribute Attribute::complex128(std::complex<double> v)
 {
-    Attribute a;
-    a.m_kind = Kind::Complex128;
-    a.m_value = v;
-    return a;
+    auto *p = new ComplexPayload { { Payload::Form::Complex }, v };
+    return withPayload(Kind::Complex128, p);
 }
 
 Attribute Attribute::intArray(std::vector<int64_t> v)
 {
-    Attribute a;
-    a.m_kind = Kind::IntArray;
-    a.m_value = std::move(v);
-    return a;
+    auto *p = new IntArrayPayload { { Payload::Form::IntArray }, std::move(v) };
+    return withPayload(Kind::IntArray, p);
 }
 
 Attribute Attribute::dataType(DataType t)
@@ -118,18 +128,14 @@ Attribute Attribute::dataType(DataType t)
 
 Attribute Attribute::place(Place p)
 {
-    Attribute a;
-    a.m_kind = Kind::PlaceAttr;
-    a.m_value = std::move(p);
-    return a;
+    auto *payload = new PlacePayload { { Payload::Form::Place }, std::move(p) };
+    return withPayload(Kind::PlaceAttr, payload);
 }
 
 Attribute Attribute::dataLayout(std::string layout)
 {
-    Attribute a;
-    a.m_kind = Kind::DataLayout;
-    a.m_value = std::move(layout);
-    return a;
+    auto *p = new TextPayload { { Payload::Form::Text }, std::move(layout), {} };
+    return withPayload(Kind::DataLayout, p);
 }
 
 Attribute Attribute::scalar(DataType dtype, double v)
@@ -137,52 +143,99 @@ Attribute Attribute::scalar(DataType dtype, double v)
     Attribute a;
     a.m_kind = Kind::Scalar;
     a.m_dtype = dtype;
-    a.m_value = v;
+    a.m_scalar.d = v;
     return a;
 }
 
 Attribute Attribute::unknown(std::string kindId, std::string text)
 {
-    Attribute a;
-    a.m_kind = Kind::Unknown;
-    a.m_value = std::move(text);
-    a.m_extra = std::move(kindId);
-    return a;
+    auto *p = new TextPayload { { Payload::Form::Text }, std::move(text), std::move(kindId) };
+    return withPayload(Kind::Unknown, p);
+}
+
+const std::string &Attribute::unknownKindId() const
+{
+    static const std::string kNone;
+    return m_kind == Kind::Unknown ? payload<TextPayload>().kindId : kNone;
 }
 
 int64_t Attribute::asInt() const
 {
-    if (const auto *i = std::get_if<int64_t>(&m_value))
-        return *i;
-    if (const auto *b = std::get_if<bool>(&m_value))
-        return *b ? 1 : 0;
-    if (const auto *d = std::get_if<double>(&m_value))
-        return int64_t(*d);
-    return 0;
+    switch (m_kind) {
+    case Kind::Int32:
+    case Kind::Int64:
+    case Kind::Index:
+        return m_scalar.i;
+    case Kind::Bool:
+        return m_scalar.b ? 1 : 0;
+    case Kind::Float:
+    case Kind::Double:
+    case Kind::Scalar:
+        return int64_t(m_scalar.d);
+    default:
+        return 0;
+    }
 }
 
 double Attribute::asDouble() const
 {
-    if (const auto *d = std::get_if<double>(&m_value))
-        return *d;
-    if (const auto *i = std::get_if<int64_t>(&m_value))
-        return double(*i);
-    if (const auto *b = std::get_if<bool>(&m_value))
-        return *b ? 1.0 : 0.0;
-    return 0.0;
+    switch (m_kind) {
+    case Kind::Float:
+    case Kind::Double:
+    case Kind::Scalar:
+        return m_scalar.d;
+    case Kind::Int32:
+    case Kind::Int64:
+    case Kind::Index:
+        return double(m_scalar.i);
+    case Kind::Bool:
+        return m_scalar.b ? 1.0 : 0.0;
+    default:
+        return 0.0;
+    }
 }
 
 bool Attribute::operator==(const Attribute &o) const
 {
-    if (m_kind != o.m_kind || m_dtype != o.m_dtype || m_extra != o.m_extra)
+    if (m_kind != o.m_kind || m_dtype != o.m_dtype)
         return false;
-    if (m_value.index() != o.m_value.index())
-        return false;
-    if (const auto *d = std::get_if<double>(&m_value)) {
-        const double e = std::get<double>(o.m_value);
-        return std::memcmp(d, &e, sizeof(double)) == 0 || *d == e;
+    if (m_payload && m_payload == o.m_payload)
+        return true;
+    switch (m_kind) {
+    case Kind::Null:
+    case Kind::DataTypeAttr:
+        return true;
+    case Kind::Bool:
+        return m_scalar.b == o.m_scalar.b;
+    case Kind::Int32:
+    case Kind::Int64:
+    case Kind::Index:
+        return m_scalar.i == o.m_scalar.i;
+    case Kind::Float:
+    case Kind::Double:
+    case Kind::Scalar:
+        return std::memcmp(&m_scalar.d, &o.m_scalar.d, sizeof(double)) == 0 || m_scalar.d == o.m_scalar.d;
+    case Kind::TypeAttr:
+        return m_scalar.type == o.m_scalar.type;
+    case Kind::String:
+    case Kind::TensorName:
+    case Kind::DataLayout:
+    case Kind::Unknown: {
+        const auto &a = payload<TextPayload>();
+        const auto &b = o.payload<TextPayload>();
+        return a.text == b.text && a.kindId == b.kindId;
     }
-    return m_value == o.m_value;
+    case Kind::Array:
+        return asArray() == o.asArray();
+    case Kind::IntArray:
+        return asIntArray() == o.asIntArray();
+    case Kind::PlaceAttr:
+        return asPlace() == o.asPlace();
+    case Kind::Complex64:
+    case Kind::Complex128:
+        return asComplex() == o.asComplex();
+    }
+    return false;
 }
 
 } // namespace ps

@@ -4,6 +4,8 @@
 #include "core/ir/place.h"
 #include "core/ir/type.h"
 
+#include <atomic>
+#include <bit>
 #include <complex>
 #include <cstdint>
 #include <string>
@@ -16,7 +18,11 @@ namespace ps {
 /// tensor name, array, type, complex) and Paddle's (IntArray, DataType, Place, DataLayout,
 /// Scalar). Anything else is kept verbatim as `Unknown` text so it still prints and round-trips.
 ///
-/// Value semantics; copying an array copies its elements.
+/// Value semantics. An attribute is immutable: strings, arrays, IntArrays, places and complex
+/// numbers live in one reference-counted payload that copies share, so copying an attribute
+/// costs a counter increment, never an allocation (the readers hand out one payload per distinct
+/// value of a document). 24 bytes; scalars, dtypes and types are held inline.
+/// An accessor of another kind's payload throws std::bad_variant_access.
 class Attribute
 {
 public:
@@ -43,6 +49,43 @@ public:
     };
 
     Attribute() = default;
+    Attribute(const Attribute &o) noexcept
+        : m_kind(o.m_kind)
+        , m_dtype(o.m_dtype)
+        , m_scalar(o.m_scalar)
+        , m_payload(o.m_payload)
+    {
+        if (m_payload)
+            m_payload->retain();
+    }
+    /// Leaves `o` Null.
+    Attribute(Attribute &&o) noexcept
+        : m_kind(o.m_kind)
+        , m_dtype(o.m_dtype)
+        , m_scalar(o.m_scalar)
+        , m_payload(o.m_payload)
+    {
+        o.m_kind = Kind::Null;
+        o.m_dtype = DataType::Undefined;
+        o.m_payload = nullptr;
+    }
+    Attribute &operator=(const Attribute &o) noexcept
+    {
+        Attribute copy(o);
+        swap(copy);
+        return *this;
+    }
+    Attribute &operator=(Attribute &&o) noexcept
+    {
+        Attribute moved(std::move(o));
+        swap(moved);
+        return *this;
+    }
+    ~Attribute()
+    {
+        if (m_payload)
+            m_payload->release();
+    }
 
     static Attribute boolean(bool v);
     static Attribute int32(int32_t v);
@@ -67,21 +110,24 @@ public:
     Kind kind() const { return m_kind; }
     bool isNull() const { return m_kind == Kind::Null; }
 
-    bool asBool() const { return std::get<bool>(m_value); }
+    bool asBool() const { return m_kind == Kind::Bool ? m_scalar.b : throwWrongKind<bool>(); }
     /// Int32/Int64/Index as int64; Bool as 0/1.
     int64_t asInt() const;
     /// Float/Double/Scalar as double; integers converted.
     double asDouble() const;
     /// String, TensorName, DataLayout, Unknown text.
-    const std::string &asString() const { return std::get<std::string>(m_value); }
-    const std::vector<Attribute> &asArray() const { return std::get<std::vector<Attribute>>(m_value); }
-    const std::vector<int64_t> &asIntArray() const { return std::get<std::vector<int64_t>>(m_value); }
-    Type asType() const { return std::get<Type>(m_value); }
-    std::complex<double> asComplex() const { return std::get<std::complex<double>>(m_value); }
+    const std::string &asString() const { return payload<TextPayload>().text; }
+    const std::vector<Attribute> &asArray() const { return payload<ArrayPayload>().items; }
+    const std::vector<int64_t> &asIntArray() const { return payload<IntArrayPayload>().values; }
+    Type asType() const
+    {
+        return m_kind == Kind::TypeAttr ? std::bit_cast<Type>(m_scalar.type) : throwWrongKind<Type>();
+    }
+    std::complex<double> asComplex() const { return payload<ComplexPayload>().value; }
     DataType asDataType() const { return m_dtype; }
-    const Place &asPlace() const { return std::get<Place>(m_value); }
-    /// Unknown: the kind id given to unknown(); Scalar: empty.
-    const std::string &unknownKindId() const { return m_extra; }
+    const Place &asPlace() const { return payload<PlacePayload>().place; }
+    /// Unknown: the kind id given to unknown(); every other kind: empty.
+    const std::string &unknownKindId() const;
 
     bool isInteger() const { return m_kind == Kind::Int32 || m_kind == Kind::Int64 || m_kind == Kind::Index; }
     bool isFloating() const { return m_kind == Kind::Float || m_kind == Kind::Double; }
@@ -90,13 +136,84 @@ public:
     bool operator==(const Attribute &o) const;
     bool operator!=(const Attribute &o) const { return !(*this == o); }
 
+    void swap(Attribute &o) noexcept
+    {
+        std::swap(m_kind, o.m_kind);
+        std::swap(m_dtype, o.m_dtype);
+        std::swap(m_scalar, o.m_scalar);
+        std::swap(m_payload, o.m_payload);
+    }
+
 private:
-    using Storage = std::variant<std::monostate, bool, int64_t, double, std::string, std::vector<Attribute>,
-        std::vector<int64_t>, Type, std::complex<double>, Place>;
+    /// The shared, immutable part of a String/Array/IntArray/Place/Complex attribute. The count
+    /// is atomic: programs (and so their attributes) move between threads.
+    struct Payload
+    {
+        enum class Form : unsigned char { Text, Array, IntArray, Place, Complex };
+        Payload(Form f)
+            : form(f)
+        {
+        }
+        void retain() { refs.fetch_add(1, std::memory_order_relaxed); }
+        void release()
+        {
+            if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+                destroy(this);
+        }
+        std::atomic<uint32_t> refs { 1 };
+        Form form;
+    };
+    struct TextPayload : Payload
+    {
+        static constexpr Form kForm = Form::Text;
+        std::string text;
+        std::string kindId; ///< Unknown only
+    };
+    struct ArrayPayload : Payload
+    {
+        static constexpr Form kForm = Form::Array;
+        std::vector<Attribute> items;
+    };
+    struct IntArrayPayload : Payload
+    {
+        static constexpr Form kForm = Form::IntArray;
+        std::vector<int64_t> values;
+    };
+    struct PlacePayload : Payload
+    {
+        static constexpr Form kForm = Form::Place;
+        Place place;
+    };
+    struct ComplexPayload : Payload
+    {
+        static constexpr Form kForm = Form::Complex;
+        std::complex<double> value;
+    };
+    static void destroy(Payload *p);
+    template<class P> static Attribute withPayload(Kind kind, P *p)
+    {
+        Attribute a;
+        a.m_kind = kind;
+        a.m_payload = p;
+        return a;
+    }
+    template<class P> const P &payload() const
+    {
+        if (!m_payload || m_payload->form != P::kForm) [[unlikely]]
+            throwWrongKind<int>();
+        return *static_cast<const P *>(m_payload);
+    }
+    template<class T> [[noreturn]] static T throwWrongKind() { throw std::bad_variant_access(); }
+
     Kind m_kind = Kind::Null;
     DataType m_dtype = DataType::Undefined;
-    Storage m_value;
-    std::string m_extra;
+    union Scalar {
+        bool b;
+        int64_t i;
+        double d;
+        const void *type; ///< a Type's bits (Type is one pointer)
+    } m_scalar { .i = 0 };
+    Payload *m_payload = nullptr;
 };
 
 /// An attribute with its name, as stored on an Operation (in insertion order).

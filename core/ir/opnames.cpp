@@ -34,9 +34,12 @@ std::string_view internOpName(std::string_view name)
         const char *data = nullptr;
         size_t size = 0;
     };
-    thread_local Interned recent[64];
-    const auto slotOf
-        = [](const char *p) -> Interned & { return recent[(reinterpret_cast<uintptr_t>(p) >> 3) & 63]; };
+    // Short names sit 32 bytes apart inside `storage` (in-place strings), so the slot is a
+    // multiplicative hash of the address: its low bits alone sent neighbours to the same slots.
+    thread_local Interned recent[256];
+    const auto slotOf = [](const char *p) -> Interned & {
+        return recent[(reinterpret_cast<uintptr_t>(p) * 0x9E3779B97F4A7C15ull) >> 56];
+    };
     const Interned &hit = slotOf(name.data());
     if (hit.data == name.data() && hit.size == name.size() && hit.data)
         return name;
