@@ -17,6 +17,12 @@ using tag = dnnl::memory::format_tag;
 
 using Plan = OneDnnPlan;
 
+struct PoolPlan
+{
+    OneDnnPlan plan;
+    dnnl::memory::desc dst; ///< the primitive's output layout (blocked for a blocked input)
+};
+
 // Row-major strides of an operand stored as batch dims + [rows, cols], seen as batch + [m, k]
 // (or [k, n]); `transposed` when the stored matrix is the transpose of the one multiplied.
 dnnl::memory::desc matrixDesc(const std::vector<int64_t> &batch, int64_t rows, int64_t cols, bool transposed)
@@ -80,7 +86,7 @@ void matmulKernel(KernelContext &ctx)
 // at most 1024 elements.
 void pool2dKernel(KernelContext &ctx)
 {
-    const Tensor &x = ctx.input(0);
+    const Tensor &x = OneDnnLayout::operand(ctx, 0);
     if (!isOneDnnFloat(x) || x.rank() != 4) {
         runPlainKernel(ctx);
         return;
@@ -115,27 +121,58 @@ void pool2dKernel(KernelContext &ctx)
         : includePadding                      ? dnnl::algorithm::pooling_avg_include_padding
                                               : dnnl::algorithm::pooling_avg_exclude_padding;
     const tag act = s.channelsLast ? tag::nhwc : tag::nchw;
-    const dnnl::memory::desc src({ s.batch, s.channels, s.inH, s.inW }, dt::f32, act);
-    const dnnl::memory::desc dst({ s.batch, s.channels, s.outH, s.outW }, dt::f32, act);
+    // oneDNN's dims are N, C, H, W whatever the tensor's axis order: an NHWC tensor in a blocked
+    // layout (a transpose of a convolution's output, relabelled) is described in that order.
+    const dnnl::memory::desc src = x.hasLayout()
+        ? (s.channelsLast ? OneDnnLayout::descOf(x).permute_axes({ 0, 2, 3, 1 }) : OneDnnLayout::descOf(x))
+        : dnnl::memory::desc({ s.batch, s.channels, s.inH, s.inW }, dt::f32, act);
+    const dnnl::memory::desc userDst({ s.batch, s.channels, s.outH, s.outW }, dt::f32, act);
     std::string key = "pool|";
     appendKey(key,
         { int64_t(algorithm), s.channelsLast, s.batch, s.channels, s.inH, s.inW, s.outH, s.outW, kh, kw, sh,
             sw, pt, pl });
+    key.append(reinterpret_cast<const char *>(&src.data), sizeof(src.data));
     OneDnnEngine &engine = OneDnnEngine::instance();
-    const auto plan = engine.plan<Plan>(key, [&] {
+    const auto plan = engine.plan<PoolPlan>(key, [&] {
+        // A blocked input pools into the same blocked layout (tag::any picks it).
+        const dnnl::memory::desc dst = x.hasLayout()
+            ? dnnl::memory::desc({ s.batch, s.channels, s.outH, s.outW }, dt::f32, tag::any)
+            : userDst;
         const dnnl::pooling_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm, src, dst,
             { sh, sw }, { kh, kw }, { pt, pl }, { pb, pr });
         const dnnl::pooling_forward::primitive_desc pd(desc, userScratchpad(), engine.engine());
         rejectReference(pd);
-        return Plan { dnnl::pooling_forward(pd), pd.scratchpad_desc() };
+        if (pd.dst_desc() != userDst)
+            rejectReference(
+                dnnl::reorder::primitive_desc(engine.engine(), pd.dst_desc(), engine.engine(), userDst));
+        return PoolPlan { { dnnl::pooling_forward(pd), pd.scratchpad_desc() }, pd.dst_desc() };
     });
     if (!plan) {
         runPlainKernel(ctx);
         return;
     }
     Tensor out = ctx.allocate(s.outputShape(), DataType::Float32);
-    engine.execute(plan->primitive,
-        { { DNNL_ARG_SRC, userMemory(src, x) }, { DNNL_ARG_DST, userMemory(dst, out) } }, plan->scratchpad);
+    const bool blockedDst = plan->dst != userDst;
+    // The output stays blocked when every reader takes it so (a transpose back, a convolution).
+    if (blockedDst && ctx.mayKeepLayout() && plan->dst.get_size() == out.byteSize()) {
+        out = out.withLayout(std::make_shared<OneDnnLayout>(
+            s.channelsLast ? plan->dst.permute_axes({ 0, 3, 1, 2 }) : plan->dst));
+        engine.execute(plan->plan.primitive,
+            { { DNNL_ARG_SRC, dnnl::memory(src, engine.engine(), const_cast<void *>(x.layoutData())) },
+                { DNNL_ARG_DST, dnnl::memory(plan->dst, engine.engine(), out.layoutData()) } },
+            plan->plan.scratchpad);
+        ctx.setOutput(0, out);
+        return;
+    }
+    const dnnl::memory srcMemory = x.hasLayout()
+        ? dnnl::memory(src, engine.engine(), const_cast<void *>(x.layoutData()))
+        : userMemory(src, x);
+    const dnnl::memory dstMemory = userMemory(userDst, out);
+    const dnnl::memory poolDst = blockedDst ? dnnl::memory(plan->dst, engine.engine()) : dstMemory;
+    engine.execute(plan->plan.primitive, { { DNNL_ARG_SRC, srcMemory }, { DNNL_ARG_DST, poolDst } },
+        plan->plan.scratchpad);
+    if (blockedDst)
+        engine.reorder(poolDst, dstMemory);
     ctx.setOutput(0, out);
 }
 
@@ -314,6 +351,19 @@ void transposeKernel(KernelContext &ctx)
     std::vector<int64_t> outShape(static_cast<size_t>(rank), 0);
     for (size_t j = 0; j < outShape.size(); ++j)
         outShape[j] = x.dim(size_t(perm[j]));
+    // A blocked input whose readers all take a blocked layout moves no bytes: the result is the
+    // same storage with the layout's axes relabelled (the NCHW <-> NHWC transposes
+    // transfer_layout_pass puts around a max pool cost two reorders otherwise).
+    if (x.hasLayout() && ctx.mayKeepLayout()) {
+        std::vector<int> axes(perm.size()); // oneDNN's: input axis i becomes output axis axes[i]
+        for (size_t j = 0; j < perm.size(); ++j)
+            axes[size_t(perm[j])] = int(j);
+        const dnnl::memory::desc relabelled = OneDnnLayout::descOf(x).permute_axes(axes);
+        ctx.setOutput(0,
+            Tensor(x.storage(), outShape, DataType::Float32, x.byteOffset())
+                .withLayout(std::make_shared<OneDnnLayout>(relabelled)));
+        return;
+    }
     dnnl::memory::dims strides(static_cast<size_t>(rank), 0);
     for (int64_t j = rank, stride = 1; j-- > 0;) {
         strides[size_t(perm[size_t(j)])] = stride;
@@ -354,6 +404,7 @@ void registerOneDnnNnKernels(KernelRegistry &registry)
     registry.add("pd_op.softmax", softmaxKernel);
     registry.add("pd_op.transpose", transposeKernel);
     registry.acceptLayout("pd_op.transpose", 0);
+    registry.acceptLayout("pd_op.pool2d", 0);
 }
 
 } // namespace ps
