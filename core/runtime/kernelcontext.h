@@ -6,6 +6,7 @@
 #include "core/runtime/runtimevalue.h"
 #include "core/runtime/tensor.h"
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -76,6 +77,16 @@ public:
     bool mayKeepLayout() const { return m_mayKeepLayout; }
     void setMayKeepLayout(bool may) { m_mayKeepLayout = may; }
 
+    /// The kernel may write its result into operand `i`'s buffer (and hand that tensor out as
+    /// the result): nothing reads the operand's value after this op and nothing else holds its
+    /// storage (the interpreter says so; false outside one). What a fused convolution does with
+    /// a dying residual, as Paddle's oneDNN kernel does.
+    bool mayOverwriteInput(size_t i) const { return m_overwritable && m_overwritable(i); }
+    void setOverwritableInputs(std::function<bool(size_t)> overwritable)
+    {
+        m_overwritable = std::move(overwritable);
+    }
+
     /// A new tensor on the backend's device; contents uninitialised.
     Tensor allocate(std::vector<int64_t> shape, DataType dtype) const;
 
@@ -102,6 +113,7 @@ private:
     /// Plain copies of the operands that came in a kernel library's layout (by operand index).
     mutable std::vector<RuntimeValue> m_plainInputs;
     bool m_mayKeepLayout = false;
+    std::function<bool(size_t)> m_overwritable;
 };
 
 } // namespace ps

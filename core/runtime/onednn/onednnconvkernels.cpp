@@ -201,22 +201,35 @@ void runConv(KernelContext &ctx, const ConvSpec &s, const PostOps &post = {})
         src = blocked;
     }
     const dnnl::memory weights = engine.weights(ctx.input(1), plan->userWeights, plan->weights);
-    Tensor out = ctx.allocate(s.outputShape(), DataType::Float32);
     // The output stays in the primitive's blocked layout when every reader takes it as it is
     // (and it needs no more bytes than NCHW: channels a multiple of the block).
+    const size_t outBytes = size_t(s.batch * s.outChannels * s.outH * s.outW) * sizeof(float);
     const bool keepLayout = ctx.mayKeepLayout() && !s.channelsLast && plan->dst != plan->userDst
-        && plan->dst.get_size() == out.byteSize();
-    if (keepLayout)
-        out = out.withLayout(std::make_shared<OneDnnLayout>(plan->dst));
+        && plan->dst.get_size() == outBytes;
+    const Tensor *residual = nullptr;
+    if (post.residual)
+        residual = s.channelsLast ? &ctx.input(3) : &OneDnnLayout::operand(ctx, 3);
+    // A residual nothing reads after this op, already in the layout the result is written in,
+    // is the result's buffer: the sum post-op adds to it in place (no copy of it first). Not
+    // when the input shares its bytes (the convolution reads them while it writes).
+    const bool intoResidual = residual && ctx.mayOverwriteInput(3)
+        && OneDnnLayout::descOf(*residual) == (keepLayout ? plan->dst : plan->userDst)
+        && plan->dst == (keepLayout ? plan->dst : plan->userDst) && residual->storage() != x.storage();
+    Tensor out;
+    if (intoResidual) {
+        out = *residual;
+    } else {
+        out = ctx.allocate(s.outputShape(), DataType::Float32);
+        if (keepLayout)
+            out = out.withLayout(std::make_shared<OneDnnLayout>(plan->dst));
+    }
     const dnnl::memory userDst = keepLayout ? OneDnnLayout::memoryOf(out) : userMemory(plan->userDst, out);
     const bool reorderDst = plan->dst != userDst.get_desc();
     const dnnl::memory dst = reorderDst ? dnnl::memory(plan->dst, engine.engine()) : userDst;
-    if (post.residual) {
-        const Tensor &residual = s.channelsLast ? ctx.input(3) : OneDnnLayout::operand(ctx, 3);
+    if (residual && !intoResidual)
         engine.reorder(
-            residual.hasLayout() ? OneDnnLayout::memoryOf(residual) : userMemory(plan->userDst, residual),
+            residual->hasLayout() ? OneDnnLayout::memoryOf(*residual) : userMemory(plan->userDst, *residual),
             dst);
-    }
     std::unordered_map<int, dnnl::memory> args { { DNNL_ARG_SRC, src }, { DNNL_ARG_WEIGHTS, weights },
         { DNNL_ARG_DST, dst } };
     if (post.bias)
