@@ -9,6 +9,8 @@
 #include "core/runtime/onednn/onednnlayout.h"
 #include "core/runtime/onednn/onednnutil.h"
 
+#include <unordered_map>
+
 namespace ps {
 namespace {
 
@@ -16,6 +18,12 @@ using dt = dnnl::memory::data_type;
 using tag = dnnl::memory::format_tag;
 
 using Plan = OneDnnPlan;
+
+struct FcPlan
+{
+    OneDnnPlan plan;
+    dnnl::memory::desc weights; ///< the layout the primitive reads its weights in
+};
 
 struct PoolPlan
 {
@@ -392,6 +400,87 @@ void transposeKernel(KernelContext &ctx)
     ctx.setOutput(0, out);
 }
 
+// onednn_op.fc as one oneDNN inner product (Paddle's oneDNN fc kernel): x flattened to
+// [rows, K] at in_num_col_dims, the weights [K, N] (reordered once per content into the layout
+// the primitive wants), the bias [N], activation_type, fuse_activation and fused_output_scale as
+// post-ops. Fused shape changes, padded weights and quantizing scales go to the reference kernel.
+void oneDnnFcKernel(KernelContext &ctx)
+{
+    const Tensor &x = ctx.input(0);
+    const Tensor &w = ctx.input(1);
+    const int64_t colDims = ctx.intAttr("in_num_col_dims", 1);
+    const std::string activationType = ctx.stringAttr("activation_type", "");
+    const double factor = ctx.floatAttr("fused_output_scale", 1.0);
+    std::vector<OneDnnEltwise> post;
+    if (activationType == "relu")
+        post.push_back({ dnnl::algorithm::eltwise_relu });
+    std::vector<OneDnnEltwise> fused;
+    const bool plainCase = !isOneDnnFloat(x) || !isOneDnnFloat(w) || w.rank() != 2 || colDims < 1
+        || colDims >= int64_t(x.rank()) || (!activationType.empty() && activationType != "relu")
+        || ctx.boolAttr("padding_weights", false) || ctx.floatAttr("scale_in", 1.0) != 1.0
+        || ctx.floatAttr("scale_out", 1.0) != 1.0
+        || !ctx.intsAttr("fused_reshape2_shape", std::vector<int64_t> {}).empty()
+        || !ctx.intsAttr("fused_unsqueeze2_axes", std::vector<int64_t> {}).empty()
+        || !oneDnnFusedActivation(ctx.stringAttr("fuse_activation", ""),
+            float(ctx.floatAttr("fuse_alpha", 0.0)), float(ctx.floatAttr("fuse_beta", 0.0)), fused);
+    int64_t rows = 1, k = 1;
+    for (size_t i = 0; !plainCase && i < x.rank(); ++i)
+        (int64_t(i) < colDims ? rows : k) *= x.dim(i);
+    const int64_t n = plainCase ? 0 : w.dim(1);
+    const bool bias = ctx.hasInput(2);
+    if (plainCase || k != w.dim(0)
+        || (bias && (!isOneDnnFloat(ctx.input(2)) || ctx.input(2).numElements() != n))) {
+        runPlainKernel(ctx);
+        return;
+    }
+    post.insert(post.end(), fused.begin(), fused.end());
+    if (factor != 1.0)
+        post.push_back({ dnnl::algorithm::eltwise_linear, float(factor), 0.0f });
+    std::string key = "fc|";
+    appendKey(key, { rows, k, n, bias });
+    for (const OneDnnEltwise &e : post) {
+        appendKey(key, { int64_t(e.algorithm) });
+        appendKey(key, double(e.alpha));
+        appendKey(key, double(e.beta));
+    }
+    const dnnl::memory::desc src = plainDesc({ rows, k }), dst = plainDesc({ rows, n });
+    // oneDNN's weights are [N, K]; Paddle's [K, N] row-major is their transpose (io).
+    const dnnl::memory::desc userWeights({ n, k }, dt::f32, tag::io);
+    OneDnnEngine &engine = OneDnnEngine::instance();
+    const auto plan = engine.plan<FcPlan>(key, [&] {
+        dnnl::primitive_attr attr = userScratchpad();
+        dnnl::post_ops postOps;
+        for (const OneDnnEltwise &e : post)
+            postOps.append_eltwise(1.0f, e.algorithm, e.alpha, e.beta);
+        attr.set_post_ops(postOps);
+        const dnnl::memory::desc anyWeights({ n, k }, dt::f32, tag::any);
+        const dnnl::inner_product_forward::desc desc = bias
+            ? dnnl::inner_product_forward::desc(
+                dnnl::prop_kind::forward_inference, src, anyWeights, plainDesc({ n }), dst)
+            : dnnl::inner_product_forward::desc(dnnl::prop_kind::forward_inference, src, anyWeights, dst);
+        const dnnl::inner_product_forward::primitive_desc pd(desc, attr, engine.engine());
+        rejectReference(pd);
+        if (pd.weights_desc() != userWeights)
+            rejectReference(dnnl::reorder::primitive_desc(
+                engine.engine(), userWeights, engine.engine(), pd.weights_desc()));
+        return FcPlan { { dnnl::inner_product_forward(pd), pd.scratchpad_desc() }, pd.weights_desc() };
+    });
+    if (!plan) {
+        runPlainKernel(ctx);
+        return;
+    }
+    std::vector<int64_t> outShape(x.shape().begin(), x.shape().begin() + colDims);
+    outShape.push_back(n);
+    Tensor out = ctx.allocate(outShape, DataType::Float32);
+    std::unordered_map<int, dnnl::memory> args { { DNNL_ARG_SRC, userMemory(src, x) },
+        { DNNL_ARG_WEIGHTS, engine.weights(w, userWeights, plan->weights) },
+        { DNNL_ARG_DST, userMemory(dst, out) } };
+    if (bias)
+        args.emplace(DNNL_ARG_BIAS, userMemory(plainDesc({ n }), ctx.input(2)));
+    engine.execute(plan->plan.primitive, std::move(args), plan->plan.scratchpad);
+    ctx.setOutput(0, out);
+}
+
 } // namespace
 
 void registerOneDnnNnKernels(KernelRegistry &registry)
@@ -403,6 +492,7 @@ void registerOneDnnNnKernels(KernelRegistry &registry)
     registry.add("pd_op.layer_norm", layerNormKernel);
     registry.add("pd_op.softmax", softmaxKernel);
     registry.add("pd_op.transpose", transposeKernel);
+    registry.add("onednn_op.fc", oneDnnFcKernel);
     registry.acceptLayout("pd_op.transpose", 0);
     registry.acceptLayout("pd_op.pool2d", 0);
 }
