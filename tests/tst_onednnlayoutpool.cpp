@@ -10,9 +10,9 @@
 #include "core/runtime/scope.h"
 #include "onednnkernelcase.h"
 #include "onednnpoolprogram.h"
+#include "onednnprimitivecounter.h"
 
 #include <QtTest>
-#include <map>
 #include <memory>
 
 using namespace ps;
@@ -42,36 +42,6 @@ void fillScope(Scope &scope)
     scope.set("w1", RuntimeValue(scaledTensor({ 32, 16, 3, 3 }, 12, 0.15f)));
     scope.set("w2", RuntimeValue(scaledTensor({ 32, 32, 3, 3 }, 13, 0.1f)));
 }
-
-/// The oneDNN primitives each op ran, by op name (summed), and, when `read` is set, every
-/// result as the debugger's value table reads it (valueOf(): plain values) by result.
-class PrimitiveCounter : public InterpreterObserver
-{
-public:
-    explicit PrimitiveCounter(Interpreter &in, bool read)
-        : m_in(in)
-        , m_read(read)
-        , m_last(oneDnnExecutions())
-    {
-    }
-    void opExecuted(const OpRecord &record) override
-    {
-        const uint64_t now = oneDnnExecutions();
-        primitives[std::string(record.op->name())] += now - m_last;
-        if (m_read)
-            for (unsigned i = 0; i < record.op->numResults(); ++i)
-                if (const RuntimeValue *v = m_in.valueOf(record.op->result(i)); v && v->isTensor())
-                    seen[record.op->result(i).impl()] = v->tensor();
-        m_last = oneDnnExecutions(); // valueOf's conversion runs a reorder: not the op's
-    }
-    std::map<std::string, uint64_t> primitives;
-    std::map<const ValueImpl *, Tensor> seen;
-
-private:
-    Interpreter &m_in;
-    bool m_read;
-    uint64_t m_last;
-};
 
 } // namespace
 

@@ -5,6 +5,7 @@
 #include "core/runtime/kernels/shapespec.h"
 #include "core/runtime/onednn/onednnengine.h"
 #include "core/runtime/onednn/onednnkernels.h"
+#include "core/runtime/onednn/onednnlayout.h"
 #include "core/runtime/onednn/onednnutil.h"
 
 #include <cmath>
@@ -76,9 +77,15 @@ struct Eltwise
     float alpha = 0, beta = 0;
 };
 
+// A tensor a convolution left blocked (OneDnnLayout, no padding: the same bytes as NCHW, in
+// another order) is read as it is and the result keeps its layout when every reader of the
+// result takes it too (a convolution after batch_norm + relu); else it is made plain first.
 void runEltwise(KernelContext &ctx, const Eltwise &e)
 {
-    const Tensor &x = ctx.input(0);
+    const Tensor &operand = OneDnnLayout::operand(ctx, 0);
+    const bool blocked = operand.hasLayout() && ctx.mayKeepLayout()
+        && OneDnnLayout::descOf(operand).get_size() == operand.byteSize();
+    const Tensor &x = blocked ? operand : ctx.input(0);
     if (!isOneDnnFloat(x)) {
         runPlainKernel(ctx);
         return;
@@ -98,6 +105,17 @@ void runEltwise(KernelContext &ctx, const Eltwise &e)
     });
     if (!plan) {
         runPlainKernel(ctx);
+        return;
+    }
+    if (blocked) {
+        Tensor out = kernels::isInplaceOp(ctx)
+            ? x
+            : ctx.allocate(x.shape(), DataType::Float32).withLayout(x.layout());
+        engine.execute(plan->primitive,
+            { { DNNL_ARG_SRC, dnnl::memory(data, engine.engine(), const_cast<void *>(x.layoutData())) },
+                { DNNL_ARG_DST, dnnl::memory(data, engine.engine(), out.layoutData()) } },
+            plan->scratchpad);
+        ctx.setOutput(0, out);
         return;
     }
     Tensor out = kernels::resultTensor(ctx, x, x.shape(), DataType::Float32);
@@ -222,6 +240,14 @@ void registerOneDnnElementwiseKernels(KernelRegistry &registry)
     registry.add("pd_op.swish", swishKernel);
     registry.add("pd_op.gelu", geluKernel);
     registry.add("pd_op.nearest_interp", nearestInterpKernel);
+    // The unary ones read a blocked tensor as it is (runEltwise).
+    for (const char *name :
+        { "relu", "tanh", "sigmoid", "exp", "sqrt", "abs", "square", "leaky_relu", "elu" }) {
+        registry.acceptLayout(std::string("pd_op.") + name, 0);
+        registry.acceptLayout(std::string("pd_op.") + name + "_", 0);
+    }
+    for (const char *name : { "pd_op.hardswish", "pd_op.relu6", "pd_op.silu", "pd_op.swish", "pd_op.gelu" })
+        registry.acceptLayout(name, 0);
 }
 
 void registerOneDnnKernels(KernelRegistry &registry)

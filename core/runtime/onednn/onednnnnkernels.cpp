@@ -193,7 +193,13 @@ bool channelParam(const KernelContext &ctx, size_t i, int64_t count)
 // statistics as given, saved_mean/saved_variance zeros, as the plain kernel returns them.
 void batchNormKernel(KernelContext &ctx)
 {
-    const Tensor &x = ctx.input(0);
+    // A blocked NCHW input (a convolution's, kept) is normalised as it is when the result may
+    // keep the layout too; else it is made plain first.
+    const Tensor &operand = OneDnnLayout::operand(ctx, 0);
+    const bool blocked = operand.hasLayout() && ctx.mayKeepLayout() && operand.rank() == 4
+        && !kernels::isChannelsLast(ctx.stringAttr("data_format", std::string("NCHW")))
+        && OneDnnLayout::descOf(operand).get_size() == operand.byteSize();
+    const Tensor &x = blocked ? operand : ctx.input(0);
     const bool isTest = ctx.boolAttr("is_test", false);
     const bool globalStats
         = (isTest && !ctx.boolAttr("trainable_statistics", false)) || ctx.boolAttr("use_global_stats", false);
@@ -211,11 +217,12 @@ void batchNormKernel(KernelContext &ctx)
     }
     const float epsilon = float(ctx.floatAttr("epsilon", 1e-5));
     // 4-D: oneDNN's batch norm on 3-D data is its reference implementation.
-    const dnnl::memory::desc data = plainDesc({ v.outer, c, v.inner, 1 });
+    const dnnl::memory::desc data = blocked ? OneDnnLayout::descOf(x) : plainDesc({ v.outer, c, v.inner, 1 });
     const dnnl::memory::desc stat = plainDesc({ c });
     std::string key = "bnorm|";
     appendKey(key, { v.outer, c, v.inner });
     appendKey(key, double(epsilon));
+    key.append(reinterpret_cast<const char *>(&data.data), sizeof(data.data));
     OneDnnEngine &engine = OneDnnEngine::instance();
     const auto plan = engine.plan<Plan>(key, [&] {
         const dnnl::batch_normalization_forward::desc desc(dnnl::prop_kind::forward_inference, data, epsilon,
@@ -230,9 +237,14 @@ void batchNormKernel(KernelContext &ctx)
         return;
     }
     Tensor out = ctx.allocate(x.shape(), DataType::Float32);
+    if (blocked)
+        out = out.withLayout(x.layout());
+    const dnnl::memory src = blocked ? dnnl::memory(data, engine.engine(), const_cast<void *>(x.layoutData()))
+                                     : userMemory(data, x);
+    const dnnl::memory dst
+        = blocked ? dnnl::memory(data, engine.engine(), out.layoutData()) : userMemory(data, out);
     engine.execute(plan->primitive,
-        { { DNNL_ARG_SRC, userMemory(data, x) }, { DNNL_ARG_DST, userMemory(data, out) },
-            { DNNL_ARG_MEAN, userMemory(stat, ctx.input(1)) },
+        { { DNNL_ARG_SRC, src }, { DNNL_ARG_DST, dst }, { DNNL_ARG_MEAN, userMemory(stat, ctx.input(1)) },
             { DNNL_ARG_VARIANCE, userMemory(stat, ctx.input(2)) },
             { DNNL_ARG_SCALE, userMemory(stat, ctx.input(3)) },
             { DNNL_ARG_SHIFT, userMemory(stat, ctx.input(4)) } },
@@ -495,6 +507,8 @@ void registerOneDnnNnKernels(KernelRegistry &registry)
     registry.add("onednn_op.fc", oneDnnFcKernel);
     registry.acceptLayout("pd_op.transpose", 0);
     registry.acceptLayout("pd_op.pool2d", 0);
+    registry.acceptLayout("pd_op.batch_norm", 0);
+    registry.acceptLayout("pd_op.batch_norm_", 0);
 }
 
 } // namespace ps

@@ -1,0 +1,28 @@
+#pragma once
+
+// tst_onednnlayoutnorm's program: conv2d -> batch_norm_ -> relu -> conv2d -> relu_ -> flatten,
+// ResNet's unfused blocks as saved. On the oneDNN device the first convolution's output stays
+// blocked through batch_norm_ and relu into the second convolution; relu_ writes the second
+// one's blocked output NCHW for flatten (a plain kernel).
+
+namespace onednnnorm {
+
+inline const char *const kNormProgram = R"({
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(cpu),shape:[1,16,12,12],stop_gradient:[true]} : () -> tensor<1x16x12x12xf32>
+    (%1) = "builtin.parameter" () {parameter_name:"w1"} : () -> tensor<32x16x3x3xf32>
+    (%2) = "builtin.parameter" () {parameter_name:"w2"} : () -> tensor<32x32x3x3xf32>
+    (%3) = "builtin.parameter" () {parameter_name:"mean"} : () -> tensor<32xf32>
+    (%4) = "builtin.parameter" () {parameter_name:"variance"} : () -> tensor<32xf32>
+    (%5) = "builtin.parameter" () {parameter_name:"scale"} : () -> tensor<32xf32>
+    (%6) = "builtin.parameter" () {parameter_name:"bias"} : () -> tensor<32xf32>
+    (%7) = "pd_op.conv2d" (%0, %1) {data_format:"NCHW",dilations:[1,1],groups:1,padding_algorithm:"EXPLICIT",paddings:[1,1],strides:[1,1]} : (tensor<1x16x12x12xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x12x12xf32>
+    (%8, %9, %10, %11, %12, %13) = "pd_op.batch_norm_" (%7, %3, %4, %5, %6) {data_format:"NCHW",epsilon:1e-05,is_test:true,momentum:0.9,trainable_statistics:false,use_global_stats:true} : (tensor<1x32x12x12xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<1x32x12x12xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>, tensor<-1xu8>
+    (%14) = "pd_op.relu" (%8) {} : (tensor<1x32x12x12xf32>) -> tensor<1x32x12x12xf32>
+    (%15) = "pd_op.conv2d" (%14, %2) {data_format:"NCHW",dilations:[1,1],groups:1,padding_algorithm:"EXPLICIT",paddings:[1,1],strides:[1,1]} : (tensor<1x32x12x12xf32>, tensor<32x32x3x3xf32>) -> tensor<1x32x12x12xf32>
+    (%16) = "pd_op.relu_" (%15) {} : (tensor<1x32x12x12xf32>) -> tensor<1x32x12x12xf32>
+    (%17) = "pd_op.flatten" (%16) {start_axis:1,stop_axis:3} : (tensor<1x32x12x12xf32>) -> tensor<1x4608xf32>
+    () = "builtin.shadow_output" (%17) {output_name:"out"} : (tensor<1x4608xf32>) -> 
+}
+)";
+
+} // namespace onednnnorm
