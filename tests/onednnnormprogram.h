@@ -1,9 +1,9 @@
 #pragma once
 
-// tst_onednnlayoutnorm's program: conv2d -> batch_norm_ -> relu -> conv2d -> relu_ -> flatten,
-// ResNet's unfused blocks as saved. On the oneDNN device the first convolution's output stays
-// blocked through batch_norm_ and relu into the second convolution; relu_ writes the second
-// one's blocked output NCHW for flatten (a plain kernel).
+// tst_onednnlayoutnorm's program: conv2d -> batch_norm_ -> relu -> conv2d -> add (relu's output
+// as the residual) -> relu_ -> flatten, ResNet's unfused blocks as saved. On the oneDNN device
+// the first convolution's output stays blocked through batch_norm_, relu, the second convolution
+// and the add; relu_ writes its blocked input NCHW for flatten (a plain kernel).
 
 namespace onednnnorm {
 
@@ -19,9 +19,10 @@ inline const char *const kNormProgram = R"({
     (%8, %9, %10, %11, %12, %13) = "pd_op.batch_norm_" (%7, %3, %4, %5, %6) {data_format:"NCHW",epsilon:1e-05,is_test:true,momentum:0.9,trainable_statistics:false,use_global_stats:true} : (tensor<1x32x12x12xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<1x32x12x12xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>, tensor<-1xu8>
     (%14) = "pd_op.relu" (%8) {} : (tensor<1x32x12x12xf32>) -> tensor<1x32x12x12xf32>
     (%15) = "pd_op.conv2d" (%14, %2) {data_format:"NCHW",dilations:[1,1],groups:1,padding_algorithm:"EXPLICIT",paddings:[1,1],strides:[1,1]} : (tensor<1x32x12x12xf32>, tensor<32x32x3x3xf32>) -> tensor<1x32x12x12xf32>
-    (%16) = "pd_op.relu_" (%15) {} : (tensor<1x32x12x12xf32>) -> tensor<1x32x12x12xf32>
-    (%17) = "pd_op.flatten" (%16) {start_axis:1,stop_axis:3} : (tensor<1x32x12x12xf32>) -> tensor<1x4608xf32>
-    () = "builtin.shadow_output" (%17) {output_name:"out"} : (tensor<1x4608xf32>) -> 
+    (%16) = "pd_op.add" (%15, %14) {} : (tensor<1x32x12x12xf32>, tensor<1x32x12x12xf32>) -> tensor<1x32x12x12xf32>
+    (%17) = "pd_op.relu_" (%16) {} : (tensor<1x32x12x12xf32>) -> tensor<1x32x12x12xf32>
+    (%18) = "pd_op.flatten" (%17) {start_axis:1,stop_axis:3} : (tensor<1x32x12x12xf32>) -> tensor<1x4608xf32>
+    () = "builtin.shadow_output" (%18) {output_name:"out"} : (tensor<1x4608xf32>) -> 
 }
 )";
 

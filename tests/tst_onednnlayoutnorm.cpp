@@ -1,6 +1,6 @@
-// The blocked layout through batch_norm and the unary activations (issue 24): in a program as
-// saved (no fusion passes) conv -> batch_norm_ -> relu -> conv runs no reorder between the
-// convolutions on the oneDNN device, and a reader that is not a oneDNN kernel still gets plain
+// The blocked layout through batch_norm, the unary activations and add (issue 24): in a program as
+// saved (no fusion passes) conv -> batch_norm_ -> relu -> conv -> add runs no reorder between
+// them on the oneDNN device, and a reader that is not a oneDNN kernel still gets plain
 // values. Checked against the plain kernels (cpu-plain), the oracle.
 
 #include "core/runtime/cpu/cpubackend.h"
@@ -81,9 +81,9 @@ class TestOneDnnLayoutNorm : public QObject
     }
 
 private slots:
-    // batch_norm_ and relu each run their primitive alone (no reorder), the second convolution
-    // reads relu's blocked output as it is, relu_ reorders the result out for flatten; the
-    // output is the oracle's, with and without eager deletion.
+    // batch_norm_, relu and add each run their primitive alone (no reorder), the second
+    // convolution reads relu's blocked output as it is, relu_ reorders the result out for
+    // flatten; the output is the oracle's, with and without eager deletion.
     void normAndReluKeepTheLayout()
     {
 #ifndef PIRSCOPE_HAVE_DNNL
@@ -100,6 +100,7 @@ private slots:
             QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
             QCOMPARE(primitives["pd_op.batch_norm_"], uint64_t(1));
             QCOMPARE(primitives["pd_op.relu"], uint64_t(1));
+            QCOMPARE(primitives["pd_op.add"], uint64_t(1));
             // Each convolution: its weights' reorder (new parameters each run) and itself, the
             // first one x's reorder too; the second reads relu's output as it is.
             QCOMPARE(primitives["pd_op.conv2d"], uint64_t(3 + 2));
