@@ -26,4 +26,22 @@ inline const char *const kNormProgram = R"({
 }
 )";
 
+// A convolution's output read by two ops that accept the blocked layout but cannot use it here
+// (a broadcast operand): kept blocked, made plain once, by the first of them.
+inline const char *const kTwoReadersProgram = R"({
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(cpu),shape:[1,16,12,12],stop_gradient:[true]} : () -> tensor<1x16x12x12xf32>
+    (%1) = "builtin.parameter" () {parameter_name:"w1"} : () -> tensor<32x16x3x3xf32>
+    (%2) = "builtin.parameter" () {parameter_name:"scale"} : () -> tensor<32xf32>
+    (%3) = "builtin.parameter" () {parameter_name:"bias"} : () -> tensor<32xf32>
+    (%4) = "pd_op.conv2d" (%0, %1) {data_format:"NCHW",dilations:[1,1],groups:1,padding_algorithm:"EXPLICIT",paddings:[1,1],strides:[1,1]} : (tensor<1x16x12x12xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x12x12xf32>
+    (%5) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),value:[32,1,1]} : () -> tensor<3xi64>
+    (%6) = "pd_op.reshape" (%2, %5) {} : (tensor<32xf32>, tensor<3xi64>) -> tensor<32x1x1xf32>
+    (%7) = "pd_op.reshape" (%3, %5) {} : (tensor<32xf32>, tensor<3xi64>) -> tensor<32x1x1xf32>
+    (%8) = "pd_op.multiply" (%4, %6) {} : (tensor<1x32x12x12xf32>, tensor<32x1x1xf32>) -> tensor<1x32x12x12xf32>
+    (%9) = "pd_op.add" (%4, %7) {} : (tensor<1x32x12x12xf32>, tensor<32x1x1xf32>) -> tensor<1x32x12x12xf32>
+    (%10) = "pd_op.subtract" (%8, %9) {} : (tensor<1x32x12x12xf32>, tensor<1x32x12x12xf32>) -> tensor<1x32x12x12xf32>
+    () = "builtin.shadow_output" (%10) {output_name:"out"} : (tensor<1x32x12x12xf32>) -> 
+}
+)";
+
 } // namespace onednnnorm

@@ -17,9 +17,9 @@ using namespace onednncase;
 
 namespace {
 
-std::shared_ptr<const Program> normProgram()
+std::shared_ptr<const Program> normProgram(const char *text = onednnnorm::kNormProgram)
 {
-    LoadResult loaded = PirTextReader::readString(onednnnorm::kNormProgram, "norm.txt");
+    LoadResult loaded = PirTextReader::readString(text, "norm.txt");
     if (!loaded.ok())
         return nullptr;
     return std::shared_ptr<const Program>(std::move(loaded.program));
@@ -106,6 +106,28 @@ private slots:
             QCOMPARE(primitives["pd_op.conv2d"], uint64_t(3 + 2));
             QCOMPARE(primitives["pd_op.relu_"], uint64_t(2)); // made plain, then relu
         }
+#endif
+    }
+
+    // A blocked value two kernels read as plain is made plain once, in the interpreter's value:
+    // the second reader finds it plain (one primitive: its own), and both agree with the oracle.
+    void aBlockedValueIsMadePlainOnce()
+    {
+#ifndef PIRSCOPE_HAVE_DNNL
+        QSKIP("built without oneDNN");
+#else
+        const std::shared_ptr<const Program> program = normProgram(onednnnorm::kTwoReadersProgram);
+        QVERIFY(program);
+        const Tensor want = runOn(*m_plain, false, nullptr, nullptr, program);
+        QVERIFY(want.defined());
+        runOn(*m_onednn, false, nullptr, nullptr, program); // makes the primitives
+        std::map<std::string, uint64_t> primitives;
+        const Tensor got = runOn(*m_onednn, false, &primitives, nullptr, program);
+        const QString mismatch = kernelcase::compareTensors(got, want, 1e-4, 1e-4);
+        QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
+        QCOMPARE(primitives["pd_op.conv2d"], uint64_t(3)); // x in, weights, conv: kept blocked
+        QCOMPARE(primitives["pd_op.multiply"], uint64_t(2)); // made plain, then multiply
+        QCOMPARE(primitives["pd_op.add"], uint64_t(1));
 #endif
     }
 

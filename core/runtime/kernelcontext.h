@@ -76,6 +76,12 @@ public:
     /// it is (the interpreter says so; false outside one).
     bool mayKeepLayout() const { return m_mayKeepLayout; }
     void setMayKeepLayout(bool may) { m_mayKeepLayout = may; }
+    /// input() replaces an operand in a kernel library's layout by its plain tensor where it
+    /// is (the interpreter's value, which then stays plain for every later reader: one
+    /// conversion per value, not one per reader), not in a copy of this context's. Set by the
+    /// interpreter, whose values these are; a kernel then must not hold a reference from
+    /// inputKeepingLayout(i) across input(i).
+    void setConvertInPlace(bool inPlace) { m_convertInPlace = inPlace; }
 
     /// The kernel may write its result into operand `i`'s buffer (and hand that tensor out as
     /// the result): nothing reads the operand's value after this op and nothing else holds its
@@ -113,6 +119,7 @@ private:
     /// Plain copies of the operands that came in a kernel library's layout (by operand index).
     mutable std::vector<RuntimeValue> m_plainInputs;
     bool m_mayKeepLayout = false;
+    bool m_convertInPlace = false;
     std::function<bool(size_t)> m_overwritable;
 };
 
