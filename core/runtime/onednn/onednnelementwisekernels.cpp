@@ -45,8 +45,10 @@ template<dnnl::algorithm Algorithm> bool blockedBinary(KernelContext &ctx)
     });
     if (!plan)
         return false;
-    Tensor out
-        = kernels::isInplaceOp(ctx) ? x : ctx.allocate(x.shape(), DataType::Float32).withLayout(x.layout());
+    // In place only into a buffer nothing else holds (a transpose's relabelled result shares it).
+    Tensor out = kernels::isInplaceOp(ctx) && x.storage().use_count() == 1
+        ? x
+        : ctx.allocate(x.shape(), DataType::Float32).withLayout(x.layout());
     const auto memory = [&](const Tensor &t) {
         return dnnl::memory(data, engine.engine(), const_cast<void *>(t.layoutData()));
     };
@@ -146,7 +148,9 @@ void runEltwise(KernelContext &ctx, const Eltwise &e)
         return;
     }
     if (blocked) {
-        Tensor out = kernels::isInplaceOp(ctx)
+        // In place only into a buffer nothing else holds (a transpose's relabelled result
+        // shares it).
+        Tensor out = kernels::isInplaceOp(ctx) && x.storage().use_count() == 1
             ? x
             : ctx.allocate(x.shape(), DataType::Float32).withLayout(x.layout());
         engine.execute(plan->primitive,
