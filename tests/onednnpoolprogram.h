@@ -25,4 +25,18 @@ inline const char *const kPoolProgram = R"({
 }
 )";
 
+// A relabelled transpose shares its input's buffer: relu_ on it must not write into the
+// convolution's output, which the add reads afterwards (relu(c) + c, not 2 relu(c)).
+inline const char *const kAliasProgram = R"({
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(cpu),shape:[1,16,12,12],stop_gradient:[true]} : () -> tensor<1x16x12x12xf32>
+    (%1) = "builtin.parameter" () {parameter_name:"w1"} : () -> tensor<32x16x3x3xf32>
+    (%2) = "pd_op.conv2d" (%0, %1) {data_format:"NCHW",dilations:[1,1],groups:1,padding_algorithm:"EXPLICIT",paddings:[1,1],strides:[1,1]} : (tensor<1x16x12x12xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x12x12xf32>
+    (%3) = "pd_op.transpose" (%2) {perm:[0,2,3,1]} : (tensor<1x32x12x12xf32>) -> tensor<1x12x12x32xf32>
+    (%4) = "pd_op.relu_" (%3) {} : (tensor<1x12x12x32xf32>) -> tensor<1x12x12x32xf32>
+    (%5) = "pd_op.transpose" (%4) {perm:[0,3,1,2]} : (tensor<1x12x12x32xf32>) -> tensor<1x32x12x12xf32>
+    (%6) = "pd_op.add" (%5, %2) {} : (tensor<1x32x12x12xf32>, tensor<1x32x12x12xf32>) -> tensor<1x32x12x12xf32>
+    () = "builtin.shadow_output" (%6) {output_name:"out"} : (tensor<1x32x12x12xf32>) -> 
+}
+)";
+
 } // namespace onednnpool
