@@ -189,6 +189,35 @@ private slots:
         QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
     }
 
+    // onednn_op.fc runs as one inner product (bias, activation_type, fuse_activation and the
+    // output scale as post-ops): once its weights are reordered, one primitive per run, where the
+    // composed kernels ran four; its values are the oracle's.
+    void fcIsOneInnerProduct()
+    {
+        if (!CpuBackend::hasOneDnn())
+            QSKIP("built without oneDNN");
+        const std::vector<Input> inputs { { { 3, 2, 64 } }, { { 64, 40 } }, { { 40 } } };
+        const std::string text = programText(inputs, "onednn_op.fc",
+            "activation_type:\"relu\",fuse_activation:\"sigmoid\",fuse_alpha:0.0,fuse_beta:0.0,"
+            "fused_output_scale:0.5,in_num_col_dims:2,padding_weights:false",
+            1);
+        const LoadResult loaded = PirTextReader::readString(text, "fc.txt");
+        QVERIFY2(loaded.ok(), text.c_str());
+        const std::vector<RuntimeValue> operands = inputValues(inputs);
+        QString error;
+        const std::vector<RuntimeValue> want
+            = runLastOp(*loaded.program, deepCopies(operands), *m_plain, error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        runLastOp(*loaded.program, operands, *m_onednn, error); // reorders the weights
+        const uint64_t before = oneDnnExecutions();
+        const std::vector<RuntimeValue> got = runLastOp(*loaded.program, operands, *m_onednn, error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(oneDnnExecutions() - before, uint64_t(1));
+        QCOMPARE(got[0].tensor().shape(), (std::vector<int64_t> { 3, 2, 40 }));
+        const QString mismatch = compareResults(got, want, 1e-4);
+        QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
+    }
+
     // What the reference kernels do not compute (fusions PIRScope does not make, quantized
     // scales) is an error that names the attribute.
     void unsupportedAttributesSayWhich()

@@ -75,6 +75,10 @@ int runBenchRun(const std::vector<std::string> &args)
     if (!source.sources(seed, cli.options("shape"), sources, error)
         || !source.runOptions(sources, options, shapes, error))
         return cliError(error);
+    // Values freed after their last use, as Paddle's executor (and `run`) frees them: a run's
+    // buffers are then reused while they are warm in the cache, and a kernel may write into an
+    // operand nothing reads later (a fused convolution's residual).
+    options.interpreter.eagerDeletion = true;
     const std::optional<std::string> pipeline = cli.option("pipeline");
     ps::PassSession session; // holds the folded parameters the transformed program reads
     if (pipeline && !applyPipeline(*pipeline, source, options, session, error))

@@ -1,3 +1,4 @@
+#include "app/allocatortuning.h"
 #include "commands.h"
 #include "globaloptions.h"
 
@@ -76,6 +77,7 @@ int usage(std::ostream &out)
 
 int main(int argc, char **argv)
 {
+    tuneAllocator();
     if (argc < 2)
         return usage(std::cerr);
     const std::string name = argv[1];

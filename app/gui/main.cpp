@@ -1,3 +1,4 @@
+#include "app/allocatortuning.h"
 #include "ui/launchoptions.h"
 #include "ui/mainwindow.h"
 #include "ui/screenshotrunner.h"
@@ -20,6 +21,7 @@ int fail(const QString &message)
 
 int main(int argc, char *argv[])
 {
+    tuneAllocator();
     ps::LaunchOptions::preferOffscreenForScreenshot(argc, argv);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("PIRScope"));

@@ -316,6 +316,12 @@ private:
     /// `op`'s kernel may leave result 0 in its library's layout: every use of it is an operand
     /// the backend's kernel reads in that layout, and no per-op check reads it.
     bool mayKeepLayout(const Operation &op) const;
+    /// `op`'s kernel may write into operand `i`'s buffer (KernelContext::mayOverwriteInput):
+    /// eager deletion drops the value after `op`, no other operand of `op` is it, and its
+    /// storage has no other holder (an observer's or a watch's copy, an alias, the scope), so no
+    /// one who looks at the value later (the numeric check, the debugger) sees it overwritten.
+    /// Off in the compare mode and inside regions.
+    bool mayOverwriteOperand(const Operation &op, size_t i);
     /// Throws when a computed tensor's dtype or static dims differ from its result's declared
     /// type (dynamic dims and rank 0 vs [1] pass; non-tensor values are not judged). Where
     /// Paddle's declared types are known to be loose, less is judged: an empty tensor for an

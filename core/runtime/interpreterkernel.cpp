@@ -56,6 +56,9 @@ void Interpreter::runKernel(
 
     KernelContext context(op, std::move(inputs), m_backend);
     context.setMayKeepLayout(mayKeepLayout(op));
+    context.setConvertInPlace(true); // the operands are m_values' entries (operandValue() does the same)
+    if (m_options.eagerDeletion && !m_reference && m_frames.size() == 1)
+        context.setOverwritableInputs([this, &op](size_t i) { return mayOverwriteOperand(op, i); });
     const auto t0 = Clock::now();
     fn(context);
     const auto t1 = Clock::now();

@@ -144,6 +144,23 @@ bool Interpreter::diesAt(const Operation &op, Value value)
         != it->second.values.end();
 }
 
+bool Interpreter::mayOverwriteOperand(const Operation &op, size_t i)
+{
+    if (!m_options.eagerDeletion || m_reference || m_frames.size() != 1 || i >= op.numOperands())
+        return false;
+    const Value value = op.operand(unsigned(i));
+    if (value.isNull())
+        return false;
+    for (unsigned k = 0; k < op.numOperands(); ++k)
+        if (k != i && op.operand(k) == value)
+            return false;
+    auto it = m_values.find(value.impl());
+    if (it == m_values.end() || !it->second.isTensor())
+        return false;
+    const Tensor &t = it->second.tensor();
+    return t.defined() && t.device().isCpu() && t.storage().use_count() == 1 && diesAt(op, value);
+}
+
 void Interpreter::releaseAfter(const Operation &op)
 {
     std::optional<ReleasePlan> &plan = m_releasePlans[m_segment];

@@ -65,6 +65,10 @@ const RuntimeValue &KernelContext::inputValue(size_t i) const
     const RuntimeValue &v = *m_inputs[i];
     if (!v.isTensor() || !v.tensor().hasLayout())
         return v;
+    if (m_convertInPlace) {
+        const_cast<RuntimeValue &>(v) = RuntimeValue(v.tensor().plain());
+        return v;
+    }
     if (m_plainInputs.size() < m_inputs.size())
         m_plainInputs.resize(m_inputs.size());
     if (m_plainInputs[i].isNull())

@@ -6,6 +6,7 @@
 #include "core/runtime/runtimevalue.h"
 #include "core/runtime/tensor.h"
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -75,6 +76,22 @@ public:
     /// it is (the interpreter says so; false outside one).
     bool mayKeepLayout() const { return m_mayKeepLayout; }
     void setMayKeepLayout(bool may) { m_mayKeepLayout = may; }
+    /// input() replaces an operand in a kernel library's layout by its plain tensor where it
+    /// is (the interpreter's value, which then stays plain for every later reader: one
+    /// conversion per value, not one per reader), not in a copy of this context's. Set by the
+    /// interpreter, whose values these are; a kernel then must not hold a reference from
+    /// inputKeepingLayout(i) across input(i).
+    void setConvertInPlace(bool inPlace) { m_convertInPlace = inPlace; }
+
+    /// The kernel may write its result into operand `i`'s buffer (and hand that tensor out as
+    /// the result): nothing reads the operand's value after this op and nothing else holds its
+    /// storage (the interpreter says so; false outside one). What a fused convolution does with
+    /// a dying residual, as Paddle's oneDNN kernel does.
+    bool mayOverwriteInput(size_t i) const { return m_overwritable && m_overwritable(i); }
+    void setOverwritableInputs(std::function<bool(size_t)> overwritable)
+    {
+        m_overwritable = std::move(overwritable);
+    }
 
     /// A new tensor on the backend's device; contents uninitialised.
     Tensor allocate(std::vector<int64_t> shape, DataType dtype) const;
@@ -102,6 +119,8 @@ private:
     /// Plain copies of the operands that came in a kernel library's layout (by operand index).
     mutable std::vector<RuntimeValue> m_plainInputs;
     bool m_mayKeepLayout = false;
+    bool m_convertInPlace = false;
+    std::function<bool(size_t)> m_overwritable;
 };
 
 } // namespace ps

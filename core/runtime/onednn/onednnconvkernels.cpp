@@ -22,17 +22,11 @@ using dt = dnnl::memory::data_type;
 // What a fused convolution adds: a bias [OC] (the primitive's), a residual of the output's shape
 // (a sum post-op: the output buffer holds it before the convolution) and an activation (one or
 // two eltwise post-ops), in Paddle's order act(conv + bias + residual).
-struct Eltwise
-{
-    dnnl::algorithm algorithm = dnnl::algorithm::eltwise_relu;
-    float alpha = 0, beta = 0;
-};
-
 struct PostOps
 {
     bool bias = false;
     bool residual = false;
-    std::vector<Eltwise> activation;
+    std::vector<OneDnnEltwise> activation;
 };
 
 struct ConvPlan
@@ -79,7 +73,7 @@ ConvPlan makeConvPlan(const ConvSpec &s, const PostOps &post)
         if (post.residual)
             postOps.append_sum(1.0f);
         if (activation)
-            for (const Eltwise &e : post.activation)
+            for (const OneDnnEltwise &e : post.activation)
                 postOps.append_eltwise(1.0f, e.algorithm, e.alpha, e.beta);
         attr.set_post_ops(postOps);
         return attr;
@@ -117,7 +111,7 @@ ConvPlan makeConvPlan(const ConvSpec &s, const PostOps &post)
             if (!post.activation.empty()
                 && std::string(pd.impl_info_str()).find("gemm") != std::string::npos) {
                 pd = dnnl::convolution_forward::primitive_desc(desc, attrWith(false), engine);
-                for (const Eltwise &e : post.activation) {
+                for (const OneDnnEltwise &e : post.activation) {
                     const dnnl::eltwise_forward::desc eltwise(
                         dnnl::prop_kind::forward_inference, e.algorithm, pd.dst_desc(), e.alpha, e.beta);
                     const dnnl::eltwise_forward::primitive_desc epd(eltwise, userScratchpad(), engine);
@@ -180,7 +174,7 @@ void runConv(KernelContext &ctx, const ConvSpec &s, const PostOps &post = {})
         { s.channelsLast, s.groups, s.batch, s.inChannels, s.inH, s.inW, s.outChannels, s.outH, s.outW,
             s.kernelH, s.kernelW, s.strideH, s.strideW, s.dilationH, s.dilationW, s.padTop, s.padLeft });
     appendKey(key, { post.bias, post.residual });
-    for (const Eltwise &e : post.activation) {
+    for (const OneDnnEltwise &e : post.activation) {
         appendKey(key, { int64_t(e.algorithm) });
         appendKey(key, double(e.alpha));
         appendKey(key, double(e.beta));
@@ -201,22 +195,35 @@ void runConv(KernelContext &ctx, const ConvSpec &s, const PostOps &post = {})
         src = blocked;
     }
     const dnnl::memory weights = engine.weights(ctx.input(1), plan->userWeights, plan->weights);
-    Tensor out = ctx.allocate(s.outputShape(), DataType::Float32);
     // The output stays in the primitive's blocked layout when every reader takes it as it is
     // (and it needs no more bytes than NCHW: channels a multiple of the block).
+    const size_t outBytes = size_t(s.batch * s.outChannels * s.outH * s.outW) * sizeof(float);
     const bool keepLayout = ctx.mayKeepLayout() && !s.channelsLast && plan->dst != plan->userDst
-        && plan->dst.get_size() == out.byteSize();
-    if (keepLayout)
-        out = out.withLayout(std::make_shared<OneDnnLayout>(plan->dst));
+        && plan->dst.get_size() == outBytes;
+    const Tensor *residual = nullptr;
+    if (post.residual)
+        residual = s.channelsLast ? &ctx.input(3) : &OneDnnLayout::operand(ctx, 3);
+    // A residual nothing reads after this op, already in the layout the result is written in,
+    // is the result's buffer: the sum post-op adds to it in place (no copy of it first). Not
+    // when the input shares its bytes (the convolution reads them while it writes).
+    const bool intoResidual = residual && ctx.mayOverwriteInput(3)
+        && OneDnnLayout::descOf(*residual) == (keepLayout ? plan->dst : plan->userDst)
+        && plan->dst == (keepLayout ? plan->dst : plan->userDst) && residual->storage() != x.storage();
+    Tensor out;
+    if (intoResidual) {
+        out = *residual;
+    } else {
+        out = ctx.allocate(s.outputShape(), DataType::Float32);
+        if (keepLayout)
+            out = out.withLayout(std::make_shared<OneDnnLayout>(plan->dst));
+    }
     const dnnl::memory userDst = keepLayout ? OneDnnLayout::memoryOf(out) : userMemory(plan->userDst, out);
     const bool reorderDst = plan->dst != userDst.get_desc();
     const dnnl::memory dst = reorderDst ? dnnl::memory(plan->dst, engine.engine()) : userDst;
-    if (post.residual) {
-        const Tensor &residual = s.channelsLast ? ctx.input(3) : OneDnnLayout::operand(ctx, 3);
+    if (residual && !intoResidual)
         engine.reorder(
-            residual.hasLayout() ? OneDnnLayout::memoryOf(residual) : userMemory(plan->userDst, residual),
+            residual->hasLayout() ? OneDnnLayout::memoryOf(*residual) : userMemory(plan->userDst, *residual),
             dst);
-    }
     std::unordered_map<int, dnnl::memory> args { { DNNL_ARG_SRC, src }, { DNNL_ARG_WEIGHTS, weights },
         { DNNL_ARG_DST, dst } };
     if (post.bias)
@@ -308,46 +315,6 @@ void fusedConv2dAddActKernel(KernelContext &ctx)
         ctx.setOutputList(1, {});
 }
 
-/// onednn_op.fused_conv2d's fuse_activation as post-ops (Paddle's oneDNN kernel's mapping);
-/// false for one without an exact oneDNN counterpart.
-bool fusedActivation(const std::string &name, float alpha, float beta, std::vector<Eltwise> &out)
-{
-    using a = dnnl::algorithm;
-    if (name.empty())
-        out = {};
-    else if (name == "relu")
-        out = { { a::eltwise_relu } };
-    else if (name == "leaky_relu")
-        out = { { a::eltwise_relu, alpha } };
-    else if (name == "relu6")
-        out = { { a::eltwise_clip, 0.0f, 6.0f } };
-    else if (name == "clip")
-        out = { { a::eltwise_clip, alpha, beta } };
-    else if (name == "sigmoid")
-        out = { { a::eltwise_logistic } };
-    else if (name == "tanh")
-        out = { { a::eltwise_tanh } };
-    else if (name == "abs")
-        out = { { a::eltwise_abs } };
-    else if (name == "sqrt")
-        out = { { a::eltwise_sqrt } };
-    else if (name == "mish")
-        out = { { a::eltwise_mish } };
-    else if (name == "swish")
-        out = { { a::eltwise_swish, alpha } };
-    else if (name == "gelu" || name == "gelu_erf")
-        out = { { a::eltwise_gelu_erf } };
-    else if (name == "gelu_tanh")
-        out = { { a::eltwise_gelu_tanh } };
-    else if (name == "hard_swish" && std::abs(alpha - 1.0f / 6.0f) < 1e-6f && std::abs(beta - 0.5f) < 1e-6f)
-        out = { { a::eltwise_hardswish } }; // oneDNN 2.6's has Paddle's fixed 1/6 and 1/2
-    else if (name == "hard_sigmoid") // clip(alpha * x + beta, 0, 1)
-        out = { { a::eltwise_linear, alpha, beta }, { a::eltwise_clip, 0.0f, 1.0f } };
-    else
-        return false;
-    return true;
-}
-
 // onednn_op.fused_conv2d: act(conv2d(x, w) + bias + residual), NCHW, the bias per channel ([C],
 // or [1, C, 1, 1] as conv2d_bias_fuse_pass leaves it), the residual of the result's shape.
 void oneDnnFusedConv2dKernel(KernelContext &ctx)
@@ -368,8 +335,9 @@ void oneDnnFusedConv2dKernel(KernelContext &ctx)
         || (post.residual
             && (!isOneDnnFloat(ctx.inputKeepingLayout(3))
                 || ctx.inputKeepingLayout(3).shape() != s.outputShape()))
-        || !fusedActivation(ctx.stringAttr("fuse_activation", ""), float(ctx.floatAttr("fuse_alpha", 0.0)),
-            float(ctx.floatAttr("fuse_beta", 0.0)), post.activation)) {
+        || !oneDnnFusedActivation(ctx.stringAttr("fuse_activation", ""),
+            float(ctx.floatAttr("fuse_alpha", 0.0)), float(ctx.floatAttr("fuse_beta", 0.0)),
+            post.activation)) {
         runPlainKernel(ctx);
         return;
     }

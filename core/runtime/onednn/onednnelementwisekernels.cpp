@@ -5,6 +5,7 @@
 #include "core/runtime/kernels/shapespec.h"
 #include "core/runtime/onednn/onednnengine.h"
 #include "core/runtime/onednn/onednnkernels.h"
+#include "core/runtime/onednn/onednnlayout.h"
 #include "core/runtime/onednn/onednnutil.h"
 
 #include <cmath>
@@ -20,8 +21,48 @@ using Plan = OneDnnPlan;
 // x op y with NumPy broadcasting, when one operand has the result's shape (oneDNN broadcasts
 // src1 only; the commutative ops swap their operands for it). An inplace form writes into x.
 // maximum/minimum stay plain: oneDNN's drop a NaN operand, Paddle's (and the oracle) keep it.
+// Two tensors in the same blocked layout (OneDnnLayout, no padding) combine byte for byte: the
+// result keeps the layout when every reader takes it (ResNet's residual add between blocked
+// convolutions and relu); else a blocked operand is made plain first.
+template<dnnl::algorithm Algorithm> bool blockedBinary(KernelContext &ctx)
+{
+    const Tensor &x = OneDnnLayout::operand(ctx, 0);
+    const Tensor &y = OneDnnLayout::operand(ctx, 1);
+    if (!ctx.mayKeepLayout() || !x.hasLayout() || !y.hasLayout() || x.shape() != y.shape()
+        || !isOneDnnFloat(x) || !isOneDnnFloat(y) || kernels::sharesStorage(x, y)
+        || OneDnnLayout::descOf(x) != OneDnnLayout::descOf(y)
+        || OneDnnLayout::descOf(x).get_size() != x.byteSize())
+        return false;
+    const dnnl::memory::desc data = plainDesc({ x.numElements() });
+    std::string key = "binary|";
+    appendKey(key, { int64_t(Algorithm), x.numElements() });
+    OneDnnEngine &engine = OneDnnEngine::instance();
+    const auto plan = engine.plan<Plan>(key, [&] {
+        const dnnl::binary::primitive_desc pd(
+            dnnl::binary::desc(Algorithm, data, data, data), userScratchpad(), engine.engine());
+        rejectReference(pd);
+        return Plan { dnnl::binary(pd), pd.scratchpad_desc() };
+    });
+    if (!plan)
+        return false;
+    // In place only into a buffer nothing else holds (a transpose's relabelled result shares it).
+    Tensor out = kernels::isInplaceOp(ctx) && x.storage().use_count() == 1
+        ? x
+        : ctx.allocate(x.shape(), DataType::Float32).withLayout(x.layout());
+    const auto memory = [&](const Tensor &t) {
+        return dnnl::memory(data, engine.engine(), const_cast<void *>(t.layoutData()));
+    };
+    engine.execute(plan->primitive,
+        { { DNNL_ARG_SRC_0, memory(x) }, { DNNL_ARG_SRC_1, memory(y) }, { DNNL_ARG_DST, memory(out) } },
+        plan->scratchpad);
+    ctx.setOutput(0, out);
+    return true;
+}
+
 template<dnnl::algorithm Algorithm, bool Commutative> void binaryKernel(KernelContext &ctx)
 {
+    if (blockedBinary<Algorithm>(ctx))
+        return;
     const Tensor &x = ctx.input(0);
     const Tensor &y = ctx.input(1);
     const bool inplace = kernels::isInplaceOp(ctx);
@@ -76,9 +117,15 @@ struct Eltwise
     float alpha = 0, beta = 0;
 };
 
+// A tensor a convolution left blocked (OneDnnLayout, no padding: the same bytes as NCHW, in
+// another order) is read as it is and the result keeps its layout when every reader of the
+// result takes it too (a convolution after batch_norm + relu); else it is made plain first.
 void runEltwise(KernelContext &ctx, const Eltwise &e)
 {
-    const Tensor &x = ctx.input(0);
+    const Tensor &operand = OneDnnLayout::operand(ctx, 0);
+    const bool blocked = operand.hasLayout() && ctx.mayKeepLayout()
+        && OneDnnLayout::descOf(operand).get_size() == operand.byteSize();
+    const Tensor &x = blocked ? operand : ctx.input(0);
     if (!isOneDnnFloat(x)) {
         runPlainKernel(ctx);
         return;
@@ -98,6 +145,19 @@ void runEltwise(KernelContext &ctx, const Eltwise &e)
     });
     if (!plan) {
         runPlainKernel(ctx);
+        return;
+    }
+    if (blocked) {
+        // In place only into a buffer nothing else holds (a transpose's relabelled result
+        // shares it).
+        Tensor out = kernels::isInplaceOp(ctx) && x.storage().use_count() == 1
+            ? x
+            : ctx.allocate(x.shape(), DataType::Float32).withLayout(x.layout());
+        engine.execute(plan->primitive,
+            { { DNNL_ARG_SRC, dnnl::memory(data, engine.engine(), const_cast<void *>(x.layoutData())) },
+                { DNNL_ARG_DST, dnnl::memory(data, engine.engine(), out.layoutData()) } },
+            plan->scratchpad);
+        ctx.setOutput(0, out);
         return;
     }
     Tensor out = kernels::resultTensor(ctx, x, x.shape(), DataType::Float32);
@@ -222,6 +282,20 @@ void registerOneDnnElementwiseKernels(KernelRegistry &registry)
     registry.add("pd_op.swish", swishKernel);
     registry.add("pd_op.gelu", geluKernel);
     registry.add("pd_op.nearest_interp", nearestInterpKernel);
+    // The binary ones read two tensors in the same blocked layout as they are (blockedBinary),
+    // the unary ones one (runEltwise).
+    for (const char *name : { "add", "subtract", "multiply", "divide" })
+        for (unsigned operand : { 0u, 1u }) {
+            registry.acceptLayout(std::string("pd_op.") + name, operand);
+            registry.acceptLayout(std::string("pd_op.") + name + "_", operand);
+        }
+    for (const char *name :
+        { "relu", "tanh", "sigmoid", "exp", "sqrt", "abs", "square", "leaky_relu", "elu" }) {
+        registry.acceptLayout(std::string("pd_op.") + name, 0);
+        registry.acceptLayout(std::string("pd_op.") + name + "_", 0);
+    }
+    for (const char *name : { "pd_op.hardswish", "pd_op.relu6", "pd_op.silu", "pd_op.swish", "pd_op.gelu" })
+        registry.acceptLayout(name, 0);
 }
 
 void registerOneDnnKernels(KernelRegistry &registry)

@@ -9,6 +9,8 @@
 #include "core/runtime/onednn/onednnlayout.h"
 #include "core/runtime/onednn/onednnutil.h"
 
+#include <unordered_map>
+
 namespace ps {
 namespace {
 
@@ -16,6 +18,18 @@ using dt = dnnl::memory::data_type;
 using tag = dnnl::memory::format_tag;
 
 using Plan = OneDnnPlan;
+
+struct FcPlan
+{
+    OneDnnPlan plan;
+    dnnl::memory::desc weights; ///< the layout the primitive reads its weights in
+};
+
+struct PoolPlan
+{
+    OneDnnPlan plan;
+    dnnl::memory::desc dst; ///< the primitive's output layout (blocked for a blocked input)
+};
 
 // Row-major strides of an operand stored as batch dims + [rows, cols], seen as batch + [m, k]
 // (or [k, n]); `transposed` when the stored matrix is the transpose of the one multiplied.
@@ -80,7 +94,7 @@ void matmulKernel(KernelContext &ctx)
 // at most 1024 elements.
 void pool2dKernel(KernelContext &ctx)
 {
-    const Tensor &x = ctx.input(0);
+    const Tensor &x = OneDnnLayout::operand(ctx, 0);
     if (!isOneDnnFloat(x) || x.rank() != 4) {
         runPlainKernel(ctx);
         return;
@@ -115,27 +129,68 @@ void pool2dKernel(KernelContext &ctx)
         : includePadding                      ? dnnl::algorithm::pooling_avg_include_padding
                                               : dnnl::algorithm::pooling_avg_exclude_padding;
     const tag act = s.channelsLast ? tag::nhwc : tag::nchw;
-    const dnnl::memory::desc src({ s.batch, s.channels, s.inH, s.inW }, dt::f32, act);
-    const dnnl::memory::desc dst({ s.batch, s.channels, s.outH, s.outW }, dt::f32, act);
+    // oneDNN's dims are N, C, H, W whatever the tensor's axis order: an NHWC tensor in a blocked
+    // layout (a transpose of a convolution's output, relabelled) is described in that order.
+    const dnnl::memory::desc src = x.hasLayout()
+        ? (s.channelsLast ? OneDnnLayout::descOf(x).permute_axes({ 0, 2, 3, 1 }) : OneDnnLayout::descOf(x))
+        : dnnl::memory::desc({ s.batch, s.channels, s.inH, s.inW }, dt::f32, act);
+    const dnnl::memory::desc userDst({ s.batch, s.channels, s.outH, s.outW }, dt::f32, act);
     std::string key = "pool|";
     appendKey(key,
         { int64_t(algorithm), s.channelsLast, s.batch, s.channels, s.inH, s.inW, s.outH, s.outW, kh, kw, sh,
             sw, pt, pl });
+    key.append(reinterpret_cast<const char *>(&src.data), sizeof(src.data));
     OneDnnEngine &engine = OneDnnEngine::instance();
-    const auto plan = engine.plan<Plan>(key, [&] {
+    const auto plan = engine.plan<PoolPlan>(key, [&] {
+        // A blocked input pools into the same blocked layout (tag::any picks it).
+        const dnnl::memory::desc dst = x.hasLayout()
+            ? dnnl::memory::desc({ s.batch, s.channels, s.outH, s.outW }, dt::f32, tag::any)
+            : userDst;
         const dnnl::pooling_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm, src, dst,
             { sh, sw }, { kh, kw }, { pt, pl }, { pb, pr });
         const dnnl::pooling_forward::primitive_desc pd(desc, userScratchpad(), engine.engine());
         rejectReference(pd);
-        return Plan { dnnl::pooling_forward(pd), pd.scratchpad_desc() };
+        if (pd.dst_desc() != userDst)
+            rejectReference(
+                dnnl::reorder::primitive_desc(engine.engine(), pd.dst_desc(), engine.engine(), userDst));
+        return PoolPlan { { dnnl::pooling_forward(pd), pd.scratchpad_desc() }, pd.dst_desc() };
     });
     if (!plan) {
         runPlainKernel(ctx);
         return;
     }
     Tensor out = ctx.allocate(s.outputShape(), DataType::Float32);
-    engine.execute(plan->primitive,
-        { { DNNL_ARG_SRC, userMemory(src, x) }, { DNNL_ARG_DST, userMemory(dst, out) } }, plan->scratchpad);
+    const bool blockedDst = plan->dst != userDst;
+    // One image pooled to 1x1 (a global pool) has the same bytes blocked and NCHW when the
+    // channels fill the blocks: written plain as it is, no reorder on either side.
+    if (blockedDst && s.batch == 1 && s.outH * s.outW == 1 && plan->dst.get_size() == out.byteSize()) {
+        engine.execute(plan->plan.primitive,
+            { { DNNL_ARG_SRC, dnnl::memory(src, engine.engine(), const_cast<void *>(x.layoutData())) },
+                { DNNL_ARG_DST, dnnl::memory(plan->dst, engine.engine(), out.layoutData()) } },
+            plan->plan.scratchpad);
+        ctx.setOutput(0, out);
+        return;
+    }
+    // The output stays blocked when every reader takes it so (a transpose back, a convolution).
+    if (blockedDst && ctx.mayKeepLayout() && plan->dst.get_size() == out.byteSize()) {
+        out = out.withLayout(std::make_shared<OneDnnLayout>(
+            s.channelsLast ? plan->dst.permute_axes({ 0, 3, 1, 2 }) : plan->dst));
+        engine.execute(plan->plan.primitive,
+            { { DNNL_ARG_SRC, dnnl::memory(src, engine.engine(), const_cast<void *>(x.layoutData())) },
+                { DNNL_ARG_DST, dnnl::memory(plan->dst, engine.engine(), out.layoutData()) } },
+            plan->plan.scratchpad);
+        ctx.setOutput(0, out);
+        return;
+    }
+    const dnnl::memory srcMemory = x.hasLayout()
+        ? dnnl::memory(src, engine.engine(), const_cast<void *>(x.layoutData()))
+        : userMemory(src, x);
+    const dnnl::memory dstMemory = userMemory(userDst, out);
+    const dnnl::memory poolDst = blockedDst ? dnnl::memory(plan->dst, engine.engine()) : dstMemory;
+    engine.execute(plan->plan.primitive, { { DNNL_ARG_SRC, srcMemory }, { DNNL_ARG_DST, poolDst } },
+        plan->plan.scratchpad);
+    if (blockedDst)
+        engine.reorder(poolDst, dstMemory);
     ctx.setOutput(0, out);
 }
 
@@ -148,7 +203,13 @@ bool channelParam(const KernelContext &ctx, size_t i, int64_t count)
 // statistics as given, saved_mean/saved_variance zeros, as the plain kernel returns them.
 void batchNormKernel(KernelContext &ctx)
 {
-    const Tensor &x = ctx.input(0);
+    // A blocked NCHW input (a convolution's, kept) is normalised as it is when the result may
+    // keep the layout too; else it is made plain first.
+    const Tensor &operand = OneDnnLayout::operand(ctx, 0);
+    const bool blocked = operand.hasLayout() && ctx.mayKeepLayout() && operand.rank() == 4
+        && !kernels::isChannelsLast(ctx.stringAttr("data_format", std::string("NCHW")))
+        && OneDnnLayout::descOf(operand).get_size() == operand.byteSize();
+    const Tensor &x = blocked ? operand : ctx.input(0);
     const bool isTest = ctx.boolAttr("is_test", false);
     const bool globalStats
         = (isTest && !ctx.boolAttr("trainable_statistics", false)) || ctx.boolAttr("use_global_stats", false);
@@ -166,11 +227,12 @@ void batchNormKernel(KernelContext &ctx)
     }
     const float epsilon = float(ctx.floatAttr("epsilon", 1e-5));
     // 4-D: oneDNN's batch norm on 3-D data is its reference implementation.
-    const dnnl::memory::desc data = plainDesc({ v.outer, c, v.inner, 1 });
+    const dnnl::memory::desc data = blocked ? OneDnnLayout::descOf(x) : plainDesc({ v.outer, c, v.inner, 1 });
     const dnnl::memory::desc stat = plainDesc({ c });
     std::string key = "bnorm|";
     appendKey(key, { v.outer, c, v.inner });
     appendKey(key, double(epsilon));
+    key.append(reinterpret_cast<const char *>(&data.data), sizeof(data.data));
     OneDnnEngine &engine = OneDnnEngine::instance();
     const auto plan = engine.plan<Plan>(key, [&] {
         const dnnl::batch_normalization_forward::desc desc(dnnl::prop_kind::forward_inference, data, epsilon,
@@ -185,9 +247,14 @@ void batchNormKernel(KernelContext &ctx)
         return;
     }
     Tensor out = ctx.allocate(x.shape(), DataType::Float32);
+    if (blocked)
+        out = out.withLayout(x.layout());
+    const dnnl::memory src = blocked ? dnnl::memory(data, engine.engine(), const_cast<void *>(x.layoutData()))
+                                     : userMemory(data, x);
+    const dnnl::memory dst
+        = blocked ? dnnl::memory(data, engine.engine(), out.layoutData()) : userMemory(data, out);
     engine.execute(plan->primitive,
-        { { DNNL_ARG_SRC, userMemory(data, x) }, { DNNL_ARG_DST, userMemory(data, out) },
-            { DNNL_ARG_MEAN, userMemory(stat, ctx.input(1)) },
+        { { DNNL_ARG_SRC, src }, { DNNL_ARG_DST, dst }, { DNNL_ARG_MEAN, userMemory(stat, ctx.input(1)) },
             { DNNL_ARG_VARIANCE, userMemory(stat, ctx.input(2)) },
             { DNNL_ARG_SCALE, userMemory(stat, ctx.input(3)) },
             { DNNL_ARG_SHIFT, userMemory(stat, ctx.input(4)) } },
@@ -314,6 +381,19 @@ void transposeKernel(KernelContext &ctx)
     std::vector<int64_t> outShape(static_cast<size_t>(rank), 0);
     for (size_t j = 0; j < outShape.size(); ++j)
         outShape[j] = x.dim(size_t(perm[j]));
+    // A blocked input whose readers all take a blocked layout moves no bytes: the result is the
+    // same storage with the layout's axes relabelled (the NCHW <-> NHWC transposes
+    // transfer_layout_pass puts around a max pool cost two reorders otherwise).
+    if (x.hasLayout() && ctx.mayKeepLayout()) {
+        std::vector<int> axes(perm.size()); // oneDNN's: input axis i becomes output axis axes[i]
+        for (size_t j = 0; j < perm.size(); ++j)
+            axes[size_t(perm[j])] = int(j);
+        const dnnl::memory::desc relabelled = OneDnnLayout::descOf(x).permute_axes(axes);
+        ctx.setOutput(0,
+            Tensor(x.storage(), outShape, DataType::Float32, x.byteOffset())
+                .withLayout(std::make_shared<OneDnnLayout>(relabelled)));
+        return;
+    }
     dnnl::memory::dims strides(static_cast<size_t>(rank), 0);
     for (int64_t j = rank, stride = 1; j-- > 0;) {
         strides[size_t(perm[size_t(j)])] = stride;
@@ -342,6 +422,87 @@ void transposeKernel(KernelContext &ctx)
     ctx.setOutput(0, out);
 }
 
+// onednn_op.fc as one oneDNN inner product (Paddle's oneDNN fc kernel): x flattened to
+// [rows, K] at in_num_col_dims, the weights [K, N] (reordered once per content into the layout
+// the primitive wants), the bias [N], activation_type, fuse_activation and fused_output_scale as
+// post-ops. Fused shape changes, padded weights and quantizing scales go to the reference kernel.
+void oneDnnFcKernel(KernelContext &ctx)
+{
+    const Tensor &x = ctx.input(0);
+    const Tensor &w = ctx.input(1);
+    const int64_t colDims = ctx.intAttr("in_num_col_dims", 1);
+    const std::string activationType = ctx.stringAttr("activation_type", "");
+    const double factor = ctx.floatAttr("fused_output_scale", 1.0);
+    std::vector<OneDnnEltwise> post;
+    if (activationType == "relu")
+        post.push_back({ dnnl::algorithm::eltwise_relu });
+    std::vector<OneDnnEltwise> fused;
+    const bool plainCase = !isOneDnnFloat(x) || !isOneDnnFloat(w) || w.rank() != 2 || colDims < 1
+        || colDims >= int64_t(x.rank()) || (!activationType.empty() && activationType != "relu")
+        || ctx.boolAttr("padding_weights", false) || ctx.floatAttr("scale_in", 1.0) != 1.0
+        || ctx.floatAttr("scale_out", 1.0) != 1.0
+        || !ctx.intsAttr("fused_reshape2_shape", std::vector<int64_t> {}).empty()
+        || !ctx.intsAttr("fused_unsqueeze2_axes", std::vector<int64_t> {}).empty()
+        || !oneDnnFusedActivation(ctx.stringAttr("fuse_activation", ""),
+            float(ctx.floatAttr("fuse_alpha", 0.0)), float(ctx.floatAttr("fuse_beta", 0.0)), fused);
+    int64_t rows = 1, k = 1;
+    for (size_t i = 0; !plainCase && i < x.rank(); ++i)
+        (int64_t(i) < colDims ? rows : k) *= x.dim(i);
+    const int64_t n = plainCase ? 0 : w.dim(1);
+    const bool bias = ctx.hasInput(2);
+    if (plainCase || k != w.dim(0)
+        || (bias && (!isOneDnnFloat(ctx.input(2)) || ctx.input(2).numElements() != n))) {
+        runPlainKernel(ctx);
+        return;
+    }
+    post.insert(post.end(), fused.begin(), fused.end());
+    if (factor != 1.0)
+        post.push_back({ dnnl::algorithm::eltwise_linear, float(factor), 0.0f });
+    std::string key = "fc|";
+    appendKey(key, { rows, k, n, bias });
+    for (const OneDnnEltwise &e : post) {
+        appendKey(key, { int64_t(e.algorithm) });
+        appendKey(key, double(e.alpha));
+        appendKey(key, double(e.beta));
+    }
+    const dnnl::memory::desc src = plainDesc({ rows, k }), dst = plainDesc({ rows, n });
+    // oneDNN's weights are [N, K]; Paddle's [K, N] row-major is their transpose (io).
+    const dnnl::memory::desc userWeights({ n, k }, dt::f32, tag::io);
+    OneDnnEngine &engine = OneDnnEngine::instance();
+    const auto plan = engine.plan<FcPlan>(key, [&] {
+        dnnl::primitive_attr attr = userScratchpad();
+        dnnl::post_ops postOps;
+        for (const OneDnnEltwise &e : post)
+            postOps.append_eltwise(1.0f, e.algorithm, e.alpha, e.beta);
+        attr.set_post_ops(postOps);
+        const dnnl::memory::desc anyWeights({ n, k }, dt::f32, tag::any);
+        const dnnl::inner_product_forward::desc desc = bias
+            ? dnnl::inner_product_forward::desc(
+                dnnl::prop_kind::forward_inference, src, anyWeights, plainDesc({ n }), dst)
+            : dnnl::inner_product_forward::desc(dnnl::prop_kind::forward_inference, src, anyWeights, dst);
+        const dnnl::inner_product_forward::primitive_desc pd(desc, attr, engine.engine());
+        rejectReference(pd);
+        if (pd.weights_desc() != userWeights)
+            rejectReference(dnnl::reorder::primitive_desc(
+                engine.engine(), userWeights, engine.engine(), pd.weights_desc()));
+        return FcPlan { { dnnl::inner_product_forward(pd), pd.scratchpad_desc() }, pd.weights_desc() };
+    });
+    if (!plan) {
+        runPlainKernel(ctx);
+        return;
+    }
+    std::vector<int64_t> outShape(x.shape().begin(), x.shape().begin() + colDims);
+    outShape.push_back(n);
+    Tensor out = ctx.allocate(outShape, DataType::Float32);
+    std::unordered_map<int, dnnl::memory> args { { DNNL_ARG_SRC, userMemory(src, x) },
+        { DNNL_ARG_WEIGHTS, engine.weights(w, userWeights, plan->weights) },
+        { DNNL_ARG_DST, userMemory(dst, out) } };
+    if (bias)
+        args.emplace(DNNL_ARG_BIAS, userMemory(plainDesc({ n }), ctx.input(2)));
+    engine.execute(plan->plan.primitive, std::move(args), plan->plan.scratchpad);
+    ctx.setOutput(0, out);
+}
+
 } // namespace
 
 void registerOneDnnNnKernels(KernelRegistry &registry)
@@ -353,7 +514,11 @@ void registerOneDnnNnKernels(KernelRegistry &registry)
     registry.add("pd_op.layer_norm", layerNormKernel);
     registry.add("pd_op.softmax", softmaxKernel);
     registry.add("pd_op.transpose", transposeKernel);
+    registry.add("onednn_op.fc", oneDnnFcKernel);
     registry.acceptLayout("pd_op.transpose", 0);
+    registry.acceptLayout("pd_op.pool2d", 0);
+    registry.acceptLayout("pd_op.batch_norm", 0);
+    registry.acceptLayout("pd_op.batch_norm_", 0);
 }
 
 } // namespace ps

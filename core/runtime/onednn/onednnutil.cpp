@@ -7,10 +7,49 @@
 #include "core/runtime/runtimeerror.h"
 #include "core/runtime/tensor.h"
 
+#include <cmath>
 #include <cstring>
 #include <string_view>
 
 namespace ps {
+
+bool oneDnnFusedActivation(const std::string &name, float alpha, float beta, std::vector<OneDnnEltwise> &out)
+{
+    using a = dnnl::algorithm;
+    if (name.empty())
+        out = {};
+    else if (name == "relu")
+        out = { { a::eltwise_relu } };
+    else if (name == "leaky_relu")
+        out = { { a::eltwise_relu, alpha } };
+    else if (name == "relu6")
+        out = { { a::eltwise_clip, 0.0f, 6.0f } };
+    else if (name == "clip")
+        out = { { a::eltwise_clip, alpha, beta } };
+    else if (name == "sigmoid")
+        out = { { a::eltwise_logistic } };
+    else if (name == "tanh")
+        out = { { a::eltwise_tanh } };
+    else if (name == "abs")
+        out = { { a::eltwise_abs } };
+    else if (name == "sqrt")
+        out = { { a::eltwise_sqrt } };
+    else if (name == "mish")
+        out = { { a::eltwise_mish } };
+    else if (name == "swish")
+        out = { { a::eltwise_swish, alpha } };
+    else if (name == "gelu" || name == "gelu_erf")
+        out = { { a::eltwise_gelu_erf } };
+    else if (name == "gelu_tanh")
+        out = { { a::eltwise_gelu_tanh } };
+    else if (name == "hard_swish" && std::abs(alpha - 1.0f / 6.0f) < 1e-6f && std::abs(beta - 0.5f) < 1e-6f)
+        out = { { a::eltwise_hardswish } }; // oneDNN 2.6's has Paddle's fixed 1/6 and 1/2
+    else if (name == "hard_sigmoid") // clip(alpha * x + beta, 0, 1)
+        out = { { a::eltwise_linear, alpha, beta }, { a::eltwise_clip, 0.0f, 1.0f } };
+    else
+        return false;
+    return true;
+}
 
 dnnl::primitive_attr userScratchpad()
 {

@@ -20,6 +20,17 @@ struct OneDnnPlan
     dnnl::memory::desc scratchpad;
 };
 
+/// One eltwise post-op (or primitive): an activation a fused op applies.
+struct OneDnnEltwise
+{
+    dnnl::algorithm algorithm = dnnl::algorithm::eltwise_relu;
+    float alpha = 0, beta = 0;
+};
+
+/// A fused op's fuse_activation (onednn_op.fused_conv2d, onednn_op.fc) as eltwise post-ops in
+/// Paddle's oneDNN kernels' mapping; false for one without an exact oneDNN counterpart.
+bool oneDnnFusedActivation(const std::string &name, float alpha, float beta, std::vector<OneDnnEltwise> &out);
+
 /// Attributes with a user-provided scratchpad, so cached primitives share no hidden buffers.
 dnnl::primitive_attr userScratchpad();
 
