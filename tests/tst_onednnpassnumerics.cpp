@@ -3,7 +3,9 @@
 // Paddle types them) runs on the CPU devices with the same inputs and parameters as the program
 // before it, output by output (rtol 1e-4, atol 1e-5: folding a batch norm into a conv reorders
 // float math). The fused ops' kernels are checked this way against the unfused ops they replace,
-// on Paddle's own rewrites; that PIRScope's passes make the same programs is tst_onednnpassfixtures.
+// on Paddle's own rewrites, and so are the onednn_op.X of onednn_placement_pass (run by pd_op.X's
+// kernels) against the pd_op.X; that PIRScope's passes make the same programs is
+// tst_onednnpassfixtures.
 // The one exception, matmul_reshape_add_fuse_pass, changes an output's shape in Paddle itself.
 
 #include "core/io/pirtextreader.h"
