@@ -158,6 +158,23 @@ inline std::vector<Case> cases()
     }
     {
         Text t;
+        const int x = t.data("x", "-1x2x-1x-1x-1");
+        const int w = t.op("builtin.parameter", {}, "parameter_name:\"w3\"", { "tensor<4x2x3x3x3xf32>" });
+        const char *t5 = "tensor<-1x-1x-1x-1x-1xf32>";
+        t.output(t.op("pd_op.conv3d", { x, w },
+                     "data_format:\"NCDHW\",dilations:[1,1,1],groups:1,padding_algorithm:\"EXPLICIT\","
+                     "paddings:[1,1,1],strides:[2,2,2]",
+                     { t5 }),
+            "c3");
+        t.output(t.op("pd_op.conv3d", { x, w },
+                     "data_format:\"NCDHW\",dilations:[1,1,1],groups:1,padding_algorithm:\"EXPLICIT\","
+                     "paddings:[1,0,0,1,2,1],strides:[1,1,1]",
+                     { t5 }),
+            "c3p6");
+        out.push_back({ "conv3d", t.str(), "x=1x2x5x6x7", "c3=[1, 4, 3, 3, 4];c3p6=[1, 4, 4, 5, 8]" });
+    }
+    {
+        Text t;
         const int x = t.data("x", "-1x8x-1x-1");
         const std::string common = "data_format:\"NCHW\",exclusive:true,pooling_type:\"max\",";
         t.output(t.op("pd_op.pool2d", { x, t.intArray("3,3") },

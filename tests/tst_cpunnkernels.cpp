@@ -124,10 +124,10 @@ private slots:
     void registersEveryOp()
     {
         for (const char *op : { "pd_op.matmul", "pd_op.bmm", "pd_op.conv2d", "pd_op.depthwise_conv2d",
-                 "pd_op.conv2d_transpose", "pd_op.pool2d", "pd_op.batch_norm", "pd_op.batch_norm_",
-                 "pd_op.layer_norm", "pd_op.group_norm", "pd_op.instance_norm", "pd_op.softmax",
-                 "pd_op.log_softmax", "pd_op.dropout", "pd_op.nearest_interp", "pd_op.bilinear_interp",
-                 "pd_op.grid_sample", "pd_op.topk", "pd_op.argmax", "pd_op.argmin",
+                 "pd_op.conv2d_transpose", "pd_op.conv3d", "pd_op.pool2d", "pd_op.batch_norm",
+                 "pd_op.batch_norm_", "pd_op.layer_norm", "pd_op.group_norm", "pd_op.instance_norm",
+                 "pd_op.softmax", "pd_op.log_softmax", "pd_op.dropout", "pd_op.nearest_interp",
+                 "pd_op.bilinear_interp", "pd_op.grid_sample", "pd_op.topk", "pd_op.argmax", "pd_op.argmin",
                  "pd_op.cross_entropy_with_softmax", "pd_op.mean", "pd_op.sum", "pd_op.max", "pd_op.min",
                  "pd_op.prod", "pd_op.all", "pd_op.any", "pd_op.p_norm", "pd_op.cumsum" })
             QVERIFY2(m_backend->kernels().has(op), op);
@@ -150,6 +150,34 @@ private slots:
             QVERIFY2(
                 message.contains("[1, 3, 8, 8]") && message.contains("[4, 2, 3, 3]"), qPrintable(message));
         }
+    }
+
+    void conv3dBadPaddingsAndChannelsAreNamed()
+    {
+        const auto program = [](const char *paddings) {
+            return "{\n" + dataOp(0, "tensor<1x3x4x4x4xf32>", "float32", "[1,3,4,4,4]")
+                + dataOp(1, "tensor<2x3x3x3x3xf32>", "float32", "[2,3,3,3,3]")
+                + "    (%2) = \"pd_op.conv3d\" (%0, %1) {data_format:\"NCDHW\",dilations:[1,1,1],groups:1,"
+                  "padding_algorithm:\"EXPLICIT\",paddings:"
+                + paddings
+                + ",strides:[1,1,1]} : (tensor<1x3x4x4x4xf32>, tensor<2x3x3x3x3xf32>) -> "
+                  "tensor<1x2x4x4x4xf32>\n}\n";
+        };
+        const auto errorOf = [&](const char *paddings, std::vector<int64_t> filter) {
+            try {
+                runOp(*m_backend, program(paddings),
+                    { ps::Tensor::zeros({ 1, 3, 4, 4, 4 }, ps::DataType::Float32),
+                        ps::Tensor::zeros(std::move(filter), ps::DataType::Float32) });
+            } catch (const ps::RuntimeError &e) {
+                return QString::fromUtf8(e.what());
+            }
+            return QString();
+        };
+        QString message = errorOf("[1,1]", { 2, 3, 3, 3, 3 });
+        QVERIFY2(message.contains("conv3d") && message.contains("3 or 6 values"), qPrintable(message));
+        message = errorOf("[1,1,1]", { 2, 2, 3, 3, 3 });
+        QVERIFY2(
+            message.contains("[1, 3, 4, 4, 4]") && message.contains("[2, 2, 3, 3, 3]"), qPrintable(message));
     }
 
     void matmulMismatchNamesBothShapes()

@@ -77,6 +77,7 @@ private slots:
     void ghostChipLayout();
     void longEdgesBecomeGhosts();
     void widelyUsedValuesKeepTheirNames();
+    void oneDnnPlacedOpsAreTitledByTheirPaddleName();
 };
 
 void TestGraphBuilder::kinds_data()
@@ -100,6 +101,9 @@ void TestGraphBuilder::kinds_data()
     QTest::newRow("full_int_array") << "pd_op.full_int_array" << int(NodeKind::Constant);
     QTest::newRow("assign_value_") << "pd_op.assign_value_" << int(NodeKind::Constant);
     QTest::newRow("unknown dialect") << "my.custom" << int(NodeKind::Compute);
+    // onednn_placement_pass's ops are the pd_ops they were.
+    QTest::newRow("onednn full") << "onednn_op.full" << int(NodeKind::Constant);
+    QTest::newRow("onednn relu") << "onednn_op.relu" << int(NodeKind::Compute);
 }
 
 void TestGraphBuilder::kinds()
@@ -532,6 +536,22 @@ void TestGraphBuilder::widelyUsedValuesKeepTheirNames()
     }
     QCOMPARE(maskEdges, kUsers + 1);
     QCOMPARE(scaleEdges, kUsers);
+}
+
+void TestGraphBuilder::oneDnnPlacedOpsAreTitledByTheirPaddleName()
+{
+    Program program;
+    Builder b(program);
+    b.setInsertionPointToEnd(program.block());
+    const Type t = Type::denseTensor(DataType::Float32, { 2, 3 });
+    Operation *data = b.create("pd_op.data", {}, { t }, { { "name", Attribute::string("x") } });
+    Operation *relu = b.create("onednn_op.relu", { data->result(0) }, { t });
+    Operation *fused = b.create("onednn_op.fused_softplus", { relu->result(0) }, { t });
+    b.create("pd_op.fetch", { fused->result(0) }, { t }, { { "name", Attribute::string("out") } });
+    const GraphModel m = GraphBuilder().build(program);
+    QCOMPARE(m.nodes[size_t(m.nodeOf(relu))].lines.at(0), std::string("relu [onednn]"));
+    // A fused oneDNN op has no pd_op it stands for: its full name.
+    QCOMPARE(m.nodes[size_t(m.nodeOf(fused))].lines.at(0), std::string("onednn_op.fused_softplus"));
 }
 
 QTEST_GUILESS_MAIN(TestGraphBuilder)

@@ -26,8 +26,9 @@ std::unique_ptr<Program> load(const QString &path)
 } // namespace
 
 /// The oneDNN fusion passes against Paddle 3.3.1's on the programs of tests/fixtures/onednn_passes
-/// (its default CPU predictor's IR-debug dumps): each implemented pass, applied to the program
-/// Paddle's pass started from, gives the program Paddle's pass left, unchanged ones included.
+/// (its default CPU predictor's IR-debug dumps, up to and including onednn_placement_pass): each
+/// implemented pass, applied to the program Paddle's pass started from, gives the program
+/// Paddle's pass left, unchanged ones included.
 class TestOneDnnPassFixtures : public QObject
 {
     Q_OBJECT
@@ -70,6 +71,18 @@ private slots:
         if (!d.equal)
             QVERIFY2(PirPrinter::toString(*program) == PirPrinter::toString(*expected),
                 d.toString("pirscope", "paddle").c_str());
+    }
+
+    /// The fixtures reach the end of the oneDNN section: onednn_placement_pass is compared too.
+    void fixturesEndWithThePlacementPass()
+    {
+        const QStringList cases = QDir(kDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+        for (const QString &c : cases) {
+            const QJsonArray passes = passesOf(c);
+            QVERIFY2(!passes.isEmpty(), qPrintable(c));
+            QCOMPARE(passes.last().toArray()[0].toString(), QString("onednn_placement_pass"));
+        }
+        QVERIFY(PassRegistry::isImplemented("onednn_placement_pass"));
     }
 };
 

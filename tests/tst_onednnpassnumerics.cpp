@@ -3,7 +3,9 @@
 // Paddle types them) runs on the CPU devices with the same inputs and parameters as the program
 // before it, output by output (rtol 1e-4, atol 1e-5: folding a batch norm into a conv reorders
 // float math). The fused ops' kernels are checked this way against the unfused ops they replace,
-// on Paddle's own rewrites; that PIRScope's passes make the same programs is tst_onednnpassfixtures.
+// on Paddle's own rewrites, and so are the onednn_op.X of onednn_placement_pass (run by pd_op.X's
+// kernels) against the pd_op.X; that PIRScope's passes make the same programs is
+// tst_onednnpassfixtures.
 // The one exception, matmul_reshape_add_fuse_pass, changes an output's shape in Paddle itself.
 
 #include "core/io/pirtextreader.h"
@@ -89,12 +91,6 @@ private slots:
         const QString params = kDir + "/" + caseName + "/model.pdiparams";
         const Outputs before = run(programAfter(caseName, index - 1), params, backend);
         const Outputs after = run(programAfter(caseName, index), params, backend);
-        if (caseName == "conv3d_bias") {
-            // Both runs stop at the conv3d they need, fused or not, and say so.
-            QVERIFY2(before.error.contains("no kernel for 'pd_op.conv3d'"), qPrintable(before.error));
-            QVERIFY2(after.error.contains("pd_op.conv3d has no kernel"), qPrintable(after.error));
-            QSKIP("PIRScope has no conv3d kernel: onednn_op.fused_conv3d runs where conv3d does");
-        }
         if (caseName == "matmul_reshape_add")
             QEXPECT_FAIL("",
                 "Paddle 3.3.1's matmul_reshape_add_fuse_pass replaces the reshape back to [2, 4, 16] "

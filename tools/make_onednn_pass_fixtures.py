@@ -6,7 +6,7 @@ Run with PaddlePaddle installed (`pip install paddlepaddle==3.3.1`, the CPU whee
 Each case is a small layer saved with `paddle.jit.save` and loaded by a `paddle.inference`
 predictor on the CPU as configured by default (oneDNN on: the `inference-onednn` pipeline) with
 `switch_ir_debug(True)`, which prints the program before and after every pass. Only the oneDNN
-section of the pipeline is kept (the passes before `onednn_placement_pass`); to stay small the
+section of the pipeline is kept (up to and including `onednn_placement_pass`); to stay small the
 folder holds each program once:
 
     <case>/manifest.json      {"paddle": "3.3.1", "source": ..., "pipeline": [...],
@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_pipeline_pass_fixtures import captured_stdout, parse_ir_log  # noqa: E402
 
 F = paddle.nn.functional
-LAST_PASS = "onednn_placement_pass"  # the oneDNN section ends here (kept out: it renames every op)
+LAST_PASS = "onednn_placement_pass"  # the oneDNN section ends with it (it renames the ops)
 
 
 class ConvBnAct(paddle.nn.Layer):
@@ -320,8 +320,7 @@ class ConvVariants(paddle.nn.Layer):
 
 
 class Conv3dBias(paddle.nn.Layer):
-    """conv3d + bias (conv3d_bias_fuse_pass) and a conv3d plus an input (left). PIRScope has no
-    conv3d kernel: the programs are compared, not run."""
+    """conv3d + bias (conv3d_bias_fuse_pass) and a conv3d plus an input (left)."""
 
     def __init__(self):
         super().__init__()
@@ -413,8 +412,6 @@ def write_steps(case, steps):
             if before is None:
                 with open(os.path.join(case, "input.txt"), "w") as f:
                     f.write(text)
-            if name == LAST_PASS:
-                break
             before = text
             continue
         changed = text != before
@@ -422,6 +419,8 @@ def write_steps(case, steps):
             with open(os.path.join(case, "%d.%s.txt" % (len(passes), name)), "w") as f:
                 f.write(text)
         passes.append([name, "changed" if changed else "unchanged"])
+        if name == LAST_PASS:
+            break
     manifest = {
         "paddle": paddle.__version__,
         "source": "paddle.inference predictor, CPU, oneDNN on (default), switch_ir_debug",

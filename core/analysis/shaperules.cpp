@@ -1,6 +1,7 @@
 #include "core/analysis/shaperules.h"
 
 #include "core/analysis/shaperulecontext.h"
+#include "core/dialect/onednnplacement.h"
 #include "core/dialect/opregistry.h"
 #include "core/ir/operation.h"
 #include "core/ir/shapesize.h"
@@ -1094,7 +1095,8 @@ bool ShapeRules::apply(
     const Operation &op, const std::vector<const Info *> &operands, std::vector<Info> &results)
 {
     std::string_view name = op.shortName();
-    if (op.dialect() != "pd_op")
+    // A onednn_op.X from onednn_placement_pass computes pd_op.X (OneDnnPlacement).
+    if (op.dialect() != "pd_op" && OneDnnPlacement::paddleEquivalent(op.name()).empty())
         return false;
     Ctx c { op, operands, results, {} };
     const auto &table = rules();

@@ -1,5 +1,7 @@
 #include "core/dialect/opregistry.h"
 
+#include "core/dialect/onednnplacement.h"
+
 #include <iterator>
 #include <map>
 
@@ -27,6 +29,13 @@ OpRegistry::OpRegistry()
     m_byName.reserve(std::size(kOps));
     for (const OpInfo &info : kOps)
         m_byName.emplace(info.name, &info);
+    // onednn_op.X from onednn_placement_pass has pd_op.X's signature (plus extra attributes).
+    for (const std::string_view shortName : OneDnnPlacement::opNames()) {
+        const std::string_view placed = OneDnnPlacement::placedName(shortName);
+        const auto it = m_byName.find(OneDnnPlacement::paddleEquivalent(placed));
+        if (it != m_byName.end())
+            m_byName.emplace(placed, it->second);
+    }
 }
 
 const OpInfo *OpRegistry::lookup(std::string_view fullName) const

@@ -1,6 +1,7 @@
 #include "core/graph/graphbuilder.h"
 
 #include "core/analysis/valuenames.h"
+#include "core/dialect/onednnplacement.h"
 #include "core/dialect/ops.h"
 #include "core/ir/block.h"
 #include "core/ir/operation.h"
@@ -105,6 +106,9 @@ std::string opTitle(const Operation &op)
     std::string_view d = op.dialect();
     if (d == "pd_op" || d == "builtin" || d == "cf")
         return std::string(op.shortName());
+    // A pd_op that onednn_placement_pass moved to oneDNN: its name, marked as lowered ones are.
+    if (!OneDnnPlacement::paddleEquivalent(op.name()).empty())
+        return std::string(op.shortName()) + " [onednn]";
     return std::string(op.name());
 }
 
@@ -424,6 +428,8 @@ NodeKind GraphBuilder::kindOf(const Operation &op)
     std::string_view n = loweredFrom(op);
     if (n.empty())
         n = op.name();
+    if (const std::string_view equivalent = OneDnnPlacement::paddleEquivalent(n); !equivalent.empty())
+        n = equivalent;
     if (endsWith(n, "_grad") || endsWith(n, "_grad_"))
         return NodeKind::Grad;
     if (n == ops::kParameter || n == "builtin.get_parameter")

@@ -67,6 +67,15 @@ void Block::erase(Operation *op)
     op->destroy();
 }
 
+void Block::replace(size_t index, Operation *op)
+{
+    Operation *old = m_ops.at(index);
+    op->m_parent = this;
+    m_ops[index] = op;
+    old->m_parent = nullptr;
+    old->destroy();
+}
+
 size_t Block::eraseIf(const std::function<bool(Operation *)> &pred)
 {
     std::vector<Operation *> doomed;

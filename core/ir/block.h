@@ -46,6 +46,9 @@ public:
     void take(Operation *op);
     /// Removes and destroys `op`. Its results must have no uses left.
     void erase(Operation *op);
+    /// Puts `op` (in no block) at position `index` in place of the op there, which is destroyed:
+    /// its results must have no uses left. O(1): a pass that swaps many ops stays linear.
+    void replace(size_t index, Operation *op);
     /// Removes and destroys every op for which `pred` is true, in one pass. O(n).
     size_t eraseIf(const std::function<bool(Operation *)> &pred);
 

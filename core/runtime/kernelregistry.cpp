@@ -1,5 +1,7 @@
 #include "core/runtime/kernelregistry.h"
 
+#include "core/dialect/onednnplacement.h"
+
 #include <algorithm>
 
 namespace ps {
@@ -20,12 +22,22 @@ void KernelRegistry::acceptLayout(std::string_view opName, unsigned operand)
 bool KernelRegistry::acceptsLayout(std::string_view opName, unsigned operand) const
 {
     auto it = m_layoutOperands.find(opName);
+    if (it == m_layoutOperands.end() && !m_kernels.contains(opName))
+        if (const std::string_view equivalent = OneDnnPlacement::paddleEquivalent(opName);
+            !equivalent.empty())
+            it = m_layoutOperands.find(equivalent);
     return it != m_layoutOperands.end() && operand < 64 && (it->second >> operand & 1) != 0;
 }
 
 KernelFn KernelRegistry::find(std::string_view opName) const
 {
     auto it = m_kernels.find(opName);
+    if (it != m_kernels.end())
+        return it->second;
+    const std::string_view equivalent = OneDnnPlacement::paddleEquivalent(opName);
+    if (equivalent.empty())
+        return nullptr;
+    it = m_kernels.find(equivalent);
     return it == m_kernels.end() ? nullptr : it->second;
 }
 

@@ -24,7 +24,9 @@ public:
     /// (KernelContext::mayKeepLayout): the interpreter then lets a producer keep its layout for it.
     void acceptLayout(std::string_view opName, unsigned operand);
     bool acceptsLayout(std::string_view opName, unsigned operand) const;
-    /// nullptr when the backend has no kernel for `opName`.
+    /// nullptr when the backend has no kernel for `opName`. A `onednn_op.X` that
+    /// onednn_placement_pass makes from `pd_op.X` (OneDnnPlacement) runs `pd_op.X`'s kernel
+    /// unless one of its own was added; so does acceptsLayout().
     KernelFn find(std::string_view opName) const;
     bool has(std::string_view opName) const { return find(opName) != nullptr; }
     /// Sorted op names.

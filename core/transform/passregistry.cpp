@@ -21,6 +21,7 @@
 #include "core/transform/onednnmatmulfusepass.h"
 #include "core/transform/onednnmatmulreshapefusepass.h"
 #include "core/transform/onednnoperatorscalefusepass.h"
+#include "core/transform/onednnplacementpass.h"
 #include "core/transform/onednnreshapefusepass.h"
 #include "core/transform/onednnshufflechanneldetectpass.h"
 #include "core/transform/passpipeline.h"
@@ -165,6 +166,7 @@ const Entry kPasses[] = {
     { "operator_scale_onednn_fuse_pass", "onednn_operator_scale", &plain<OneDnnOperatorScaleFusePass> },
     { kOperatorUnsqueezeOneDnn, "onednn_operator_unsqueeze", &oneDnnReshape<kOperatorUnsqueezeOneDnn> },
     { kOperatorReshapeOneDnn, "onednn_operator_reshape", &oneDnnReshape<kOperatorReshapeOneDnn> },
+    { "onednn_placement_pass", "onednn_placement", &plain<OneDnnPlacementPass> },
 };
 
 const Entry *find(std::string_view name)

@@ -10,6 +10,8 @@ class KernelRegistry;
 void registerCpuMatmulKernels(KernelRegistry &registry);
 /// conv2d, depthwise_conv2d, conv2d_transpose (cpuconvkernels.cpp).
 void registerCpuConvKernels(KernelRegistry &registry);
+/// conv3d (cpuconv3dkernels.cpp).
+void registerCpuConv3dKernels(KernelRegistry &registry);
 /// pool2d (cpupoolkernels.cpp).
 void registerCpuPoolKernels(KernelRegistry &registry);
 /// batch_norm, batch_norm_, layer_norm, group_norm, instance_norm (cpunormkernels.cpp).

@@ -7,6 +7,7 @@ void registerCpuNnKernels(KernelRegistry &registry)
 {
     registerCpuMatmulKernels(registry);
     registerCpuConvKernels(registry);
+    registerCpuConv3dKernels(registry);
     registerCpuPoolKernels(registry);
     registerCpuNormKernels(registry);
     registerCpuSoftmaxKernels(registry);

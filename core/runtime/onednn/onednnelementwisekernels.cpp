@@ -301,6 +301,7 @@ void registerOneDnnElementwiseKernels(KernelRegistry &registry)
 void registerOneDnnKernels(KernelRegistry &registry)
 {
     registerOneDnnConvKernels(registry);
+    registerOneDnnConv3dKernels(registry);
     registerOneDnnNnKernels(registry);
     registerOneDnnElementwiseKernels(registry);
 }

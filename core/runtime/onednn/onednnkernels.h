@@ -18,6 +18,9 @@ class KernelRegistry;
 /// kernel, core/runtime/onednnfusedkernels.h). fc
 /// runs its parts through the backend's kernels (KernelComposer), so it reaches matmul and add.
 void registerOneDnnConvKernels(KernelRegistry &registry);
+/// conv3d (grouped, NCDHW or NDHWC): onednn_op.fused_conv3d reaches it through its reference
+/// kernel.
+void registerOneDnnConv3dKernels(KernelRegistry &registry);
 /// matmul, pool2d, batch_norm (global statistics), layer_norm, softmax, transpose (a reorder).
 void registerOneDnnNnKernels(KernelRegistry &registry);
 /// add, subtract, multiply, divide (broadcasting one operand), the unary activations oneDNN
