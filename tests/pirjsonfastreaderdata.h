@@ -49,14 +49,3 @@ inline const std::string kParameterFourOA
     = R"({"#":"p","A":[0,1,1,"w"],"DA":[],"O":{"%":1,"TT":{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[2,3],"NCHW",[],0]}},"OA":[1,0,1,1],"QA":[]})";
 inline const std::string kParameterDoubleFlag
     = R"({"#":"p","A":[0,1.0,1,"w"],"DA":[],"O":{"%":1,"TT":{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[2,3],"NCHW",[],0]}},"OA":[1,0,1],"QA":[]})";
-
-/// A scale op whose attribute and result texts vary by `factor` and `dims`.
-inline std::string scaleOp(const std::string &factor, const std::string &dims, int in, int out)
-{
-    return R"({"#":"1.scale","A":[{"AT":{"#":"0.a_f32","D":)" + factor + R"(},"N":"scale"}],"I":[{"%":)"
-        + std::to_string(in) + R"(}],"O":[{"%":)" + std::to_string(out)
-        + R"(,"TT":{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[)" + dims + R"(],"NCHW",[],0]}}]})";
-}
-inline const std::string kEscapedAttributeName
-    = R"({"#":"1.scale","A":[{"AT":{"#":"0.a_f32","D":2.0},"N":"sc\u0061le"}],"I":[{"%":1}],"O":[]})";
-inline const std::string kEscapedOpName = R"({"#":"1.sc\u0061le","A":[],"I":[{"%":1}],"O":[]})";

@@ -32,25 +32,6 @@ std::string_view keyOf(od::field &f)
     return { p, size_t(q - p) };
 }
 
-/// A string value's raw text between its quotes, without unescaping it into the parser's
-/// string buffer; false for a non-string and for a string that holds an escape (the DOM
-/// reader then decides). For names (ops, attributes), which Paddle never escapes.
-bool rawStringOf(od::value &v, std::string_view &out)
-{
-    od::raw_json_string raw;
-    if (v.get_raw_json_string().get(raw) != SUCCESS)
-        return false;
-    const char *p = raw.raw();
-    const char *q = p;
-    while (*q != '"') {
-        if (*q == '\\')
-            return false;
-        ++q;
-    }
-    out = { p, size_t(q - p) };
-    return true;
-}
-
 /// Calls `read(key, value)` for each field of `obj` in document order; false as soon as a field
 /// does not parse or `read` returns false (a key out of place: the DOM reader decides).
 template<class Read> bool forEachField(od::object &obj, Read &&read)
@@ -299,7 +280,7 @@ bool PirJsonFastReader::readOp(JsonObject obj, Block &block)
     const bool read = forEachField(obj, [&](std::string_view k, od::value &value) {
         if (stage == 0) {
             std::string_view name;
-            if (!is(k, "#") || !rawStringOf(value, name) || name.empty())
+            if (!is(k, "#") || value.get_string().get(name) != SUCCESS || name.empty())
                 return false;
             parameter = name == "p";
             if (!parameter)
@@ -484,7 +465,7 @@ bool PirJsonFastReader::readNamedAttributes(JsonValue v, std::vector<NamedAttrib
         Attribute value;
         const bool read = forEachField(obj, [&](std::string_view k, od::value &field) {
             if (is(k, "N") && !hasName)
-                return hasName = rawStringOf(field, name);
+                return hasName = field.get_string().get(name) == SUCCESS;
             if (is(k, "AT") && !hasValue)
                 return hasValue = readRecent(field, value, m_recentAttributes,
                            [this](od::value &x, Attribute &a) { return readAttribute(x, a); });

@@ -115,7 +115,7 @@ private:
     std::vector<NamedAttribute> m_outputFlags; ///< a parameter op's OA flags, appended last
     std::string m_nameBuffer;
     /// Op names as the document spells them (`1.conv2d`) → interned full names; keys view the
-    /// document, which outlives the load.
+    /// parser's string buffer, which outlives the load.
     ReadCache<std::string_view, std::string_view, TextHash> m_internedNames { 256 };
     /// This load's types by their raw JSON text, in front of the thread's TypeKeyCache (a
     /// flat-table probe instead of a node-based map's).
