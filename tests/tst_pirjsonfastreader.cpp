@@ -173,6 +173,37 @@ private slots:
         compareWithDom(json, "if.json");
     }
 
+    /// A type or attribute text seen before in the same place (op name and ordinal) is jumped
+    /// over by its token count; a text that only starts like it (`2.0` then `2.05`, `[2,3]` then
+    /// `[2,3,4]`) must still be read as itself, and a known text followed by a broken op still
+    /// sends the document to the DOM reader.
+    void repeatedTextsInOnePlace()
+    {
+        auto scale = [](const std::string &factor, const std::string &dims, int in, int out) {
+            return R"({"#":"1.scale","A":[{"AT":{"#":"0.a_f32","D":)" + factor
+                + R"(},"N":"scale"}],"I":[{"%":)" + std::to_string(in) + R"(}],"O":[{"%":)"
+                + std::to_string(out) + R"(,"TT":{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[)" + dims
+                + R"(],"NCHW",[],0]}}]})";
+        };
+        const std::string json
+            = document(kParameter + "," + scale("2.0", "2,3", 1, 2) + "," + scale("2.0", "2,3", 2, 3) + ","
+                + scale("2.05", "2,3,4", 3, 4) + "," + scale("2.0", "2,3", 4, 5));
+        std::unique_ptr<Program> program = fastRead(json);
+        QVERIFY(program);
+        const auto &ops = program->block().ops();
+        QCOMPARE(ops.size(), size_t(5));
+        QCOMPARE(ops[3]->attribute("scale")->asDouble(), double(2.05f));
+        QVERIFY(ops[3]->result(0).type() != ops[2]->result(0).type());
+        QVERIFY(ops[4]->result(0).type() == ops[1]->result(0).type());
+        QCOMPARE(ops[4]->attribute("scale")->asDouble(), 2.0);
+        compareWithDom(json, "repeated.json");
+
+        const std::string broken = document(kParameter + "," + scale("2.0", "2,3", 1, 2) + ","
+            + scale("2.0", "2,3", 2, 3).substr(0, 60) + "]}");
+        QVERIFY(!fastRead(broken));
+        compareWithDom(broken, "broken.json");
+    }
+
     /// Every PIR JSON fixture and sample reads the same through both paths.
     void fixturesAndSamples()
     {

@@ -62,6 +62,31 @@ bool readFlag(od::value &v, bool &out)
     return v.type().get(t) == SUCCESS && t == od::json_type::boolean && v.get_bool().get(out) == SUCCESS;
 }
 
+// On-Demand keeps a value's iterator and the document iterator's token position to itself;
+// readRecent() needs both to jump past an object whose tokens it already knows. An explicit
+// instantiation may name private members, so this reaches them without touching simdjson.
+template<class Tag, typename Tag::type Member> struct MemberAccess
+{
+    friend typename Tag::type memberOf(Tag) { return Member; }
+};
+struct ValueIteratorTag
+{
+    using type = od::value_iterator od::value::*;
+    friend type memberOf(ValueIteratorTag);
+};
+struct TokenIteratorTag
+{
+    using type = od::token_iterator od::json_iterator::*;
+    friend type memberOf(TokenIteratorTag);
+};
+template struct MemberAccess<ValueIteratorTag, &od::value::iter>;
+template struct MemberAccess<TokenIteratorTag, &od::json_iterator::token>;
+
+od::json_iterator &documentIterator(od::value &v)
+{
+    return (v.*memberOf(ValueIteratorTag {})).json_iter();
+}
+
 bool isEmptyArray(od::value &v)
 {
     od::array a;
@@ -81,6 +106,7 @@ PirJsonFastReader::~PirJsonFastReader() = default;
 std::unique_ptr<Program> PirJsonFastReader::read(simdjson::padded_string_view json, int &version)
 {
     m_values.clear();
+    m_documentEnd = json.data() + json.size();
     // Like the DOM reader's, one parser per thread for documents up to kReuseLimit.
     constexpr size_t kReuseLimit = size_t(32) << 20;
     thread_local od::parser sharedParser;
@@ -259,6 +285,8 @@ bool PirJsonFastReader::readOp(JsonObject obj, Block &block)
             parameter = name == "p";
             if (!parameter)
                 fullName = internedName(name);
+            static constexpr char kParameterPlace = 0;
+            m_currentOpName = parameter ? &kParameterPlace : fullName.data();
             stage = 1;
             return true;
         }
@@ -393,7 +421,8 @@ bool PirJsonFastReader::readResult(JsonValue v)
         if (is(k, "%") && !hasId)
             return hasId = value.get_int64().get(id) == SUCCESS;
         if (is(k, "TT") && !hasType)
-            return hasType = readType(value, type);
+            return hasType = readRecent(
+                       value, type, m_recentTypes, [this](od::value &x, Type &t) { return readType(x, t); });
         return false;
     });
     if (!read)
@@ -438,7 +467,8 @@ bool PirJsonFastReader::readNamedAttributes(JsonValue v, std::vector<NamedAttrib
             if (is(k, "N") && !hasName)
                 return hasName = field.get_string().get(name) == SUCCESS;
             if (is(k, "AT") && !hasValue)
-                return hasValue = readAttribute(field, value);
+                return hasValue = readRecent(field, value, m_recentAttributes,
+                           [this](od::value &x, Attribute &a) { return readAttribute(x, a); });
             return false;
         });
         if (!read || !hasName)
@@ -461,6 +491,54 @@ bool PirJsonFastReader::parseFragment(std::string_view raw, simdjson::dom::eleme
     std::memcpy(m_fragmentBuffer.data(), raw.data(), raw.size());
     std::memset(m_fragmentBuffer.data() + raw.size(), 0, simdjson::SIMDJSON_PADDING);
     return parser.parse(m_fragmentBuffer.data(), raw.size(), false).get(out) == SUCCESS;
+}
+
+size_t PirJsonFastReader::recentSlot(size_t ordinal)
+{
+    const uint64_t key = (uint64_t(reinterpret_cast<uintptr_t>(m_currentOpName)) << 8) ^ uint64_t(ordinal);
+    const size_t hash = PlaceHash()(key);
+    if (const uint32_t *slot = m_recentSlots.find(key, hash))
+        return *slot;
+    const auto slot = uint32_t(m_recentTypes.size());
+    m_recentTypes.emplace_back();
+    m_recentAttributes.emplace_back();
+    m_recentSlots.add(key, hash, slot);
+    return slot;
+}
+
+template<class T, class ReadSlow>
+bool PirJsonFastReader::readRecent(
+    JsonValue v, T &out, std::vector<RecentTexts<T>> &recent, ReadSlow &&readSlow)
+{
+    od::json_iterator &it = documentIterator(v);
+    const od::token_position start = it.position();
+    const char *text = reinterpret_cast<const char *>(it.peek(start));
+    const size_t available = size_t(m_documentEnd - text);
+    const size_t ordinal = std::is_same_v<T, Type> ? m_resultTypes.size() : m_attributes.size();
+    if (*text != '{' || ordinal > 255)
+        return readSlow(v, out);
+    RecentTexts<T> &texts = recent[recentSlot(ordinal)];
+    for (auto &t : texts.texts) {
+        if (t.text && t.length <= available && std::memcmp(t.text, text, t.length) == 0) {
+            (it.*memberOf(TokenIteratorTag {})).set_position(start + t.tokens);
+            it.ascend_to(it.depth() - 1);
+            out = t.value;
+            return true;
+        }
+    }
+    const od::depth_t depth = it.depth();
+    if (!readSlow(v, out))
+        return false;
+    const od::token_position end = it.position();
+    if (it.depth() != depth - 1 || end <= start)
+        return true;
+    const char *endText = reinterpret_cast<const char *>(it.peek(end - 1));
+    auto &t = texts.texts[texts.next++ % std::size(texts.texts)];
+    t.text = text;
+    t.length = uint32_t(endText + 1 - text);
+    t.tokens = uint32_t(end - start);
+    t.value = out;
+    return true;
 }
 
 bool PirJsonFastReader::readType(JsonValue v, Type &out)

@@ -34,6 +34,16 @@ class Region;
 /// syntax error, an unknown key, a block argument, a duplicate value id, a warning, ...) it
 /// returns nullptr and the caller reads the document with the DOM reader, which reports. It
 /// never reports anything itself.
+/// Hash of a reader's place key (an address and an ordinal packed into 64 bits).
+struct PlaceHash
+{
+    size_t operator()(uint64_t k) const
+    {
+        k *= 0x9E3779B97F4A7C15ull;
+        return size_t(k ^ (k >> 29));
+    }
+};
+
 class PirJsonFastReader
 {
 public:
@@ -65,6 +75,25 @@ private:
     bool readFlags(JsonValue v, size_t first, size_t count, std::vector<NamedAttribute> &out);
     bool readType(JsonValue v, Type &out);
     bool readAttribute(JsonValue v, Attribute &out);
+    /// The last few raw texts read in one place (an op name and the attribute's or result's
+    /// ordinal), each with its token count and value: a text that starts where such a text
+    /// lies is that object (a complete JSON object ends where its text ends), so the reader
+    /// jumps past its tokens instead of skipping them one by one.
+    template<class T> struct RecentTexts
+    {
+        struct Text
+        {
+            const char *text = nullptr;
+            uint32_t length = 0;
+            uint32_t tokens = 0;
+            T value {};
+        };
+        Text texts[4];
+        unsigned next = 0;
+    };
+    template<class T, class ReadSlow>
+    bool readRecent(JsonValue v, T &out, std::vector<RecentTexts<T>> &recent, ReadSlow &&readSlow);
+    size_t recentSlot(size_t ordinal);
     /// Parses a raw type or attribute object with the DOM parser; false on a syntax error.
     bool parseFragment(std::string_view raw, simdjson::dom::element &out);
     bool defineResults(Operation *op, const std::vector<int64_t> &ids);
@@ -93,6 +122,13 @@ private:
     ReadCache<std::string_view, Type, TextHash> m_typeCache { 512 };
     /// This load's attributes by their raw JSON text (views into the document).
     ReadCache<std::string_view, Attribute, TextHash> m_attributeCache;
+    /// RecentTexts by place: (op name address, ordinal) → index into m_recentTypes and
+    /// m_recentAttributes (the same index for both).
+    ReadCache<uint64_t, uint32_t, PlaceHash> m_recentSlots { 256 };
+    std::vector<RecentTexts<Type>> m_recentTypes;
+    std::vector<RecentTexts<Attribute>> m_recentAttributes;
+    const char *m_currentOpName = nullptr; ///< the place's op name (nullptr: a parameter op)
+    const char *m_documentEnd = nullptr;
 };
 
 } // namespace ps
