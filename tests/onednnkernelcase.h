@@ -17,6 +17,7 @@
 #endif
 
 #include <QtTest>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,24 @@ inline Tensor randomTensor(const std::vector<int64_t> &shape, uint64_t seed)
         p[i] = float(double(x >> 11) / double(uint64_t(1) << 53) * 2.0 - 1.0);
     }
     return t;
+}
+
+/// Seeded values in [-scale, scale).
+inline Tensor scaledTensor(const std::vector<int64_t> &shape, uint64_t seed, float scale)
+{
+    Tensor t = randomTensor(shape, seed);
+    for (int64_t i = 0; i < t.numElements(); ++i)
+        t.data<float>()[i] *= scale;
+    return t;
+}
+
+/// A test program from PIR text; null when it does not read (the test then fails on it).
+inline std::shared_ptr<const Program> programFromText(const std::string &text, const char *fileName)
+{
+    LoadResult loaded = PirTextReader::readString(text, fileName);
+    if (!loaded.ok())
+        return nullptr;
+    return std::shared_ptr<const Program>(std::move(loaded.program));
 }
 
 inline std::vector<RuntimeValue> inputValues(const std::vector<Input> &inputs)

@@ -41,4 +41,30 @@ private:
     uint64_t m_last;
 };
 
+/// Runs `program` straight through on `backend` in a scope `fill` sets, counting each op's
+/// primitives (and reading every result when `read`) into `primitives` / `seen` when given; the
+/// value "out", undefined when the run did not finish.
+inline Tensor countedRun(Backend &backend, std::shared_ptr<const Program> program, void (*fill)(Scope &),
+    bool read, const Interpreter::Options &options, std::map<std::string, uint64_t> *primitives,
+    std::map<const ValueImpl *, Tensor> *seen)
+{
+    if (!program)
+        return {};
+    Scope scope;
+    fill(scope);
+    Interpreter in({ { "program", program, {}, {} } }, backend, scope, options);
+    PrimitiveCounter counter(in, read);
+    in.addObserver(&counter);
+    const StopInfo stop = in.continueRun();
+    in.removeObserver(&counter);
+    if (stop.reason != StopReason::Finished)
+        return {};
+    if (primitives)
+        *primitives = counter.primitives;
+    if (seen)
+        *seen = counter.seen;
+    const RuntimeValue *out = scope.find("out");
+    return out && out->isTensor() ? out->tensor() : Tensor();
+}
+
 } // namespace onednncase

@@ -25,19 +25,7 @@ namespace {
 
 std::shared_ptr<const Program> chainProgram()
 {
-    LoadResult loaded = PirTextReader::readString(onednnlayout::kChainProgram, "chain.txt");
-    if (!loaded.ok())
-        return nullptr;
-    return std::shared_ptr<const Program>(std::move(loaded.program));
-}
-
-/// Seeded values in [-scale, scale).
-Tensor scaledTensor(const std::vector<int64_t> &shape, uint64_t seed, float scale)
-{
-    Tensor t = randomTensor(shape, seed);
-    for (int64_t i = 0; i < t.numElements(); ++i)
-        t.data<float>()[i] *= scale;
-    return t;
+    return programFromText(onednnlayout::kChainProgram, "chain.txt");
 }
 
 /// Weights scaled by about 1/sqrt(fan-in), so every layer's values stay near 1 and a relative

@@ -19,10 +19,7 @@ namespace {
 
 std::shared_ptr<const Program> normProgram(const char *text = onednnnorm::kNormProgram)
 {
-    LoadResult loaded = PirTextReader::readString(text, "norm.txt");
-    if (!loaded.ok())
-        return nullptr;
-    return std::shared_ptr<const Program>(std::move(loaded.program));
+    return programFromText(text, "norm.txt");
 }
 
 Tensor mapped(const std::vector<int64_t> &shape, uint64_t seed, float scale, float offset)
@@ -57,27 +54,10 @@ class TestOneDnnLayoutNorm : public QObject
         std::map<const ValueImpl *, Tensor> *seen = nullptr, std::shared_ptr<const Program> program = nullptr,
         bool eager = false)
     {
-        if (!program)
-            program = normProgram();
-        if (!program)
-            return {};
-        Scope scope;
-        fillScope(scope);
         Interpreter::Options options;
         options.eagerDeletion = eager;
-        Interpreter in({ { "program", program, {}, {} } }, backend, scope, options);
-        PrimitiveCounter counter(in, read);
-        in.addObserver(&counter);
-        const StopInfo stop = in.continueRun();
-        in.removeObserver(&counter);
-        if (stop.reason != StopReason::Finished)
-            return {};
-        if (primitives)
-            *primitives = counter.primitives;
-        if (seen)
-            *seen = counter.seen;
-        const RuntimeValue *out = scope.find("out");
-        return out && out->isTensor() ? out->tensor() : Tensor();
+        return countedRun(
+            backend, program ? program : normProgram(), fillScope, read, options, primitives, seen);
     }
 
 private slots:

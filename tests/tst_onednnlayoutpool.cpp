@@ -22,18 +22,7 @@ namespace {
 
 std::shared_ptr<const Program> poolProgram(const char *text = onednnpool::kPoolProgram)
 {
-    LoadResult loaded = PirTextReader::readString(text, "pool.txt");
-    if (!loaded.ok())
-        return nullptr;
-    return std::shared_ptr<const Program>(std::move(loaded.program));
-}
-
-Tensor scaledTensor(const std::vector<int64_t> &shape, uint64_t seed, float scale)
-{
-    Tensor t = randomTensor(shape, seed);
-    for (int64_t i = 0; i < t.numElements(); ++i)
-        t.data<float>()[i] *= scale;
-    return t;
+    return programFromText(text, "pool.txt");
 }
 
 void fillScope(Scope &scope)
@@ -55,25 +44,7 @@ class TestOneDnnLayoutPool : public QObject
     Tensor runOn(Backend &backend, bool read, std::map<std::string, uint64_t> *primitives = nullptr,
         std::map<const ValueImpl *, Tensor> *seen = nullptr, std::shared_ptr<const Program> program = nullptr)
     {
-        if (!program)
-            program = poolProgram();
-        if (!program)
-            return {};
-        Scope scope;
-        fillScope(scope);
-        Interpreter in({ { "program", program, {}, {} } }, backend, scope);
-        PrimitiveCounter counter(in, read);
-        in.addObserver(&counter);
-        const StopInfo stop = in.continueRun();
-        in.removeObserver(&counter);
-        if (stop.reason != StopReason::Finished)
-            return {};
-        if (primitives)
-            *primitives = counter.primitives;
-        if (seen)
-            *seen = counter.seen;
-        const RuntimeValue *out = scope.find("out");
-        return out && out->isTensor() ? out->tensor() : Tensor();
+        return countedRun(backend, program ? program : poolProgram(), fillScope, read, {}, primitives, seen);
     }
 
 private slots:

@@ -35,18 +35,7 @@ std::shared_ptr<const Program> chainProgram(bool pointwise)
         replaceInLine("onednn_op.fused_conv2d", "paddings:[1,1]", "paddings:[0,0]");
         replaceInLine("onednn_op.fused_conv2d", "32x32x3x3", "32x32x1x1");
     }
-    LoadResult loaded = PirTextReader::readString(text, "chain.txt");
-    if (!loaded.ok())
-        return nullptr;
-    return std::shared_ptr<const Program>(std::move(loaded.program));
-}
-
-Tensor scaledTensor(const std::vector<int64_t> &shape, uint64_t seed, float scale)
-{
-    Tensor t = randomTensor(shape, seed);
-    for (int64_t i = 0; i < t.numElements(); ++i)
-        t.data<float>()[i] *= scale;
-    return t;
+    return programFromText(text, "chain.txt");
 }
 
 void fillScope(Scope &scope, bool pointwise)

@@ -75,13 +75,7 @@ void conv3dKernel(KernelContext &ctx)
     const Tensor &filter = ctx.input(1);
     const std::string label = kernels::shortName(ctx);
     const Conv3dSpec s = Conv3dSpec::forward(ctx, input.shape(), filter.shape());
-    if (input.dtype() != filter.dtype())
-        throw RuntimeError(label + ": input " + input.describe() + " and filter " + filter.describe()
-            + " have different dtypes");
-    const DataType dtype = input.dtype();
-    if (dtype != DataType::Float32 && dtype != DataType::Float64 && !kernels::isHalfType(dtype))
-        throw RuntimeError(label + ": expects a floating-point input, got " + input.describe());
-    const DataType compute = dtype == DataType::Float64 ? DataType::Float64 : DataType::Float32;
+    const DataType compute = convComputeType(label, input, filter);
     Tensor in = convertTensor(input, compute);
     const Tensor w = convertTensor(filter, compute);
     if (s.channelsLast)
@@ -95,7 +89,7 @@ void conv3dKernel(KernelContext &ctx)
         conv3dForward(ncdhw, in.data<float>(), w.data<float>(), out.data<float>());
     if (s.channelsLast)
         out = ncdhwToNdhwc(out);
-    ctx.setOutput(0, convertTensor(out, dtype));
+    ctx.setOutput(0, convertTensor(out, input.dtype()));
 }
 
 } // namespace

@@ -1,10 +1,10 @@
-#include "core/runtime/kernels/convspec.h"
 #include "core/runtime/cpu/cpugemm.h"
 #include "core/runtime/cpu/cpuim2col.h"
 #include "core/runtime/cpu/cpunnfamilies.h"
 #include "core/runtime/cpu/cpunnutil.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
+#include "core/runtime/kernels/convspec.h"
 #include "core/runtime/runtimeerror.h"
 
 #include <algorithm>
@@ -126,13 +126,7 @@ template<class Fn>
 Tensor runConv(
     const ConvSpec &s, const Tensor &input, const Tensor &filter, const std::string &label, Fn &&fn)
 {
-    if (input.dtype() != filter.dtype())
-        throw RuntimeError(label + ": input " + input.describe() + " and filter " + filter.describe()
-            + " have different dtypes");
-    const DataType dtype = input.dtype();
-    if (dtype != DataType::Float32 && dtype != DataType::Float64 && !kernels::isHalfType(dtype))
-        throw RuntimeError(label + ": expects a floating-point input, got " + input.describe());
-    const DataType compute = dtype == DataType::Float64 ? DataType::Float64 : DataType::Float32;
+    const DataType compute = convComputeType(label, input, filter);
     Tensor in = convertTensor(input, compute);
     const Tensor w = convertTensor(filter, compute);
     if (s.channelsLast)
@@ -148,7 +142,7 @@ Tensor runConv(
     }
     if (s.channelsLast)
         out = permuteChannels(out, false);
-    return convertTensor(out, dtype);
+    return convertTensor(out, input.dtype());
 }
 
 void conv2dKernel(KernelContext &ctx)

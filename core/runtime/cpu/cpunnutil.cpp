@@ -66,4 +66,15 @@ Tensor permuteChannels(const Tensor &t, bool toChannelsFirst)
     return out;
 }
 
+DataType convComputeType(const std::string &label, const Tensor &input, const Tensor &filter)
+{
+    if (input.dtype() != filter.dtype())
+        throw RuntimeError(label + ": input " + input.describe() + " and filter " + filter.describe()
+            + " have different dtypes");
+    const DataType dtype = input.dtype();
+    if (dtype != DataType::Float32 && dtype != DataType::Float64 && !kernels::isHalfType(dtype))
+        throw RuntimeError(label + ": expects a floating-point input, got " + input.describe());
+    return dtype == DataType::Float64 ? DataType::Float64 : DataType::Float32;
+}
+
 } // namespace ps

@@ -21,6 +21,10 @@ Tensor convertTensor(const Tensor &t, DataType dtype);
 /// A 4-D host tensor permuted NHWC -> NCHW (toChannelsFirst) or NCHW -> NHWC (a copy).
 Tensor permuteChannels(const Tensor &t, bool toChannelsFirst);
 
+/// The type a convolution computes in for `input` and `filter` (float64 for float64, else float32,
+/// half types widened); throws, naming `label`, when their dtypes differ or are not floating point.
+DataType convComputeType(const std::string &label, const Tensor &input, const Tensor &filter);
+
 using kernels::isChannelsLast;
 
 } // namespace ps

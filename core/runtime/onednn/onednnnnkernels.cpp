@@ -162,19 +162,15 @@ void pool2dKernel(KernelContext &ctx)
     Tensor out = ctx.allocate(s.outputShape(), DataType::Float32);
     const bool blockedDst = plan->dst != userDst;
     // One image pooled to 1x1 (a global pool) has the same bytes blocked and NCHW when the
-    // channels fill the blocks: written plain as it is, no reorder on either side.
-    if (blockedDst && s.batch == 1 && s.outH * s.outW == 1 && plan->dst.get_size() == out.byteSize()) {
-        engine.execute(plan->plan.primitive,
-            { { DNNL_ARG_SRC, dnnl::memory(src, engine.engine(), const_cast<void *>(x.layoutData())) },
-                { DNNL_ARG_DST, dnnl::memory(plan->dst, engine.engine(), out.layoutData()) } },
-            plan->plan.scratchpad);
-        ctx.setOutput(0, out);
-        return;
-    }
-    // The output stays blocked when every reader takes it so (a transpose back, a convolution).
-    if (blockedDst && ctx.mayKeepLayout() && plan->dst.get_size() == out.byteSize()) {
-        out = out.withLayout(std::make_shared<OneDnnLayout>(
-            s.channelsLast ? plan->dst.permute_axes({ 0, 3, 1, 2 }) : plan->dst));
+    // channels fill the blocks: written plain as it is, no reorder on either side. Otherwise the
+    // output stays blocked when every reader takes it so (a transpose back, a convolution).
+    const bool sameBytes = plan->dst.get_size() == out.byteSize();
+    const bool globalPool = blockedDst && sameBytes && s.batch == 1 && s.outH * s.outW == 1;
+    const bool keepBlocked = blockedDst && sameBytes && !globalPool && ctx.mayKeepLayout();
+    if (globalPool || keepBlocked) {
+        if (keepBlocked)
+            out = out.withLayout(std::make_shared<OneDnnLayout>(
+                s.channelsLast ? plan->dst.permute_axes({ 0, 3, 1, 2 }) : plan->dst));
         engine.execute(plan->plan.primitive,
             { { DNNL_ARG_SRC, dnnl::memory(src, engine.engine(), const_cast<void *>(x.layoutData())) },
                 { DNNL_ARG_DST, dnnl::memory(plan->dst, engine.engine(), out.layoutData()) } },
