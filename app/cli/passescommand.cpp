@@ -1,3 +1,4 @@
+#include "app/allocatortuning.h"
 #include "cliarguments.h"
 #include "commands.h"
 #include "core/analysis/inplacegroups.h"
@@ -468,6 +469,7 @@ int runPasses(const std::vector<std::string> &args)
     pm->addInstrumentation(recorder);
     std::shared_ptr<ps::PassNumericsCheck> numerics;
     if (cli.flag("check-numerics")) {
+        decommitPromptly();
         ps::PassNumericsCheck::Options options;
         options.inputs = sources.inputs;
         // --shape NAME=DIMS gives an input with dynamic dims its shape (as for run); the dynamic
