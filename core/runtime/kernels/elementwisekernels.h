@@ -5,6 +5,7 @@
 // kernels/README.md): unary ops, cast, binary arithmetic and comparisons with NumPy
 // broadcasting, where. The per-element math is in unaryfunctors.h and binaryfunctors.h.
 
+#include "core/dialect/opregistry.h"
 #include "core/runtime/kernelcontext.h"
 #include "core/runtime/kernelregistry.h"
 #include "core/runtime/kernels/binaryfunctors.h"
@@ -278,10 +279,14 @@ template<class Exec> void whereKernel(KernelContext &ctx)
 /// Every unary op (and its `_` form where Paddle has one) and cast.
 template<class Exec> void registerUnaryKernels(KernelRegistry &registry)
 {
+    // The `_` form where marked here or where Paddle 3.3.1's op table has it (silu_, which
+    // inplace_pass writes, came with 3.x); unaryKernel writes into x for either.
     const auto add = [&registry](const char *name, KernelFn fn, bool inplace) {
-        registry.add(std::string("pd_op.") + name, fn);
-        if (inplace)
-            registry.add(std::string("pd_op.") + name + "_", fn);
+        const std::string op = std::string("pd_op.") + name;
+        registry.add(op, fn);
+        const OpInfo *variant = OpRegistry::instance().lookup(op + "_");
+        if (inplace || (variant && variant->inplaceTrait))
+            registry.add(op + "_", fn);
     };
     add("relu", &unaryKernel<Exec, ReluOp>, true);
     add("relu6", &unaryKernel<Exec, Relu6Op>, false);
